@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "LiquidLens",
+    products: [
+        .library(name: "LiquidLens", targets: ["LiquidLens"]),
+        .executable(name: "liquidlens", targets: ["liquidlens"]),
+    ],
+    targets: [
+        // C libraries: one system-library target each, imported `internal` only.
+        .systemLibrary(
+            name: "CVulkan", path: "Sources/CVulkan", pkgConfig: "vulkan",
+            providers: [.apt(["libvulkan-dev", "mesa-vulkan-drivers"])]),
+        .systemLibrary(
+            name: "CGlslang", path: "Sources/CGlslang",
+            providers: [.apt(["glslang-dev", "spirv-tools"])]),
+        .systemLibrary(
+            name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+
+        // Build-time shader compilation: GLSL in Shaders/ becomes SPIR-V embedded in LensShaders.
+        .executableTarget(name: "ShaderCompiler", dependencies: ["CGlslang"]),
+        .plugin(
+            name: "ShaderEmbedPlugin", capability: .buildTool(),
+            dependencies: ["ShaderCompiler"], path: "Sources/ShaderEmbedPlugin"),
+        .target(name: "LensShaders", plugins: ["ShaderEmbedPlugin"]),
+
+        // Model → backends → sinks.
+        .target(name: "LensCore"),
+        .target(name: "LensReference", dependencies: ["LensCore"]),
+        .target(name: "LensVulkan", dependencies: ["LensCore", "LensShaders", "CVulkan"]),
+        .target(name: "LensIO", dependencies: ["LensCore", "CPNG"]),
+        .target(
+            name: "LiquidLens",
+            dependencies: ["LensCore", "LensReference", "LensVulkan", "LensIO"]),
+        .executableTarget(name: "liquidlens", dependencies: ["LiquidLens"]),
+
+        .testTarget(
+            name: "LiquidLensTests",
+            dependencies: ["LiquidLens", "LensReference", "LensVulkan", "LensShaders", "LensIO", "liquidlens"]),
+    ]
+)

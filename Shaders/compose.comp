@@ -1,0 +1,13 @@
+#version 450
+// Base layer over the whole frame: the backdrop with the label row in its resting colour.
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "lens_common.glsl"
+
+void main() {
+    uvec2 pixel = gl_GlobalInvocationID.xy + dispatchInfo.region.xy;
+    if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
+    uint index = pixel.y * frame.width + pixel.x;
+    vec3 background = unpackColor(backdrop[index]);
+    float glyph = labelCoverage(int(pixel.x), int(pixel.y));
+    outputPixels[index] = packColor(composeLabel(background, glyph, frame.restingColor));
+}

@@ -1,0 +1,31 @@
+#version 450
+// One axis of the separable Gaussian frost: axis 0 reads the sRGB backdrop into `scratch`,
+// axis 1 reads `scratch` into `frosted`. Radius 0 is a plain decode copy.
+layout(local_size_x = 16, local_size_y = 16) in;
+#include "lens_common.glsl"
+
+void main() {
+    uvec2 pixel = gl_GlobalInvocationID.xy + dispatchInfo.region.xy;
+    if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
+    LensParams lens = lenses[dispatchInfo.lensIndex];
+    int w = int(frame.width);
+    int h = int(frame.height);
+    int radius = int(lens.kernelRadius);
+    vec3 sum = vec3(0.0);
+    for (int i = -radius; i <= radius; i++) {
+        float weight = tables[lens.kernelOffset + uint(abs(i))];
+        if (dispatchInfo.axis == 0u) {
+            int x = mirrorIndex(int(pixel.x) + i, w);
+            sum = sum + unpackColor(backdrop[int(pixel.y) * w + x]) * weight;
+        } else {
+            int y = mirrorIndex(int(pixel.y) + i, h);
+            sum = sum + scratch[y * w + int(pixel.x)].rgb * weight;
+        }
+    }
+    uint index = pixel.y * frame.width + pixel.x;
+    if (dispatchInfo.axis == 0u) {
+        scratch[index] = vec4(sum, 1.0);
+    } else {
+        frosted[index] = vec4(sum, 1.0);
+    }
+}
