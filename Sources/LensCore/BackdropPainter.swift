@@ -1,0 +1,183 @@
+import Foundation
+
+/// Rasterises background layers into 8-bit sRGB pixels. Layers blend in sRGB space (as CSS and
+/// design tools do); the lens then works in linear light on the result.
+struct BackdropPainter {
+    let width: Int
+    let height: Int
+    let scale: Double
+    let loadImage: (String) throws -> RGBA8Image
+
+    init(width: Int, height: Int, scale: Double, loadImage: @escaping (String) throws -> RGBA8Image) throws {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.loadImage = loadImage
+    }
+
+    func paint(_ layers: [BackgroundLayer]) throws -> [UInt32] {
+        var canvas = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: width * height)
+        for (index, layer) in layers.enumerated() {
+            let shade = try shader(for: layer.kind, keyPath: "background[\(index)]")
+            for y in 0..<height {
+                for x in 0..<width {
+                    let color = shade(x, y)
+                    let amount = color.w * layer.opacity
+                    guard amount > 0 else { continue }
+                    let below = canvas[y * width + x]
+                    canvas[y * width + x] = below + (SIMD3(color.x, color.y, color.z) - below) * amount
+                }
+            }
+        }
+        return canvas.map { pixel in
+            let bytes = (pixel * 255).rounded(.toNearestOrEven)
+            let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
+            return UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | 0xFF00_0000
+        }
+    }
+
+    /// sRGB colour with alpha of the layer at pixel (x, y).
+    private func shader(for kind: BackgroundLayer.Kind, keyPath: String) throws -> (Int, Int) -> SIMD4<Double> {
+        switch kind {
+        case .solid(let color):
+            let value = Self.vector(color)
+            return { _, _ in value }
+        case .gradient(let colors, let angle):
+            let stops = colors.map(Self.vector)
+            let direction = SIMD2(cos(angle * .pi / 180), sin(angle * .pi / 180))
+            let corners = [SIMD2<Double>(0, 0), SIMD2(Double(width), 0), SIMD2(0, Double(height)), SIMD2(Double(width), Double(height))]
+            let projections = corners.map { ($0 * direction).sum() }
+            let start = projections.min()!
+            let span = max(projections.max()! - start, 1e-9)
+            return { x, y in
+                let t = ((SIMD2(Double(x) + 0.5, Double(y) + 0.5) * direction).sum() - start) / span
+                let position = min(max(t, 0), 1) * Double(stops.count - 1)
+                let index = min(Int(position), stops.count - 2)
+                let fraction = position - Double(index)
+                return stops[index] + (stops[index + 1] - stops[index]) * fraction
+            }
+        case .checker(let size, let colors):
+            let cell = size * scale
+            let first = Self.vector(colors[0])
+            let second = Self.vector(colors[1])
+            return { x, y in
+                let parity = Int((Double(x) / cell).rounded(.down)) + Int((Double(y) / cell).rounded(.down))
+                return parity & 1 == 0 ? first : second
+            }
+        case .lines(let spacing, let lineWidth, let angle, let color):
+            let period = spacing * scale
+            let halfWidth = lineWidth * scale / 2
+            let across = SIMD2(-sin(angle * .pi / 180), cos(angle * .pi / 180))
+            let value = Self.vector(color)
+            return { x, y in
+                let u = (SIMD2(Double(x) + 0.5, Double(y) + 0.5) * across).sum()
+                let phase = u - (u / period).rounded(.down) * period
+                let distance = min(phase, period - phase)
+                let coverage = min(max(halfWidth + 0.5 - distance, 0), 1)
+                return SIMD4(value.x, value.y, value.z, value.w * coverage)
+            }
+        case .fill(let shape, let frame, let color):
+            let value = Self.vector(color)
+            let box = RoundedBox(shape: shape, frame: frame, scale: scale)
+            return { x, y in
+                let coverage = min(max(0.5 - box.distance(Double(x) + 0.5, Double(y) + 0.5), 0), 1)
+                return SIMD4(value.x, value.y, value.z, value.w * coverage)
+            }
+        case .image(let path):
+            let image: RGBA8Image
+            do {
+                image = try loadImage(path)
+            } catch {
+                throw SceneError(keyPath: "\(keyPath).path", message: "\(error)")
+            }
+            return aspectFill(image)
+        case .probe(let probe):
+            return probeShader(probe)
+        }
+    }
+
+    private func probeShader(_ probe: ProbeBackground) -> (Int, Int) -> SIMD4<Double> {
+        switch probe {
+        case .black:
+            return { _, _ in SIMD4(0, 0, 0, 1) }
+        case .white:
+            return { _, _ in SIMD4(1, 1, 1, 1) }
+        case .ramp:
+            return { x, y in SIMD4(Double((4 * x) & 255) / 255, Double((4 * y) & 255) / 255, 0, 1) }
+        case .grid:
+            let minor = max(1, Int((10 * scale).rounded()))
+            let major = minor * 5
+            return { x, y in
+                if x % major == 0 || y % major == 0 { return SIMD4(0, 0, 0, 1) }
+                if x % minor == 0 || y % minor == 0 { return SIMD4(0.6, 0.6, 0.6, 1) }
+                return SIMD4(1, 1, 1, 1)
+            }
+        }
+    }
+
+    private func aspectFill(_ image: RGBA8Image) -> (Int, Int) -> SIMD4<Double> {
+        let ratio = max(Double(width) / Double(image.width), Double(height) / Double(image.height))
+        let offsetX = (Double(image.width) * ratio - Double(width)) / 2
+        let offsetY = (Double(image.height) * ratio - Double(height)) / 2
+        func texel(_ x: Int, _ y: Int) -> SIMD4<Double> {
+            let pixel = image[min(max(x, 0), image.width - 1), min(max(y, 0), image.height - 1)]
+            return SIMD4(Double(pixel.x), Double(pixel.y), Double(pixel.z), Double(pixel.w)) / 255
+        }
+        return { x, y in
+            let u = (Double(x) + 0.5 + offsetX) / ratio - 0.5
+            let v = (Double(y) + 0.5 + offsetY) / ratio - 0.5
+            let x0 = Int(u.rounded(.down))
+            let y0 = Int(v.rounded(.down))
+            let tx = u - Double(x0)
+            let ty = v - Double(y0)
+            let top = texel(x0, y0) + (texel(x0 + 1, y0) - texel(x0, y0)) * tx
+            let bottom = texel(x0, y0 + 1) + (texel(x0 + 1, y0 + 1) - texel(x0, y0 + 1)) * tx
+            return top + (bottom - top) * ty
+        }
+    }
+
+    private static func vector(_ color: RGBAColor) -> SIMD4<Double> {
+        SIMD4(color.red, color.green, color.blue, color.alpha)
+    }
+}
+
+/// A shape in pixel space as a rounded box with per-corner radii, evaluated in `Double` for the
+/// model's own rasterising (backdrop fills); the lens shaders have their own fp32 twin.
+public struct RoundedBox: Sendable {
+    public let centerX: Double
+    public let centerY: Double
+    public let halfWidth: Double
+    public let halfHeight: Double
+    /// Top-left, top-right, bottom-right, bottom-left.
+    public let radii: [Double]
+
+    public init(shape: Shape, frame: Rect, scale: Double) {
+        centerX = frame.midX * scale
+        centerY = frame.midY * scale
+        var halfWidth = frame.width * scale / 2
+        var halfHeight = frame.height * scale / 2
+        switch shape {
+        case .circle:
+            halfWidth = min(halfWidth, halfHeight)
+            halfHeight = halfWidth
+            radii = Array(repeating: halfWidth, count: 4)
+        case .capsule:
+            radii = Array(repeating: min(halfWidth, halfHeight), count: 4)
+        case .roundedRectangle(let cornerRadii):
+            radii = cornerRadii.map { min($0 * scale, min(halfWidth, halfHeight)) }
+        }
+        self.halfWidth = halfWidth
+        self.halfHeight = halfHeight
+    }
+
+    /// Signed distance in pixels from pixel-space point (x, y): negative inside.
+    public func distance(_ x: Double, _ y: Double) -> Double {
+        let localX = x - centerX
+        let localY = y - centerY
+        let radius = localX < 0 ? (localY < 0 ? radii[0] : radii[3]) : (localY < 0 ? radii[1] : radii[2])
+        let qx = abs(localX) - halfWidth + radius
+        let qy = abs(localY) - halfHeight + radius
+        let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
+        return min(max(qx, qy), 0) + outside - radius
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A half-open rectangle of pixels: x0 ..< x1, y0 ..< y1.
+public struct PixelRegion: Sendable, Equatable {
+    public var x0: Int
+    public var y0: Int
+    public var x1: Int
+    public var y1: Int
+
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
+
+    public var width: Int { max(0, x1 - x0) }
+    public var height: Int { max(0, y1 - y0) }
+    public var isEmpty: Bool { width == 0 || height == 0 }
+
+    /// The pixels whose area meets the rectangle of points given in pixel units, grown by `margin`,
+    /// clamped to a `width`×`height` canvas.
+    init(covering minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double, width: Int, height: Int) {
+        x0 = min(width, max(0, Int((minX - margin).rounded(.down))))
+        y0 = min(height, max(0, Int((minY - margin).rounded(.down))))
+        x1 = max(x0, min(width, Int((maxX + margin).rounded(.up))))
+        y1 = max(y0, min(height, Int((maxY + margin).rounded(.up))))
+    }
+
+    /// The same columns, rows grown by `rows` each way, clamped to `height`.
+    func growingRows(by rows: Int, height: Int) -> PixelRegion {
+        PixelRegion(x0: x0, y0: max(0, y0 - rows), x1: x1, y1: min(height, y1 + rows))
+    }
+}
+
+/// Where each pass of one lens runs.
+public struct LensRegions: Sendable, Equatable {
+    /// Glass bounding box plus shadow margin: the lens pass.
+    public var lens: PixelRegion
+    /// What the lens may sample: the vertical frost pass writes it.
+    public var source: PixelRegion
+    /// The source grown by the kernel radius in rows: the horizontal frost pass writes it.
+    public var frostRows: PixelRegion
+}
+
+/// One frame, resolved for the backends: sizes in pixels, colours in linear light, the backdrop
+/// and label rasterised. Both backends consume exactly this and never re-derive scene semantics.
+public struct FrameParameters: Sendable {
+    public var width: Int { Int(frame.width) }
+    public var height: Int { Int(frame.height) }
+    /// Backdrop pixels packed `r | g << 8 | b << 16 | a << 24`, 8-bit sRGB.
+    public var backdrop: [UInt32]
+    /// Label coverage bytes packed four per word, `frame.labelWordsPerRow` words per row.
+    public var labelWords: [UInt32]
+    public var frame: FrameParams
+    public var lenses: [LensParams]
+    public var regions: [LensRegions]
+    /// sRGB decode table, encode thresholds, then the frost kernels (see ``TableLayout``).
+    public var tables: [Float]
+
+    public init(
+        backdrop: [UInt32], labelWords: [UInt32], frame: FrameParams, lenses: [LensParams],
+        regions: [LensRegions], tables: [Float]
+    ) {
+        self.backdrop = backdrop
+        self.labelWords = labelWords
+        self.frame = frame
+        self.lenses = lenses
+        self.regions = regions
+        self.tables = tables
+    }
+
+    /// The whole canvas.
+    public var fullFrame: PixelRegion { PixelRegion(x0: 0, y0: 0, x1: width, y1: height) }
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// A scene: what lies under the glass, the label row, and the glass elements. Lengths are in points;
+/// `canvas.scale` maps points to pixels. Decoding is strict: unknown keys and out-of-range values
+/// throw a ``SceneError`` that names the key path.
+public struct Scene: Codable, Sendable {
+    public var canvas: Canvas
+    /// Layers painted bottom to top.
+    public var background: [BackgroundLayer]
+    public var label: LabelLayer?
+    /// Glass elements composited in order.
+    public var glass: [GlassElement]
+
+    public init(canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement]) {
+        self.canvas = canvas
+        self.background = background
+        self.label = label
+        self.glass = glass
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case canvas, background, label, glass }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        canvas = try container.decode(Canvas.self, forKey: .canvas)
+        if let probe = try? container.decode(ProbeBackground.self, forKey: .background) {
+            background = [BackgroundLayer(.probe(probe))]
+        } else if let single = try? container.decode(BackgroundLayer.self, forKey: .background) {
+            background = [single]
+        } else if container.contains(.background) {
+            background = try container.decode([BackgroundLayer].self, forKey: .background)
+        } else {
+            background = [BackgroundLayer(.probe(.white))]
+        }
+        label = try container.decodeIfPresent(LabelLayer.self, forKey: .label)
+        glass = try container.value(.glass, default: [])
+    }
+
+    /// Reads and validates a scene file.
+    public static func load(contentsOf url: URL) throws -> Scene {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SceneError(keyPath: "", message: "cannot read scene file \(url.path): \(error.localizedDescription)")
+        }
+        return try decode(data)
+    }
+
+    /// Decodes and validates scene JSON.
+    public static func decode(_ data: Data) throws -> Scene {
+        do {
+            return try JSONDecoder().decode(Scene.self, from: data)
+        } catch let error as DecodingError {
+            throw SceneError(error)
+        }
+    }
+}
+
+/// The canvas in points and the pixels per point.
+public struct Canvas: Codable, Sendable {
+    public var width: Double
+    public var height: Double
+    public var scale: Double
+
+    public init(width: Double, height: Double, scale: Double = 2) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case width, height, scale }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        width = try container.number(.width, in: 1...8192)
+        height = try container.number(.height, in: 1...8192)
+        scale = try container.number(.scale, default: 2, in: 1...4)
+    }
+}
+
+/// An sRGB colour with straight alpha, each channel in 0…1. JSON: `"#RRGGBB"`, `"#RRGGBBAA"` or
+/// `[r, g, b]` / `[r, g, b, a]` with numbers in 0…1.
+public struct RGBAColor: Codable, Sendable, Equatable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    /// From 8-bit sRGB channels and an alpha in 0…1.
+    public init(_ red: Int, _ green: Int, _ blue: Int, _ alpha: Double = 1) {
+        self.init(red: Double(red) / 255, green: Double(green) / 255, blue: Double(blue) / 255, alpha: alpha)
+    }
+
+    public static let white = RGBAColor(red: 1, green: 1, blue: 1)
+    public static let black = RGBAColor(red: 0, green: 0, blue: 0)
+    public static let clear = RGBAColor(red: 1, green: 1, blue: 1, alpha: 0)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            guard let parsed = RGBAColor(hex: text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "colour \"\(text)\" is not #RRGGBB or #RRGGBBAA")
+            }
+            self = parsed
+            return
+        }
+        let values: [Double]
+        do {
+            values = try container.decode([Double].self)
+        } catch {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b, a] in 0…1")
+        }
+        guard values.count == 3 || values.count == 4, values.allSatisfy({ $0.isFinite && (0...1).contains($0) })
+        else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "colour arrays hold 3 or 4 numbers in 0…1, got \(values)")
+        }
+        self.init(red: values[0], green: values[1], blue: values[2], alpha: values.count == 4 ? values[3] : 1)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode([red, green, blue, alpha])
+    }
+
+    init?(hex: String) {
+        var digits = Substring(hex)
+        guard digits.first == "#" else { return nil }
+        digits = digits.dropFirst()
+        guard digits.count == 6 || digits.count == 8, let value = UInt32(digits, radix: 16) else { return nil }
+        let full = digits.count == 6 ? value << 8 | 0xFF : value
+        self.init(
+            red: Double(full >> 24 & 0xFF) / 255, green: Double(full >> 16 & 0xFF) / 255,
+            blue: Double(full >> 8 & 0xFF) / 255, alpha: Double(full & 0xFF) / 255)
+    }
+
+    /// Linear light, premultiplied by alpha, as the shaders read colours.
+    public var linearPremultiplied: SIMD4<Float> {
+        SIMD4(
+            Float(ColorTables.srgbToLinear(red) * alpha), Float(ColorTables.srgbToLinear(green) * alpha),
+            Float(ColorTables.srgbToLinear(blue) * alpha), Float(alpha))
+    }
+}
+
+/// A point or offset in points. JSON: `[x, y]`.
+public struct Point: Codable, Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let values = try container.decode([Double].self)
+        guard values.count == 2, values.allSatisfy({ $0.isFinite && abs($0) <= 100_000 }) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected [x, y] with finite numbers")
+        }
+        self.init(x: values[0], y: values[1])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode([x, y])
+    }
+}
+
+/// A rectangle in points, origin at the top left.
+public struct Rect: Codable, Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case x, y, width, height }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        x = try container.number(.x, in: -100_000...100_000)
+        y = try container.number(.y, in: -100_000...100_000)
+        width = try container.number(.width, in: 0.5...100_000)
+        height = try container.number(.height, in: 0.5...100_000)
+    }
+
+    public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
+}

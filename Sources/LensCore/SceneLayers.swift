@@ -1,0 +1,190 @@
+import Foundation
+
+/// The probe backgrounds: test patterns whose pixels tell what the lens did.
+public enum ProbeBackground: String, Codable, Sendable, CaseIterable {
+    /// White with grey lines every 10 pt and black lines every 50 pt.
+    case grid
+    /// Sawtooth: red = 4·x mod 256, green = 4·y mod 256 (pixels), so a sample position can be decoded.
+    case ramp
+    case black
+    case white
+}
+
+/// One background layer, painted over the ones below with `opacity`.
+/// JSON: an object with `"type"` and that type's keys, or a probe name string for the whole background.
+public struct BackgroundLayer: Codable, Sendable {
+    public enum Kind: Sendable {
+        case solid(RGBAColor)
+        /// Evenly spaced stops along `angle` degrees (0 = left to right, 90 = top to bottom).
+        case gradient(colors: [RGBAColor], angle: Double)
+        case checker(size: Double, colors: [RGBAColor])
+        /// Parallel lines `width` wide every `spacing`, at `angle` degrees.
+        case lines(spacing: Double, width: Double, angle: Double, color: RGBAColor)
+        /// A filled shape (a control's rail, a card) drawn into the backdrop.
+        case fill(shape: Shape, frame: Rect, color: RGBAColor)
+        /// A PNG scaled to fill the canvas (aspect fill); the path is relative to the scene file.
+        case image(path: String)
+        case probe(ProbeBackground)
+    }
+
+    public var kind: Kind
+    public var opacity: Double
+
+    public init(_ kind: Kind, opacity: Double = 1) {
+        self.kind = kind
+        self.opacity = opacity
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, opacity, color, colors, angle, size, spacing, width, shape, frame, path
+    }
+
+    private static let keysByType: [String: Set<CodingKeys>] = [
+        "solid": [.color], "gradient": [.colors, .angle], "checker": [.size, .colors],
+        "lines": [.spacing, .width, .angle, .color], "fill": [.shape, .frame, .color], "image": [.path],
+        "grid": [], "ramp": [], "black": [], "white": [],
+    ]
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        guard let allowed = Self.keysByType[type] else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container,
+                debugDescription: "unknown background type \"\(type)\" (expected one of: \(Self.keysByType.keys.sorted().joined(separator: ", ")))")
+        }
+        for key in container.allKeys where key != .type && key != .opacity && !allowed.contains(key) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "not a key of a \"\(type)\" layer")
+        }
+        opacity = try container.number(.opacity, default: 1, in: 0...1)
+        switch type {
+        case "solid":
+            kind = .solid(try container.decode(RGBAColor.self, forKey: .color))
+        case "gradient":
+            let colors = try container.decode([RGBAColor].self, forKey: .colors)
+            guard colors.count >= 2 else {
+                throw DecodingError.dataCorruptedError(forKey: .colors, in: container, debugDescription: "needs at least 2 colours")
+            }
+            kind = .gradient(colors: colors, angle: try container.number(.angle, default: 45, in: -360...360))
+        case "checker":
+            let colors = try container.value(.colors, default: [RGBAColor(230, 230, 230), RGBAColor.white])
+            guard colors.count == 2 else {
+                throw DecodingError.dataCorruptedError(forKey: .colors, in: container, debugDescription: "needs exactly 2 colours")
+            }
+            kind = .checker(size: try container.number(.size, default: 32, in: 1...10_000), colors: colors)
+        case "lines":
+            kind = .lines(
+                spacing: try container.number(.spacing, default: 24, in: 1...10_000),
+                width: try container.number(.width, default: 2, in: 0.1...10_000),
+                angle: try container.number(.angle, default: 45, in: -360...360),
+                color: try container.value(.color, default: RGBAColor.white))
+        case "fill":
+            kind = .fill(
+                shape: try container.decode(Shape.self, forKey: .shape),
+                frame: try container.decode(Rect.self, forKey: .frame),
+                color: try container.decode(RGBAColor.self, forKey: .color))
+        case "image":
+            kind = .image(path: try container.decode(String.self, forKey: .path))
+        default:
+            kind = .probe(ProbeBackground(rawValue: type)!)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(opacity, forKey: .opacity)
+        switch kind {
+        case .solid(let color):
+            try container.encode("solid", forKey: .type)
+            try container.encode(color, forKey: .color)
+        case .gradient(let colors, let angle):
+            try container.encode("gradient", forKey: .type)
+            try container.encode(colors, forKey: .colors)
+            try container.encode(angle, forKey: .angle)
+        case .checker(let size, let colors):
+            try container.encode("checker", forKey: .type)
+            try container.encode(size, forKey: .size)
+            try container.encode(colors, forKey: .colors)
+        case .lines(let spacing, let width, let angle, let color):
+            try container.encode("lines", forKey: .type)
+            try container.encode(spacing, forKey: .spacing)
+            try container.encode(width, forKey: .width)
+            try container.encode(angle, forKey: .angle)
+            try container.encode(color, forKey: .color)
+        case .fill(let shape, let frame, let color):
+            try container.encode("fill", forKey: .type)
+            try container.encode(shape, forKey: .shape)
+            try container.encode(frame, forKey: .frame)
+            try container.encode(color, forKey: .color)
+        case .image(let path):
+            try container.encode("image", forKey: .type)
+            try container.encode(path, forKey: .path)
+        case .probe(let probe):
+            try container.encode(probe.rawValue, forKey: .type)
+        }
+    }
+}
+
+/// The glyph alpha mask of a label row.
+public enum LabelMask: Sendable {
+    /// A PNG (alpha channel, or grey level when it has no alpha); path relative to the scene file.
+    case file(String)
+    /// An in-memory mask, as the built-in scenes draw them.
+    case image(AlphaImage)
+}
+
+/// A label row drawn in its resting colour, re-tinted to the accent colour under the glass.
+public struct LabelLayer: Codable, Sendable {
+    public var mask: LabelMask
+    /// Where the mask's top-left corner sits, in points.
+    public var origin: Point
+    /// Mask pixels per point.
+    public var scale: Double
+    public var resting: RGBAColor
+    public var accent: RGBAColor
+
+    /// secondaryLabel in the light appearance: (60, 60, 67) at 0.6.
+    public static let restingLight = RGBAColor(60, 60, 67, 0.6)
+    /// secondaryLabel in the dark appearance: (235, 235, 245) at 0.6.
+    public static let restingDark = RGBAColor(235, 235, 245, 0.6)
+    /// systemBlue.
+    public static let defaultAccent = RGBAColor(0, 122, 255)
+
+    public init(
+        mask: LabelMask, origin: Point = Point(x: 0, y: 0), scale: Double = 2,
+        resting: RGBAColor = restingLight, accent: RGBAColor = defaultAccent
+    ) {
+        self.mask = mask
+        self.origin = origin
+        self.scale = scale
+        self.resting = resting
+        self.accent = accent
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case mask, origin, scale, resting, accent }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        mask = .file(try container.decode(String.self, forKey: .mask))
+        origin = try container.value(.origin, default: Point(x: 0, y: 0))
+        scale = try container.number(.scale, default: 2, in: 0.25...8)
+        resting = try container.value(.resting, default: Self.restingLight)
+        accent = try container.value(.accent, default: Self.defaultAccent)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        guard case .file(let path) = mask else {
+            throw EncodingError.invalidValue(
+                mask, .init(codingPath: encoder.codingPath, debugDescription: "an in-memory label mask has no JSON form"))
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(path, forKey: .mask)
+        try container.encode(origin, forKey: .origin)
+        try container.encode(scale, forKey: .scale)
+        try container.encode(resting, forKey: .resting)
+        try container.encode(accent, forKey: .accent)
+    }
+}

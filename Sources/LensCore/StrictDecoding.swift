@@ -1,0 +1,119 @@
+import Foundation
+
+/// A scene file problem, naming the key path where it was found (e.g. `glass[0].optics.frost`).
+public struct SceneError: Error, CustomStringConvertible, Sendable {
+    public let keyPath: String
+    public let message: String
+
+    public init(keyPath: String, message: String) {
+        self.keyPath = keyPath
+        self.message = message
+    }
+
+    public var description: String { keyPath.isEmpty ? message : "\(keyPath): \(message)" }
+
+    /// Renders a coding path the way a person reads JSON: `glass[0].optics.frost`.
+    static func keyPath(_ path: [any CodingKey]) -> String {
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+
+    /// Translates `DecodingError` into the key path and a plain message.
+    init(_ error: DecodingError) {
+        switch error {
+        case .keyNotFound(let key, let context):
+            self.init(keyPath: Self.keyPath(context.codingPath + [key]), message: "required key is missing")
+        case .typeMismatch(let type, let context):
+            self.init(keyPath: Self.keyPath(context.codingPath), message: "expected \(Self.describe(type))")
+        case .valueNotFound(let type, let context):
+            self.init(keyPath: Self.keyPath(context.codingPath), message: "expected \(Self.describe(type)), got null")
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty, let underlying = context.underlyingError {
+                self.init(keyPath: "", message: "not valid JSON: \(underlying.localizedDescription)")
+            } else {
+                self.init(keyPath: Self.keyPath(context.codingPath), message: context.debugDescription)
+            }
+        @unknown default:
+            self.init(keyPath: "", message: "\(error)")
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type: "a number"
+        case is String.Type: "a string"
+        case is [Any].Type: "an array"
+        default: "a value of type \(type)"
+        }
+    }
+}
+
+/// A coding key for any string or index, used to list the keys a JSON object really has.
+struct AnyCodingKey: CodingKey {
+    let stringValue: String
+    let intValue: Int?
+    init(stringValue: String) {
+        self.stringValue = stringValue
+        self.intValue = nil
+    }
+    init(intValue: Int) {
+        self.stringValue = "\(intValue)"
+        self.intValue = intValue
+    }
+}
+
+extension Decoder {
+    /// Throws for the first key of this JSON object that `Keys` does not name.
+    func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_: Keys.Type) throws {
+        let container = try self.container(keyedBy: AnyCodingKey.self)
+        let known = Set(Keys.allCases.map(\.stringValue))
+        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
+        where !known.contains(key.stringValue) {
+            let expected = Keys.allCases.map(\.stringValue).joined(separator: ", ")
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath + [key], debugDescription: "unknown key (expected one of: \(expected))"))
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A number that must be finite and inside `range`; `fallback` when the key is absent.
+    func number(_ key: Key, default fallback: Double, in range: ClosedRange<Double>) throws -> Double {
+        guard let value = try decodeIfPresent(Double.self, forKey: key) else { return fallback }
+        try check(value, in: range, key)
+        return value
+    }
+
+    /// A required number that must be finite and inside `range`.
+    func number(_ key: Key, in range: ClosedRange<Double>) throws -> Double {
+        let value = try decode(Double.self, forKey: key)
+        try check(value, in: range, key)
+        return value
+    }
+
+    func check(_ value: Double, in range: ClosedRange<Double>, _ key: Key) throws {
+        guard value.isFinite, range.contains(value) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "must be between \(range.lowerBound.formatted) and \(range.upperBound.formatted), got \(value.formatted)")
+        }
+    }
+
+    func value<T: Decodable>(_ key: Key, default fallback: T) throws -> T {
+        try decodeIfPresent(T.self, forKey: key) ?? fallback
+    }
+}
+
+extension Double {
+    /// Short form for messages: `2` rather than `2.0`.
+    var formatted: String {
+        rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}
