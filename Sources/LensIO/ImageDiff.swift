@@ -1,0 +1,96 @@
+import Foundation
+import LensCore
+
+/// How two images of the same size differ, per channel (R, G, B, A) in 8-bit levels.
+public struct ImageDiff: Sendable {
+    public let width: Int
+    public let height: Int
+    public let maxError: SIMD4<Int>
+    public let meanError: SIMD4<Double>
+    /// Peak signal-to-noise ratio over RGB in dB; infinite for identical images.
+    public let psnr: Double
+    /// Pixels with any channel differing by more than `threshold`.
+    public let pixelsOverThreshold: Int
+    public let threshold: Int
+    /// Pixels with all four channels equal.
+    public let identicalPixels: Int
+
+    public var pixelCount: Int { width * height }
+    public var identicalFraction: Double { Double(identicalPixels) / Double(max(1, pixelCount)) }
+
+    public init(_ actual: RGBA8Image, _ expected: RGBA8Image, threshold: Int = 1) throws {
+        guard actual.width == expected.width, actual.height == expected.height else {
+            throw ImageFileError(
+                description: "images differ in size: \(actual.width)×\(actual.height) vs \(expected.width)×\(expected.height)")
+        }
+        width = actual.width
+        height = actual.height
+        self.threshold = threshold
+        var maxError = SIMD4<Int>(repeating: 0)
+        var sums = SIMD4<Double>(repeating: 0)
+        var squaredRGB = 0.0
+        var over = 0
+        var identical = 0
+        for pixel in 0..<actual.width * actual.height {
+            var pixelMax = 0
+            for channel in 0..<4 {
+                let difference = abs(Int(actual.pixels[pixel * 4 + channel]) - Int(expected.pixels[pixel * 4 + channel]))
+                maxError[channel] = max(maxError[channel], difference)
+                sums[channel] += Double(difference)
+                if channel < 3 { squaredRGB += Double(difference * difference) }
+                pixelMax = max(pixelMax, difference)
+            }
+            if pixelMax > threshold { over += 1 }
+            if pixelMax == 0 { identical += 1 }
+        }
+        let count = Double(max(1, actual.width * actual.height))
+        self.maxError = maxError
+        meanError = sums / count
+        let mse = squaredRGB / (count * 3)
+        psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+        pixelsOverThreshold = over
+        identicalPixels = identical
+    }
+
+    /// A picture of where the images differ: the expected image dimmed to grey, differing pixels
+    /// red (1 level) through yellow to white (16 levels or more).
+    public static func heatmap(_ actual: RGBA8Image, _ expected: RGBA8Image) -> RGBA8Image {
+        var pixels = [UInt8](repeating: 255, count: expected.pixels.count)
+        for pixel in 0..<expected.width * expected.height {
+            var difference = 0
+            for channel in 0..<4 {
+                difference = max(difference, abs(Int(actual.pixels[pixel * 4 + channel]) - Int(expected.pixels[pixel * 4 + channel])))
+            }
+            let base = pixel * 4
+            if difference == 0 {
+                let luma = (Int(expected.pixels[base]) * 54 + Int(expected.pixels[base + 1]) * 183 + Int(expected.pixels[base + 2]) * 19) >> 8
+                let grey = UInt8(luma / 4)
+                pixels[base] = grey
+                pixels[base + 1] = grey
+                pixels[base + 2] = grey
+            } else {
+                let t = min(1.0, Double(difference - 1) / 15)
+                pixels[base] = 255
+                pixels[base + 1] = UInt8(min(255, 255 * 2 * t))
+                pixels[base + 2] = UInt8(max(0, 255 * (2 * t - 1)))
+            }
+        }
+        return RGBA8Image(width: expected.width, height: expected.height, pixels: pixels)
+    }
+
+    /// The report `liquidlens diff` prints.
+    public var report: String {
+        func channels<T>(_ values: SIMD4<T>, _ format: (T) -> String) -> String {
+            "R \(format(values[0]))  G \(format(values[1]))  B \(format(values[2]))  A \(format(values[3]))"
+        }
+        let psnrText = psnr.isInfinite ? "inf (identical)" : String(format: "%.2f dB", psnr)
+        return """
+            size:        \(width)×\(height)
+            max error:   \(channels(maxError) { String($0) })
+            mean error:  \(channels(meanError) { String(format: "%.4f", $0) })
+            PSNR:        \(psnrText)
+            over \(threshold)/255: \(pixelsOverThreshold) px (\(String(format: "%.4f", 100 * Double(pixelsOverThreshold) / Double(max(1, pixelCount))))%)
+            identical:   \(String(format: "%.4f", 100 * identicalFraction))%
+            """
+    }
+}

@@ -1,0 +1,119 @@
+internal import CPNG
+import Foundation
+import LensCore
+
+/// A failure reading or writing an image file, with the path and the reason.
+public struct ImageFileError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// PNG in and out through libpng's simplified API. Reading converts any PNG to 8-bit sRGB RGBA;
+/// writing is atomic (a temporary file renamed over the target), so a failed write never leaves a
+/// truncated image behind and never destroys an existing one.
+public enum PNGCodec {
+    /// Largest image accepted on read, per side.
+    public static let maxSide = 16384
+
+    /// `PNG_FORMAT_RGBA`, a composite macro Swift does not import.
+    private static let rgbaFormat = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+
+    public static func read(contentsOf url: URL) throws -> RGBA8Image {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ImageFileError(description: "cannot read image \(url.path): \(Self.reason(error))")
+        }
+        do {
+            return try decode(data)
+        } catch let error as ImageFileError {
+            throw ImageFileError(description: "cannot read image \(url.path): \(error.description)")
+        }
+    }
+
+    public static func decode(_ data: Data) throws -> RGBA8Image {
+        var image = png_image()
+        image.version = png_uint_32(PNG_IMAGE_VERSION)
+        let began = data.withUnsafeBytes { bytes in
+            png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count)
+        }
+        guard began != 0 else {
+            throw ImageFileError(description: "not a PNG (\(message(of: &image)))")
+        }
+        defer { png_image_free(&image) }
+        let width = Int(image.width)
+        let height = Int(image.height)
+        guard width > 0, height > 0, width <= maxSide, height <= maxSide else {
+            throw ImageFileError(description: "\(width)×\(height) is outside 1…\(maxSide) px per side")
+        }
+        image.format = rgbaFormat
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        let finished = pixels.withUnsafeMutableBytes { buffer in
+            png_image_finish_read(&image, nil, buffer.baseAddress, png_int_32(width * 4), nil)
+        }
+        guard finished != 0 else {
+            throw ImageFileError(description: "corrupt PNG data (\(message(of: &image)))")
+        }
+        return RGBA8Image(width: width, height: height, pixels: pixels)
+    }
+
+    public static func encode(_ image: RGBA8Image) throws -> Data {
+        var info = png_image()
+        info.version = png_uint_32(PNG_IMAGE_VERSION)
+        info.width = png_uint_32(image.width)
+        info.height = png_uint_32(image.height)
+        info.format = rgbaFormat
+        var size = 0
+        let sized = image.pixels.withUnsafeBytes { pixels in
+            png_image_write_to_memory(&info, nil, &size, 0, pixels.baseAddress, png_int_32(image.width * 4), nil)
+        }
+        guard sized != 0, size > 0 else {
+            throw ImageFileError(description: "PNG encoding failed (\(message(of: &info)))")
+        }
+        var data = Data(count: size)
+        let written = data.withUnsafeMutableBytes { output in
+            image.pixels.withUnsafeBytes { pixels in
+                png_image_write_to_memory(
+                    &info, output.baseAddress, &size, 0, pixels.baseAddress, png_int_32(image.width * 4), nil)
+            }
+        }
+        guard written != 0 else {
+            throw ImageFileError(description: "PNG encoding failed (\(message(of: &info)))")
+        }
+        return data.prefix(size)
+    }
+
+    /// Encodes and writes atomically.
+    public static func write(_ image: RGBA8Image, to url: URL) throws {
+        try AtomicFile.write(try encode(image), to: url)
+    }
+
+    private static func message(of image: inout png_image) -> String {
+        withUnsafeBytes(of: &image.message) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
+            return "no such file"
+        }
+        return nsError.localizedDescription
+    }
+}
+
+/// Writes files whole or not at all.
+public enum AtomicFile {
+    /// Writes `data` to a temporary file beside `url`, then renames it over `url`.
+    public static func write(_ data: Data, to url: URL) throws {
+        do {
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw ImageFileError(description: "cannot write \(url.path): \(PNGCodec.reason(error))")
+        }
+    }
+}
