@@ -56,9 +56,9 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
     static func segmentedScene() -> Scene {
         let rail = Rect(x: 20, y: 54, width: 350, height: 32)
         var optics = Optics()
-        optics.bevelWidth = 10
-        optics.bevelAmount = 20
-        optics.magnification = 1.22
+        optics.bevelWidth = 9
+        optics.bevelAmount = 12
+        optics.magnification = 1.12
         optics.dispersion = 0.04
         optics.saturation = 1.3
         optics.tint = RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.08)
@@ -72,7 +72,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
                 BackgroundLayer(.lines(spacing: 14, width: 1.5, angle: 60, color: .white), opacity: 0.35),
                 BackgroundLayer(.fill(shape: .capsule, frame: rail, color: RGBAColor(255, 255, 255, 0.55))),
             ],
-            label: segmentedLabel(titles: ["D", "W", "M", "6M", "Y"], railX: rail.x, railWidth: rail.width, railMidY: rail.midY, capHeight: 11),
-            glass: [GlassElement(shape: .capsule, frame: Rect(x: 113, y: 48, width: 84, height: 44), optics: optics)])
+            label: segmentedLabel(titles: ["D", "W", "M", "6M", "Y"], railX: rail.x, railWidth: rail.width, railMidY: rail.midY, capHeight: 12),
+            glass: [GlassElement(shape: .capsule, frame: Rect(x: 116, y: 48, width: 84, height: 44), optics: optics)])
     }
 }

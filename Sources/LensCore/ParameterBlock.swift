@@ -113,3 +113,26 @@ public enum TableLayout {
     /// Frost kernels follow the colour tables, one run of `radius + 1` weights per lens.
     public static let kernelsOffset = 511
 }
+
+/// The `ParamsBuffer` block: `FrameParams frame; LensParams lenses[];` (std430).
+public enum ParamsBufferLayout {
+    /// Byte offset of `lenses[0]`: `FrameParams` rounded up to the array's 16-byte alignment.
+    public static let lensArrayOffset = (MemoryLayout<FrameParams>.size + 15) / 16 * 16
+    /// Bytes between consecutive `lenses[i]`.
+    public static let lensStride = MemoryLayout<LensParams>.stride
+
+    /// The buffer contents for one frame.
+    public static func bytes(frame: FrameParams, lenses: [LensParams]) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: lensArrayOffset + lensStride * max(1, lenses.count))
+        bytes.withUnsafeMutableBytes { buffer in
+            withUnsafeBytes(of: frame) { buffer.copyMemory(from: $0) }
+            for (index, lens) in lenses.enumerated() {
+                withUnsafeBytes(of: lens) { source in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[(lensArrayOffset + index * lensStride)...])
+                        .copyMemory(from: source)
+                }
+            }
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,66 @@
+internal import CVulkan
+import Foundation
+
+/// Owns a storage `VkBuffer` and its host-visible, coherent memory, mapped for its whole life.
+/// Host writes before a submit are visible to that submit; reads after the fence need the
+/// shader-write → host-read barrier the renderer records.
+final class Buffer {
+    let device: Device
+    let handle: VkBuffer
+    let memory: VkDeviceMemory
+    let size: Int
+    let mapped: UnsafeMutableRawPointer
+
+    init(device: Device, size: Int) throws {
+        self.device = device
+        self.size = max(size, 16)
+        var info = VkBufferCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
+        info.size = VkDeviceSize(self.size)
+        info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
+        var buffer: VkBuffer?
+        try vkCheck(vkCreateBuffer(device.handle, &info, nil, &buffer), "vkCreateBuffer")
+        handle = buffer!
+        var requirements = VkMemoryRequirements()
+        vkGetBufferMemoryRequirements(device.handle, handle, &requirements)
+        var allocation = VkMemoryAllocateInfo()
+        allocation.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
+        allocation.allocationSize = requirements.size
+        do {
+            allocation.memoryTypeIndex = try device.memoryType(
+                typeBits: requirements.memoryTypeBits,
+                required: VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue,
+                preferred: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue)
+            var allocated: VkDeviceMemory?
+            try vkCheck(vkAllocateMemory(device.handle, &allocation, nil, &allocated), "vkAllocateMemory")
+            memory = allocated!
+        } catch {
+            vkDestroyBuffer(device.handle, handle, nil)
+            throw error
+        }
+        var pointer: UnsafeMutableRawPointer?
+        let bound = vkBindBufferMemory(device.handle, handle, memory, 0)
+        let mappedResult = bound == VK_SUCCESS ? vkMapMemory(device.handle, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &pointer) : bound
+        guard mappedResult == VK_SUCCESS, let pointer else {
+            vkFreeMemory(device.handle, memory, nil)
+            vkDestroyBuffer(device.handle, handle, nil)
+            throw VulkanError(call: "vkBindBufferMemory/vkMapMemory", result: mappedResult)
+        }
+        mapped = pointer
+    }
+
+    /// Copies `values` to the start of the buffer.
+    func upload<T>(_ values: [T]) {
+        values.withUnsafeBytes { bytes in
+            precondition(bytes.count <= size, "upload larger than the buffer")
+            mapped.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        }
+    }
+
+    deinit {
+        vkUnmapMemory(device.handle, memory)
+        vkDestroyBuffer(device.handle, handle, nil)
+        vkFreeMemory(device.handle, memory, nil)
+    }
+}

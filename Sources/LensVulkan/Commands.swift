@@ -1,0 +1,189 @@
+internal import CVulkan
+import Foundation
+
+/// Owns a `VkDescriptorPool` and the one set allocated from it (freed with the pool).
+final class DescriptorSet {
+    let layout: DescriptorSetLayout
+    let pool: VkDescriptorPool
+    let handle: VkDescriptorSet
+
+    init(layout: DescriptorSetLayout, storageBufferCount: Int) throws {
+        self.layout = layout
+        let device = layout.device.handle
+        var size = VkDescriptorPoolSize(type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount: UInt32(storageBufferCount))
+        var poolInfo = VkDescriptorPoolCreateInfo()
+        poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
+        poolInfo.maxSets = 1
+        poolInfo.poolSizeCount = 1
+        var createdPool: VkDescriptorPool?
+        let poolResult = withUnsafePointer(to: &size) { sizePointer in
+            poolInfo.pPoolSizes = sizePointer
+            return vkCreateDescriptorPool(device, &poolInfo, nil, &createdPool)
+        }
+        try vkCheck(poolResult, "vkCreateDescriptorPool")
+        let pool = createdPool!
+        self.pool = pool
+        var setLayout: VkDescriptorSetLayout? = layout.handle
+        var created: VkDescriptorSet?
+        let result = withUnsafePointer(to: &setLayout) { layoutPointer in
+            var info = VkDescriptorSetAllocateInfo()
+            info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO
+            info.descriptorPool = pool
+            info.descriptorSetCount = 1
+            info.pSetLayouts = layoutPointer
+            return vkAllocateDescriptorSets(device, &info, &created)
+        }
+        guard result == VK_SUCCESS, let created else {
+            vkDestroyDescriptorPool(device, pool, nil)
+            throw VulkanError(call: "vkAllocateDescriptorSets", result: result)
+        }
+        handle = created
+    }
+
+    /// Points binding i at `buffers[i]`, whole size.
+    func bind(_ buffers: [Buffer]) {
+        var infos = buffers.map { VkDescriptorBufferInfo(buffer: $0.handle, offset: 0, range: VkDeviceSize(VK_WHOLE_SIZE)) }
+        infos.withUnsafeMutableBufferPointer { infoPointer in
+            var writes = (0..<buffers.count).map { index -> VkWriteDescriptorSet in
+                var write = VkWriteDescriptorSet()
+                write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
+                write.dstSet = handle
+                write.dstBinding = UInt32(index)
+                write.descriptorCount = 1
+                write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                write.pBufferInfo = UnsafePointer(infoPointer.baseAddress! + index)
+                return write
+            }
+            vkUpdateDescriptorSets(layout.device.handle, UInt32(writes.count), &writes, 0, nil)
+        }
+    }
+
+    deinit { vkDestroyDescriptorPool(layout.device.handle, pool, nil) }
+}
+
+/// Owns a `VkCommandPool` and one primary command buffer from it, re-recorded every frame.
+final class CommandBuffer {
+    let device: Device
+    let pool: VkCommandPool
+    let handle: VkCommandBuffer
+
+    init(device: Device) throws {
+        self.device = device
+        var poolInfo = VkCommandPoolCreateInfo()
+        poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
+        poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue
+        poolInfo.queueFamilyIndex = device.physical.queueFamily
+        var createdPool: VkCommandPool?
+        try vkCheck(vkCreateCommandPool(device.handle, &poolInfo, nil, &createdPool), "vkCreateCommandPool")
+        pool = createdPool!
+        var info = VkCommandBufferAllocateInfo()
+        info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
+        info.commandPool = pool
+        info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
+        info.commandBufferCount = 1
+        var created: VkCommandBuffer?
+        let result = vkAllocateCommandBuffers(device.handle, &info, &created)
+        guard result == VK_SUCCESS, let created else {
+            vkDestroyCommandPool(device.handle, pool, nil)
+            throw VulkanError(call: "vkAllocateCommandBuffers", result: result)
+        }
+        handle = created
+    }
+
+    /// Resets, records `body`, ends.
+    func record(_ body: (VkCommandBuffer) throws -> Void) throws {
+        try vkCheck(vkResetCommandBuffer(handle, 0), "vkResetCommandBuffer")
+        var begin = VkCommandBufferBeginInfo()
+        begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT.rawValue
+        try vkCheck(vkBeginCommandBuffer(handle, &begin), "vkBeginCommandBuffer")
+        try body(handle)
+        try vkCheck(vkEndCommandBuffer(handle), "vkEndCommandBuffer")
+    }
+
+    /// Submits and blocks on `fence` until the queue has run it.
+    func submitAndWait(fence: Fence) throws {
+        try fence.reset()
+        var commandBuffer: VkCommandBuffer? = handle
+        let result = withUnsafePointer(to: &commandBuffer) { pointer in
+            var submit = VkSubmitInfo()
+            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+            submit.commandBufferCount = 1
+            submit.pCommandBuffers = pointer
+            return vkQueueSubmit(device.queue, 1, &submit, fence.handle)
+        }
+        try vkCheck(result, "vkQueueSubmit")
+        try fence.wait()
+    }
+
+    deinit { vkDestroyCommandPool(device.handle, pool, nil) }
+}
+
+/// Owns a `VkFence`.
+final class Fence {
+    let device: Device
+    let handle: VkFence
+
+    init(device: Device) throws {
+        self.device = device
+        var info = VkFenceCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
+        var created: VkFence?
+        try vkCheck(vkCreateFence(device.handle, &info, nil, &created), "vkCreateFence")
+        handle = created!
+    }
+
+    func reset() throws {
+        var fence: VkFence? = handle
+        try vkCheck(vkResetFences(device.handle, 1, &fence), "vkResetFences")
+    }
+
+    /// Waits in one-second slices; `VK_TIMEOUT` is an answer ("not yet"), not a failure.
+    func wait() throws {
+        var fence: VkFence? = handle
+        while true {
+            let result = vkWaitForFences(device.handle, 1, &fence, VkBool32(VK_TRUE), 1_000_000_000)
+            if result == VK_TIMEOUT { continue }
+            try vkCheck(result, "vkWaitForFences")
+            return
+        }
+    }
+
+    deinit { vkDestroyFence(device.handle, handle, nil) }
+}
+
+/// Owns a timestamp `VkQueryPool`.
+final class TimestampQueryPool {
+    let device: Device
+    let handle: VkQueryPool
+    let capacity: UInt32
+
+    init(device: Device, capacity: UInt32) throws {
+        self.device = device
+        self.capacity = capacity
+        var info = VkQueryPoolCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO
+        info.queryType = VK_QUERY_TYPE_TIMESTAMP
+        info.queryCount = capacity
+        var created: VkQueryPool?
+        try vkCheck(vkCreateQueryPool(device.handle, &info, nil, &created), "vkCreateQueryPool")
+        handle = created!
+    }
+
+    /// The first `count` timestamps in nanoseconds; nil while any is not available yet.
+    func results(count: UInt32) throws -> [Double]? {
+        guard count > 0 else { return [] }
+        var values = [UInt64](repeating: 0, count: Int(count))
+        let result = values.withUnsafeMutableBytes { bytes in
+            vkGetQueryPoolResults(
+                device.handle, handle, 0, count, bytes.count, bytes.baseAddress, 8,
+                VK_QUERY_RESULT_64_BIT.rawValue)
+        }
+        if result == VK_NOT_READY { return nil }
+        try vkCheck(result, "vkGetQueryPoolResults")
+        let period = Double(device.physical.timestampPeriod)
+        return values.map { Double($0) * period }
+    }
+
+    deinit { vkDestroyQueryPool(device.handle, handle, nil) }
+}

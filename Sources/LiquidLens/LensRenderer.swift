@@ -1,0 +1,90 @@
+@_exported import LensCore
+@_exported import LensIO
+import Foundation
+import LensReference
+import LensVulkan
+
+public typealias VulkanOptions = LensVulkan.VulkanOptions
+public typealias DeviceDescription = LensVulkan.DeviceDescription
+public typealias GPUStageTimes = LensVulkan.GPUStageTimes
+
+/// Which backend renders.
+public enum Backend: String, Sendable, CaseIterable {
+    /// Vulkan when a usable device exists, else the CPU reference.
+    case automatic = "auto"
+    case vulkan
+    case cpu
+}
+
+/// Turns scenes into images with the chosen backend. Both backends consume the same resolved
+/// ``FrameParameters`` and agree to 1/255 per channel.
+///
+/// ```swift
+/// import LiquidLens
+/// let renderer = try LensRenderer(backend: .automatic)
+/// let image = try renderer.render(BuiltInScene.segmented.scene)
+/// try PNGCodec.write(image, to: URL(fileURLWithPath: "segmented.png"))
+/// ```
+public final class LensRenderer {
+    private let vulkan: VulkanRenderer?
+    private let reference = ReferenceRenderer()
+
+    /// The backend that renders: `.vulkan` or `.cpu`, never `.automatic`.
+    public let activeBackend: Backend
+    /// Why `.automatic` fell back to the CPU, if it did.
+    public let fallbackReason: String?
+
+    /// - Throws: ``LensVulkan/VulkanError`` when `.vulkan` was asked for and no device works.
+    public init(backend: Backend = .automatic, vulkanOptions: VulkanOptions = VulkanOptions()) throws {
+        switch backend {
+        case .cpu:
+            vulkan = nil
+            fallbackReason = nil
+        case .vulkan:
+            vulkan = try VulkanRenderer(options: vulkanOptions)
+            fallbackReason = nil
+        case .automatic:
+            do {
+                vulkan = try VulkanRenderer(options: vulkanOptions)
+                fallbackReason = nil
+            } catch {
+                vulkan = nil
+                fallbackReason = "\(error)"
+            }
+        }
+        activeBackend = vulkan == nil ? .cpu : .vulkan
+    }
+
+    /// The Vulkan device in use, if any.
+    public var device: DeviceDescription? { vulkan?.deviceDescription }
+    /// Validation-layer messages so far (Vulkan with validation on only).
+    public var validationMessages: [String] { vulkan?.validationMessages ?? [] }
+    /// GPU stage times of the last frame (Vulkan only).
+    public var lastStageTimes: GPUStageTimes? { vulkan?.lastStageTimes }
+
+    /// Resolves and renders `scene`; relative image paths are looked up in `baseDirectory`.
+    public func render(_ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws -> RGBA8Image {
+        try render(Self.resolve(scene, baseDirectory: baseDirectory, scale: scale))
+    }
+
+    /// Renders an already resolved frame.
+    public func render(_ parameters: FrameParameters) throws -> RGBA8Image {
+        if let vulkan { return try vulkan.render(parameters) }
+        return reference.render(parameters)
+    }
+
+    /// Resolves `scene` for the backends, reading its images with ``PNGCodec``.
+    public static func resolve(_ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws -> FrameParameters {
+        let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let resolver = SceneResolver { path in
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
+            return try PNGCodec.read(contentsOf: url)
+        }
+        return try resolver.resolve(scene, scale: scale)
+    }
+
+    /// Every Vulkan device with why it is or is not usable.
+    public static func listDevices() throws -> [DeviceDescription] {
+        try VulkanRenderer.listDevices()
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import LiquidLens
+
+/// A failure while doing the work (not a usage mistake): exit 1.
+struct CommandFailure: Error {
+    let message: String
+}
+
+enum Commands {
+    static let render = CommandSpec(
+        name: "render",
+        abstract: "Render a scene (or a built-in example) to a PNG.",
+        discussion: """
+            With neither <scene> nor --example, renders the showcase: a segmented-control lens
+            split over a glyph. Scene files are JSON; see README.md for the format.
+            """,
+        arguments: [.init(name: "scene", help: "A scene JSON file.", optional: true)],
+        options: [
+            .init(long: "example", short: nil, valueName: "name", help: "A built-in scene (see 'liquidlens examples').", defaultValue: nil),
+            .init(long: "output", short: "o", valueName: "output", help: "The PNG to write (default: <scene or example name>.png).", defaultValue: nil),
+            .init(long: "backend", short: nil, valueName: "backend", help: "auto, vulkan or cpu.", defaultValue: "auto"),
+            .init(long: "scale", short: nil, valueName: "scale", help: "Pixels per point, 1…4 (default: the scene's).", defaultValue: nil),
+            .init(long: "device", short: nil, valueName: "device", help: "Vulkan device index or name part (or $LIQUIDLENS_DEVICE).", defaultValue: nil),
+            .init(long: "timing", short: nil, valueName: nil, help: "Print setup, first-frame and per-frame times.", defaultValue: nil),
+            .init(long: "frames", short: nil, valueName: "n", help: "Frames timed after the first with --timing.", defaultValue: "10"),
+            .init(long: "validation", short: nil, valueName: nil, help: "Enable the Vulkan validation layer (or $LIQUIDLENS_VALIDATION=1).", defaultValue: nil),
+        ])
+
+    static let diff = CommandSpec(
+        name: "diff",
+        abstract: "Compare two PNGs: max and mean error per channel, PSNR, pixels over a threshold.",
+        discussion: nil,
+        arguments: [
+            .init(name: "actual", help: "The image under test.", optional: false),
+            .init(name: "expected", help: "The reference image.", optional: false),
+        ],
+        options: [
+            .init(long: "heatmap", short: nil, valueName: "heatmap", help: "Write a PNG showing where they differ.", defaultValue: nil),
+            .init(long: "threshold", short: nil, valueName: "levels", help: "Per-channel difference (0…255) a pixel may have before it counts.", defaultValue: "1"),
+        ])
+
+    static let examples = CommandSpec(
+        name: "examples", abstract: "List the built-in scenes.", discussion: nil, arguments: [], options: [])
+
+    static let devices = CommandSpec(
+        name: "devices", abstract: "List Vulkan devices and why each is or is not usable.", discussion: nil,
+        arguments: [], options: [])
+
+    static let all = [render, diff, examples, devices]
+
+    static let rootHelp = """
+        OVERVIEW: Render Apple-style Liquid Glass lenses offscreen, on Vulkan compute or the CPU reference.
+
+        USAGE: liquidlens <subcommand>
+
+        OPTIONS:
+        \(helpRow("--version", "Show the version."))\(helpRow("-h, --help", "Show help information."))
+        SUBCOMMANDS:
+        \(all.map { helpRow($0.name, $0.abstract) }.joined())
+          See 'liquidlens help <subcommand>' for detailed help.
+        """
+
+    // MARK: render
+
+    static func runRender(_ arguments: ParsedArguments) throws {
+        guard let backend = Backend(rawValue: arguments.value("backend")!) else {
+            throw UsageError(message: "Invalid value '\(arguments.value("backend")!)' for '--backend <backend>' (expected auto, vulkan or cpu)", spec: render)
+        }
+        var scale: Double?
+        if let text = arguments.value("scale") {
+            guard let value = Double(text), value.isFinite, (1...4).contains(value) else {
+                throw UsageError(message: "Invalid value '\(text)' for '--scale <scale>' (expected a number in 1…4)", spec: render)
+            }
+            scale = value
+        }
+        guard let frames = Int(arguments.value("frames")!), (1...10_000).contains(frames) else {
+            throw UsageError(message: "Invalid value '\(arguments.value("frames")!)' for '--frames <n>' (expected 1…10000)", spec: render)
+        }
+        let scenePath = arguments.positionals["scene"]
+        let exampleName = arguments.value("example")
+        if scenePath != nil && exampleName != nil {
+            throw UsageError(message: "Give either <scene> or --example, not both", spec: render)
+        }
+
+        let scene: Scene
+        let baseDirectory: URL?
+        let defaultOutput: String
+        if let scenePath {
+            let url = URL(fileURLWithPath: scenePath)
+            do {
+                scene = try Scene.load(contentsOf: url)
+            } catch let error as SceneError {
+                throw CommandFailure(message: "\(scenePath): \(error)")
+            }
+            baseDirectory = url.deletingLastPathComponent()
+            defaultOutput = url.deletingPathExtension().lastPathComponent + ".png"
+        } else {
+            let name = exampleName ?? BuiltInScene.segmented.rawValue
+            guard let example = BuiltInScene(rawValue: name) else {
+                throw UsageError(
+                    message: "Unknown example '\(name)' (expected one of: \(BuiltInScene.allCases.map(\.rawValue).joined(separator: ", ")))",
+                    spec: render)
+            }
+            scene = example.scene
+            baseDirectory = nil
+            defaultOutput = name + ".png"
+        }
+        let output = URL(fileURLWithPath: arguments.value("output") ?? defaultOutput)
+
+        let environment = ProcessInfo.processInfo.environment
+        let options = VulkanOptions(
+            device: arguments.value("device") ?? environment["LIQUIDLENS_DEVICE"],
+            validation: arguments.flag("validation") || environment["LIQUIDLENS_VALIDATION"] == "1")
+        let setupStart = Date()
+        let renderer: LensRenderer
+        do {
+            renderer = try LensRenderer(backend: backend, vulkanOptions: options)
+        } catch {
+            throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
+        }
+        let setupTime = Date().timeIntervalSince(setupStart)
+        if let reason = renderer.fallbackReason {
+            printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
+        }
+
+        let resolveStart = Date()
+        let parameters: FrameParameters
+        do {
+            parameters = try LensRenderer.resolve(scene, baseDirectory: baseDirectory, scale: scale)
+        } catch let error as SceneError {
+            throw CommandFailure(message: "\(scenePath ?? "scene"): \(error)")
+        }
+        let resolveTime = Date().timeIntervalSince(resolveStart)
+
+        let firstStart = Date()
+        let image = try renderer.render(parameters)
+        let firstTime = Date().timeIntervalSince(firstStart)
+        try PNGCodec.write(image, to: output)
+
+        let backendName = renderer.device.map { "vulkan, \($0.name)" } ?? "cpu reference"
+        print("wrote \(output.path) (\(image.width)×\(image.height) px, \(backendName))")
+        for message in renderer.validationMessages {
+            printError("validation: \(message)")
+        }
+        if arguments.flag("timing") {
+            var times: [Double] = []
+            for _ in 0..<frames {
+                let start = Date()
+                _ = try renderer.render(parameters)
+                times.append(Date().timeIntervalSince(start))
+            }
+            times.sort()
+            let median = times[times.count / 2]
+            let p90 = times[min(times.count - 1, Int((Double(times.count) * 0.9).rounded(.up)) - 1)]
+            let megapixels = Double(image.width * image.height) / 1e6
+            func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+            print("frame:       \(image.width)×\(image.height) px, \(parameters.lenses.count) lens(es)")
+            print("setup:       \(ms(setupTime)) (instance, device, pipelines)")
+            print("resolve:     \(ms(resolveTime)) (background, label, parameters)")
+            print("first frame: \(ms(firstTime))")
+            print(
+                "per frame:   median \(ms(median)), p90 \(ms(p90)) over \(frames) frames "
+                    + String(format: "(%.1f frames/s, %.1f MP/s)", 1 / median, megapixels / median))
+            if let stages = renderer.lastStageTimes {
+                print(
+                    String(
+                        format: "GPU stages:  compose %.2f ms, frost %.2f ms, lens %.2f ms (last frame, timestamps)",
+                        stages.compose, stages.frost, stages.lens))
+            }
+        }
+    }
+
+    // MARK: diff
+
+    static func runDiff(_ arguments: ParsedArguments) throws {
+        guard let threshold = Int(arguments.value("threshold")!), (0...255).contains(threshold) else {
+            throw UsageError(message: "Invalid value '\(arguments.value("threshold")!)' for '--threshold <levels>' (expected 0…255)", spec: diff)
+        }
+        let actual = try PNGCodec.read(contentsOf: URL(fileURLWithPath: arguments.positionals["actual"]!))
+        let expected = try PNGCodec.read(contentsOf: URL(fileURLWithPath: arguments.positionals["expected"]!))
+        let result = try ImageDiff(actual, expected, threshold: threshold)
+        print(result.report)
+        if let heatmap = arguments.value("heatmap") {
+            try PNGCodec.write(ImageDiff.heatmap(actual, expected), to: URL(fileURLWithPath: heatmap))
+            print("heatmap:     \(heatmap)")
+        }
+    }
+
+    // MARK: examples, devices
+
+    static func runExamples() {
+        for example in BuiltInScene.allCases {
+            print(helpRow(example.rawValue, example.summary), terminator: "")
+        }
+    }
+
+    static func runDevices() throws {
+        let devices: [DeviceDescription]
+        do {
+            devices = try LensRenderer.listDevices()
+        } catch {
+            throw CommandFailure(message: "\(error)")
+        }
+        if devices.isEmpty {
+            print("no Vulkan devices (for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)")
+        }
+        for device in devices { print(device) }
+    }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
