@@ -16,6 +16,18 @@ public struct FrameParams: Sendable, Equatable {
     /// Accent label colour, linear light, premultiplied.
     public var accentColor: SIMD4<Float>
 
+    public init(
+        width: UInt32, height: UInt32, lensCount: UInt32, labelWordsPerRow: UInt32, restingColor: SIMD4<Float>,
+        accentColor: SIMD4<Float>
+    ) {
+        self.width = width
+        self.height = height
+        self.lensCount = lensCount
+        self.labelWordsPerRow = labelWordsPerRow
+        self.restingColor = restingColor
+        self.accentColor = accentColor
+    }
+
     /// Byte offsets of each field, named as in GLSL.
     public static let fieldOffsets: [(name: String, offset: Int)] = [
         ("width", MemoryLayout<Self>.offset(of: \.width)!),

@@ -69,7 +69,12 @@ public struct SceneResolver: Sendable {
         case .image(let image):
             return image
         case .file(let path):
-            let image = try loadImage(path)
+            let image: RGBA8Image
+            do {
+                image = try loadImage(path)
+            } catch {
+                throw SceneError(keyPath: "label.mask", message: "\(error)")
+            }
             let hasAlpha = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] != 255 }
             let coverage = (0..<image.width * image.height).map { index -> UInt8 in
                 if hasAlpha { return image.pixels[index * 4 + 3] }

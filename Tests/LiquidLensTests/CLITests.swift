@@ -1,0 +1,137 @@
+import Foundation
+import LiquidLens
+import Testing
+
+/// Runs the real `liquidlens` binary built beside the test bundle.
+struct CLIResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("liquidlens")
+    let binary = FileManager.default.fileExists(atPath: executable.path)
+        ? executable
+        : URL(fileURLWithPath: try String(contentsOfFile: "/proc/self/exe", encoding: .utf8)).deletingLastPathComponent().appendingPathComponent("liquidlens")
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return CLIResult(
+        status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+        stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+@Suite("liquidlens command line")
+struct CLITests {
+    @Test("Help is on stdout with exit 0, for the tool and every subcommand", arguments: [[], ["--help"], ["help", "render"], ["render", "--help"], ["diff", "-h"], ["examples", "--help"], ["devices", "--help"]])
+    func help(_ arguments: [String]) throws {
+        let result = try runCLI(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("OVERVIEW: "))
+        #expect(result.stdout.contains("USAGE: liquidlens"))
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test("Render help lists options with their defaults")
+    func renderHelp() throws {
+        let result = try runCLI(["render", "--help"])
+        #expect(result.stdout.contains("ARGUMENTS:\n  <scene>"))
+        #expect(result.stdout.contains("--backend <backend>     auto, vulkan or cpu. (default: auto)"))
+        #expect(result.stdout.contains("-o, --output <output>"))
+    }
+
+    @Test("Bad usage exits 64 with Error: and usage on stderr", arguments: [
+        (["render", "--bogus"], "Unknown option '--bogus'"),
+        (["render", "--backend", "metal"], "Invalid value 'metal' for '--backend <backend>'"),
+        (["render", "--scale", "9"], "Invalid value '9' for '--scale <scale>'"),
+        (["render", "--example", "nope"], "Unknown example 'nope'"),
+        (["render", "-o"], "Missing value for '--output <output>'"),
+        (["diff", "a.png"], "Missing expected argument '<expected>'"),
+        (["frobnicate"], "Unknown subcommand 'frobnicate'"),
+    ])
+    func badUsage(_ arguments: [String], _ message: String) throws {
+        let result = try runCLI(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: \(message)"), "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("Usage: liquidlens"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("A scene with a bad key fails with exit 1 naming the key path")
+    func badSceneKey() throws {
+        let folder = try temporaryFolder("cli-bad")
+        let scene = folder.appendingPathComponent("bad.json")
+        try Data(#"{"canvas": {"width": 50, "height": 50}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 20, "height": 20}, "optics": {"magnifcation": 2}}]}"#.utf8).write(to: scene)
+        let result = try runCLI(["render", scene.path, "--backend", "cpu", "-o", folder.appendingPathComponent("out.png").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Error: \(scene.path): glass[0].optics.magnifcation: unknown key"), "stderr: \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
+    }
+
+    @Test("A missing scene file fails with exit 1 and says which file")
+    func missingInput() throws {
+        let result = try runCLI(["render", "/nonexistent/scene.json", "--backend", "cpu"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Error: /nonexistent/scene.json: cannot read scene file /nonexistent/scene.json"), "stderr: \(result.stderr)")
+    }
+
+    @Test("--backend vulkan with no Vulkan driver fails clearly; auto falls back to the CPU")
+    func noVulkanDevice() throws {
+        let folder = try temporaryFolder("cli-nodevice")
+        let noDriver = ["VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json"]
+        let vulkan = try runCLI(["render", "--backend", "vulkan", "-o", "out.png"], environment: noDriver, in: folder)
+        #expect(vulkan.status == 1)
+        #expect(vulkan.stderr.hasPrefix("Error: the Vulkan backend is unavailable: no Vulkan driver found"), "stderr: \(vulkan.stderr)")
+        #expect(vulkan.stderr.contains("mesa-vulkan-drivers"))
+        let automatic = try runCLI(["render", "--backend", "auto", "-o", "out.png"], environment: noDriver, in: folder)
+        #expect(automatic.status == 0)
+        #expect(automatic.stderr.contains("note: rendering on the CPU reference"))
+        #expect(automatic.stdout.contains("cpu reference"))
+    }
+
+    @Test("render writes the showcase on both backends and diff reports them equal")
+    func renderAndDiff() throws {
+        let folder = try temporaryFolder("cli-render")
+        let gpu = try runCLI(["render", "--backend", "vulkan", "--validation", "-o", "gpu.png"], in: folder)
+        #expect(gpu.status == 0, "\(gpu.stderr)")
+        #expect(gpu.stdout.contains("780×280 px, vulkan"))
+        #expect(gpu.stderr.isEmpty, "validation or other messages: \(gpu.stderr)")
+        let cpu = try runCLI(["render", "--example", "segmented", "--backend", "cpu", "-o", "cpu.png"], in: folder)
+        #expect(cpu.status == 0)
+        let diff = try runCLI(["diff", "gpu.png", "cpu.png", "--heatmap", "heat.png"], in: folder)
+        #expect(diff.status == 0)
+        #expect(diff.stdout.contains("max error:   R 0  G 0  B 0  A 0"), "\(diff.stdout)")
+        #expect(diff.stdout.contains("over 1/255: 0 px"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("heat.png").path))
+    }
+
+    @Test("examples lists the stable built-in names; devices lists lavapipe as usable")
+    func listings() throws {
+        let examples = try runCLI(["examples"])
+        #expect(examples.status == 0)
+        for name in ["segmented", "probe-grid", "probe-ramp", "probe-black", "probe-white"] {
+            #expect(examples.stdout.contains("  \(name) "), "missing \(name)")
+        }
+        let devices = try runCLI(["devices"])
+        #expect(devices.status == 0)
+        #expect(devices.stdout.contains("llvmpipe") && devices.stdout.contains(": usable"), "\(devices.stdout)")
+    }
+
+    @Test("diff of a missing file fails with exit 1")
+    func diffMissing() throws {
+        let result = try runCLI(["diff", "/nonexistent/a.png", "/nonexistent/b.png"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Error: cannot read image /nonexistent/a.png: no such file"), "stderr: \(result.stderr)")
+    }
+}

@@ -1,0 +1,89 @@
+import LensShaders
+import LiquidLens
+import Testing
+
+/// Reads struct member names, offsets and array strides out of a SPIR-V module.
+struct SPIRVLayout {
+    var names: [UInt32: String] = [:]
+    var memberNames: [UInt32: [UInt32: String]] = [:]
+    var memberOffsets: [UInt32: [UInt32: Int]] = [:]
+    var arrayStrides: [UInt32: Int] = [:]
+    var memberTypes: [UInt32: [UInt32]] = [:]
+
+    init(_ words: [UInt32]) {
+        precondition(words.first == 0x0723_0203, "not SPIR-V")
+        var index = 5
+        while index < words.count {
+            let count = Int(words[index] >> 16)
+            let opcode = words[index] & 0xFFFF
+            let operands = Array(words[(index + 1)..<(index + max(count, 1))])
+            switch opcode {
+            case 5: names[operands[0]] = Self.string(operands.dropFirst())
+            case 6: memberNames[operands[0], default: [:]][operands[1]] = Self.string(operands.dropFirst(2))
+            case 71 where operands[1] == 6: arrayStrides[operands[0]] = Int(operands[2])
+            case 72 where operands[2] == 35: memberOffsets[operands[0], default: [:]][operands[1]] = Int(operands[3])
+            case 30: memberTypes[operands[0]] = Array(operands.dropFirst())
+            default: break
+            }
+            index += max(count, 1)
+        }
+    }
+
+    static func string(_ words: ArraySlice<UInt32>) -> String {
+        var bytes: [UInt8] = []
+        for word in words {
+            for shift in stride(from: 0, to: 32, by: 8) {
+                let byte = UInt8((word >> UInt32(shift)) & 0xFF)
+                if byte == 0 { return String(decoding: bytes, as: UTF8.self) }
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The explicitly laid-out struct of that name (the buffer's, not a function-local copy).
+    func laidOutStruct(named name: String) -> UInt32? {
+        names.first { $0.value == name && memberOffsets[$0.key] != nil }?.key
+    }
+
+    /// (member name, offset) in member order.
+    func members(of id: UInt32) -> [(String, Int)] {
+        let offsets = memberOffsets[id] ?? [:]
+        return offsets.keys.sorted().map { (memberNames[id]?[$0] ?? "?", offsets[$0]!) }
+    }
+}
+
+@Suite("Parameter block layout")
+struct LayoutTests {
+    static func swiftLayout(_ name: String) -> [(String, Int)] {
+        switch name {
+        case "FrameParams": FrameParams.fieldOffsets.map { ($0.name, $0.offset) }
+        case "LensParams": LensParams.fieldOffsets.map { ($0.name, $0.offset) }
+        default: DispatchConstants.fieldOffsets.map { ($0.name, $0.offset) }
+        }
+    }
+
+    @Test("Swift and GLSL structs have the same members at the same offsets", arguments: ShaderModuleName.allCases)
+    func structsAgree(module: ShaderModuleName) throws {
+        let layout = SPIRVLayout(module.spirv)
+        for name in ["FrameParams", "LensParams", "DispatchConstants"] {
+            let id = try #require(layout.laidOutStruct(named: name), "\(name) missing from \(module.rawValue).spv")
+            let glsl = layout.members(of: id)
+            let swift = Self.swiftLayout(name)
+            #expect(glsl.map(\.0) == swift.map(\.0), "\(name) member names differ in \(module.rawValue)")
+            #expect(glsl.map(\.1) == swift.map(\.1), "\(name) member offsets differ in \(module.rawValue)")
+        }
+    }
+
+    @Test("The lens array sits where Swift writes it, with Swift's stride", arguments: ShaderModuleName.allCases)
+    func paramsBufferAgrees(module: ShaderModuleName) throws {
+        let layout = SPIRVLayout(module.spirv)
+        let block = try #require(layout.laidOutStruct(named: "ParamsBuffer"))
+        let offsets = try #require(layout.memberOffsets[block])
+        #expect(offsets[0] == 0)
+        #expect(offsets[1] == ParamsBufferLayout.lensArrayOffset)
+        let arrayType = try #require(layout.memberTypes[block]?[1])
+        #expect(layout.arrayStrides[arrayType] == ParamsBufferLayout.lensStride)
+        #expect(MemoryLayout<LensParams>.stride == MemoryLayout<LensParams>.size, "LensParams has trailing padding")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+@testable import LensReference
+import LiquidLens
+import Testing
+
+@Suite("Vulkan and CPU reference agree")
+struct ParityTests {
+    @Test("GPU matches CPU within 1/255, 99.9% of pixels identical, validation silent", arguments: ParityScene.all)
+    func parity(_ case_: ParityScene) throws {
+        let parameters = try resolve(case_.scene)
+        let expected = ReferenceRenderer().render(parameters)
+        let (actual, messages) = try SharedGPU.with { gpu in
+            #expect(gpu.validationEnabled, "tests run with the Khronos validation layer")
+            let before = gpu.validationMessages.count
+            let image = try gpu.render(parameters)
+            return (image, Array(gpu.validationMessages.dropFirst(before)))
+        }
+        #expect(messages.isEmpty, "validation layer: \(messages)")
+        let diff = try ImageDiff(actual, expected, threshold: 1)
+        let passed = diff.maxError.max() <= 1 && diff.identicalFraction >= 0.999
+        if !passed {
+            let folder = writeFailureImages(name: "parity-\(case_.name)", actual: actual, expected: expected)
+            Issue.record("\(case_.name): GPU vs CPU\n\(diff.report)\nimages in \(folder)")
+        }
+    }
+
+    @Test("A lens with every effect off leaves the frame untouched")
+    func identityLens() throws {
+        var optics = ParityScene.plainOptics
+        optics.bevelAmount = 0
+        let withLens = Scene(canvas: ParityScene.canvas, background: ParityScene.busyBackground, glass: [GlassElement(shape: .capsule, frame: Rect(x: 40, y: 30, width: 120, height: 80), optics: optics)])
+        var without = withLens
+        without.glass = []
+        let reference = ReferenceRenderer()
+        #expect(reference.render(try resolve(withLens)) == reference.render(try resolve(without)))
+    }
+
+    @Test("The Vulkan backend dispatches the lens only over its bounding box and shadow margin")
+    func lensRegionIsBounded() throws {
+        let scene = ParityScene.busy("region", [ParityScene.lens(frame: Rect(x: 60, y: 40, width: 60, height: 40)) { $0.shadow = DropShadow(offset: Point(x: 0, y: 8), radius: 10, opacity: 0.3) }]).scene
+        let parameters = try resolve(scene)
+        let region = try #require(parameters.regions.first?.lens)
+        #expect(region == PixelRegion(x0: 49, y0: 37, x1: 131, y1: 99))
+        #expect(region.width * region.height < parameters.width * parameters.height / 2)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import LiquidLens
+import Testing
+
+@Suite("Scene files")
+struct SceneDecodingTests {
+    static let minimal = """
+        {"canvas": {"width": 100, "height": 80},
+         "background": [{"type": "gradient", "colors": ["#ff0000", "#0000ff"]}],
+         "glass": [{"shape": "capsule", "frame": {"x": 10, "y": 10, "width": 80, "height": 40}}]}
+        """
+
+    func decodeError(_ json: String) -> SceneError? {
+        do {
+            _ = try Scene.decode(Data(json.utf8))
+            return nil
+        } catch let error as SceneError {
+            return error
+        } catch {
+            Issue.record("unexpected error type: \(error)")
+            return nil
+        }
+    }
+
+    @Test("A minimal scene decodes with the documented defaults")
+    func minimalScene() throws {
+        let scene = try Scene.decode(Data(Self.minimal.utf8))
+        #expect(scene.canvas.scale == 2)
+        #expect(scene.glass.count == 1)
+        let optics = scene.glass[0].optics
+        #expect(optics.bevelWidth == 20 && optics.bevelAmount == 60 && optics.magnification == 1)
+        #expect(optics.rimLight == .standard && optics.shadow == .standard)
+    }
+
+    struct BadScene: Sendable, CustomTestStringConvertible {
+        let json: String
+        let keyPath: String
+        let message: String
+        var testDescription: String { keyPath.isEmpty ? message : keyPath }
+    }
+
+    static let badScenes = [
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"frosting": 3}}]}"#,
+                 keyPath: "glass[0].optics.frosting", message: "unknown key"),
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"magnification": 12}}]}"#,
+                 keyPath: "glass[0].optics.magnification", message: "must be between 0.25 and 8, got 12"),
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80, "scale": 9}}"#, keyPath: "canvas.scale", message: "must be between 1 and 4"),
+        BadScene(json: #"{"canvas": {"width": 100}}"#, keyPath: "canvas.height", message: "required key is missing"),
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "colour": 1}"#, keyPath: "colour", message: "unknown key"),
+        BadScene(json: ##"{"canvas": {"width": 100, "height": 80}, "background": [{"type": "solid", "color": "#12345"}]}"##,
+                 keyPath: "background[0].color", message: "is not #RRGGBB"),
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "background": [{"type": "plasma"}]}"#,
+                 keyPath: "background[0].type", message: "unknown background type"),
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "hexagon", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}}]}"#,
+                 keyPath: "glass[0].shape", message: "unknown shape"),
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": {"type": "roundedRectangle", "cornerRadii": [1, 2, 3]}, "frame": {"x": 0, "y": 0, "width": 10, "height": 10}}]}"#,
+                 keyPath: "glass[0].shape.cornerRadii", message: "expected 4 radii"),
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"tint": [1, 0, 2]}}]}"#,
+                 keyPath: "glass[0].optics.tint", message: "colour arrays hold 3 or 4 numbers in 0…1"),
+        BadScene(json: ##"{"canvas": {"width": 100, "height": 80}, "label": {"mask": "m.png", "accent": "#ff0000", "accentColor": "#fff"}}"##,
+                 keyPath: "label.accentColor", message: "unknown key"),
+        BadScene(json: #"{"canvas": {"width": 100, "height": 80}"#, keyPath: "", message: "not valid JSON"),
+    ]
+
+    @Test("Unknown keys and out-of-range values name the key path", arguments: badScenes)
+    func badScene(_ bad: BadScene) throws {
+        let error = try #require(decodeError(bad.json))
+        #expect(error.keyPath == bad.keyPath)
+        #expect(error.message.contains(bad.message), "message: \(error.message)")
+    }
+
+    @Test("Absurd sizes are refused before anything is allocated")
+    func absurdSize() throws {
+        let scene = try Scene.decode(Data(#"{"canvas": {"width": 8000, "height": 8000, "scale": 1}}"#.utf8))
+        #expect(throws: SceneError.self) { try LensRenderer.resolve(scene, scale: 4) }
+    }
+
+    @Test("A missing background image is an error naming the layer")
+    func missingImage() throws {
+        let scene = try Scene.decode(Data(#"{"canvas": {"width": 10, "height": 10}, "background": [{"type": "image", "path": "nowhere.png"}]}"#.utf8))
+        let error = try #require(throws: SceneError.self) { try LensRenderer.resolve(scene, baseDirectory: URL(fileURLWithPath: "/nonexistent")) }
+        #expect(error.keyPath == "background[0].path")
+        #expect(error.message.contains("nowhere.png"))
+    }
+
+    @Test("Scenes with files: image background and PNG label mask render on both backends alike")
+    func fileInputs() throws {
+        let folder = try temporaryFolder("files")
+        var photo = RGBA8Image(width: 64, height: 48, pixels: [UInt8](repeating: 255, count: 64 * 48 * 4))
+        for y in 0..<48 { for x in 0..<64 { photo.pixels[(y * 64 + x) * 4] = UInt8(x * 4); photo.pixels[(y * 64 + x) * 4 + 1] = UInt8(y * 5) } }
+        try PNGCodec.write(photo, to: folder.appendingPathComponent("photo.png"))
+        var mask = RGBA8Image(width: 40, height: 20, pixels: [UInt8](repeating: 0, count: 40 * 20 * 4))
+        for y in 5..<15 { for x in 5..<35 { mask.pixels[(y * 40 + x) * 4 + 3] = 255 } }
+        try PNGCodec.write(mask, to: folder.appendingPathComponent("mask.png"))
+        let json = """
+            {"canvas": {"width": 80, "height": 60, "scale": 1},
+             "background": [{"type": "image", "path": "photo.png"}],
+             "label": {"mask": "mask.png", "origin": [20, 20], "scale": 1},
+             "glass": [{"shape": "circle", "frame": {"x": 15, "y": 5, "width": 50, "height": 50}}]}
+            """
+        let scene = try Scene.decode(Data(json.utf8))
+        let parameters = try resolve(scene, directory: folder)
+        #expect(parameters.labelWords.contains { $0 != 0 }, "the label mask was placed")
+        let cpu = try LensRenderer(backend: .cpu).render(parameters)
+        let gpu = try SharedGPU.with { try $0.render(parameters) }
+        let diff = try ImageDiff(gpu, cpu)
+        #expect(diff.maxError.max() <= 1 && diff.identicalFraction >= 0.999, "\(diff.report)")
+    }
+}
+
+@Suite("PNG files")
+struct PNGTests {
+    @Test("PNG round trip is lossless")
+    func roundTrip() throws {
+        let image = RGBA8Image(width: 3, height: 2, pixels: (0..<24).map { UInt8($0 * 10) })
+        #expect(try PNGCodec.decode(PNGCodec.encode(image)) == image)
+    }
+
+    @Test("Unreadable and corrupt images give clear errors")
+    func badImages() throws {
+        let folder = try temporaryFolder("png")
+        let missing = #expect(throws: ImageFileError.self) { try PNGCodec.read(contentsOf: folder.appendingPathComponent("missing.png")) }
+        #expect(missing?.description.contains("missing.png") == true)
+        let corrupt = folder.appendingPathComponent("corrupt.png")
+        try Data("not a png at all".utf8).write(to: corrupt)
+        let error = #expect(throws: ImageFileError.self) { try PNGCodec.read(contentsOf: corrupt) }
+        #expect(error?.description.contains("not a PNG") == true)
+    }
+
+    @Test("A failed write leaves the existing file intact")
+    func atomicWrite() throws {
+        let folder = try temporaryFolder("atomic")
+        let target = folder.appendingPathComponent("out.png")
+        let original = RGBA8Image(width: 1, height: 1, pixels: [1, 2, 3, 255])
+        try PNGCodec.write(original, to: target)
+        #expect(throws: ImageFileError.self) {
+            try PNGCodec.write(original, to: folder.appendingPathComponent("no-such-folder/out.png"))
+        }
+        #expect(try PNGCodec.read(contentsOf: target) == original)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(leftovers == ["out.png"])
+    }
+}

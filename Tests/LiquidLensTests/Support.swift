@@ -1,0 +1,59 @@
+import Foundation
+@testable import LensReference
+import LensVulkan
+import LiquidLens
+import Testing
+
+/// One Vulkan renderer (validation on) shared by all tests, used under a lock: the Vulkan objects
+/// are not thread-safe and llvmpipe's pipeline compile is paid once.
+enum SharedGPU {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var renderer: VulkanRenderer?
+
+    static func with<T>(_ body: (VulkanRenderer) throws -> T) throws -> T {
+        try lock.withLock {
+            if renderer == nil {
+                let cache = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-test-cache")
+                renderer = try VulkanRenderer(options: VulkanOptions(validation: true, pipelineCacheDirectory: cache))
+            }
+            return try body(renderer!)
+        }
+    }
+}
+
+/// Where failing image tests leave actual/expected/diff PNGs.
+let failureDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Failures")
+
+/// Writes the three images a person needs to see why an image comparison failed; returns the folder.
+@discardableResult
+func writeFailureImages(name: String, actual: RGBA8Image, expected: RGBA8Image) -> String {
+    let folder = failureDirectory.appendingPathComponent(name)
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try? PNGCodec.write(actual, to: folder.appendingPathComponent("actual.png"))
+    try? PNGCodec.write(expected, to: folder.appendingPathComponent("expected.png"))
+    try? PNGCodec.write(ImageDiff.heatmap(actual, expected), to: folder.appendingPathComponent("diff.png"))
+    return folder.path
+}
+
+/// A scratch folder unique to one test.
+func temporaryFolder(_ name: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Resolves a scene whose images are all in memory or in `directory`.
+func resolve(_ scene: Scene, directory: URL? = nil) throws -> FrameParameters {
+    try LensRenderer.resolve(scene, baseDirectory: directory)
+}
+
+/// A context for calling the reference's shader functions directly (geometry needs no buffers).
+func geometryContext(width: Int = 256, height: Int = 256) -> ShaderContext {
+    ShaderContext(
+        frame: FrameParams(
+            width: UInt32(width), height: UInt32(height), lensCount: 1, labelWordsPerRow: UInt32((width + 3) / 4),
+            restingColor: .zero, accentColor: .zero),
+        tables: UnsafeBufferPointer(start: nil, count: 0), backdrop: UnsafeBufferPointer(start: nil, count: 0),
+        labelBytes: UnsafeBufferPointer(start: nil, count: 0), scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
+        frosted: UnsafeMutableBufferPointer(start: nil, count: 0), outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))
+}
