@@ -45,7 +45,10 @@ struct BackdropPainter {
         case .gradient(let colors, let angle):
             let stops = colors.map(Self.vector)
             let direction = SIMD2(cos(angle * .pi / 180), sin(angle * .pi / 180))
-            let corners = [SIMD2<Double>(0, 0), SIMD2(Double(width), 0), SIMD2(0, Double(height)), SIMD2(Double(width), Double(height))]
+            let corners = [
+                SIMD2<Double>(0, 0), SIMD2(Double(width), 0), SIMD2(0, Double(height)),
+                SIMD2(Double(width), Double(height)),
+            ]
             let projections = corners.map { ($0 * direction).sum() }
             let start = projections.min()!
             let span = max(projections.max()! - start, 1e-9)

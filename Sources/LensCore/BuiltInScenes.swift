@@ -38,12 +38,16 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
     }
 
     /// The picker's label row drawn with ``StrokeFont``, titles centred in their segments.
-    static func segmentedLabel(titles: [String], railX: Double, railWidth: Double, railMidY: Double, capHeight: Double) -> LabelLayer {
+    static func segmentedLabel(titles: [String], railX: Double, railWidth: Double, railMidY: Double, capHeight: Double)
+        -> LabelLayer
+    {
         let maskScale = 4.0
         let originY = railMidY - capHeight / 2 - 2
         var mask = AlphaImage(
             width: Int((railWidth * maskScale).rounded(.up)), height: Int(((capHeight + 4) * maskScale).rounded(.up)),
-            coverage: [UInt8](repeating: 0, count: Int((railWidth * maskScale).rounded(.up)) * Int(((capHeight + 4) * maskScale).rounded(.up))))
+            coverage: [UInt8](
+                repeating: 0,
+                count: Int((railWidth * maskScale).rounded(.up)) * Int(((capHeight + 4) * maskScale).rounded(.up))))
         let segmentWidth = railWidth / Double(titles.count)
         for (index, title) in titles.enumerated() {
             let centerX = segmentWidth * (Double(index) + 0.5)
@@ -68,11 +72,16 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         return Scene(
             canvas: Canvas(width: 390, height: 140, scale: 2),
             background: [
-                BackgroundLayer(.gradient(colors: [RGBAColor(255, 214, 165), RGBAColor(255, 173, 200), RGBAColor(160, 196, 255)], angle: 20)),
+                BackgroundLayer(
+                    .gradient(
+                        colors: [RGBAColor(255, 214, 165), RGBAColor(255, 173, 200), RGBAColor(160, 196, 255)],
+                        angle: 20)),
                 BackgroundLayer(.lines(spacing: 14, width: 1.5, angle: 60, color: .white), opacity: 0.35),
                 BackgroundLayer(.fill(shape: .capsule, frame: rail, color: RGBAColor(255, 255, 255, 0.55))),
             ],
-            label: segmentedLabel(titles: ["D", "W", "M", "6M", "Y"], railX: rail.x, railWidth: rail.width, railMidY: rail.midY, capHeight: 12),
+            label: segmentedLabel(
+                titles: ["D", "W", "M", "6M", "Y"], railX: rail.x, railWidth: rail.width, railMidY: rail.midY,
+                capHeight: 12),
             glass: [GlassElement(shape: .capsule, frame: Rect(x: 116, y: 48, width: 84, height: 44), optics: optics)])
     }
 }

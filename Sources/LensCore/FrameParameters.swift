@@ -20,7 +20,8 @@ public struct PixelRegion: Sendable, Equatable {
 
     /// The pixels whose area meets the rectangle of points given in pixel units, grown by `margin`,
     /// clamped to a `width`×`height` canvas.
-    init(covering minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double, width: Int, height: Int) {
+    init(covering minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double, width: Int, height: Int)
+    {
         x0 = min(width, max(0, Int((minX - margin).rounded(.down))))
         y0 = min(height, max(0, Int((minY - margin).rounded(.down))))
         x1 = max(x0, min(width, Int((maxX + margin).rounded(.up))))

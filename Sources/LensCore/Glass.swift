@@ -20,8 +20,10 @@ public enum Shape: Codable, Sendable, Equatable {
             case "capsule": self = .capsule
             default:
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: decoder.codingPath,
-                          debugDescription: "unknown shape \"\(name)\" (expected circle, capsule or a roundedRectangle object)"))
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription:
+                            "unknown shape \"\(name)\" (expected circle, capsule or a roundedRectangle object)"))
             }
             return
         }
@@ -35,7 +37,8 @@ public enum Shape: Codable, Sendable, Equatable {
             if let radii = try container.decodeIfPresent([Double].self, forKey: .cornerRadii) {
                 guard radii.count == 4, radii.allSatisfy({ $0.isFinite && (0...10_000).contains($0) }) else {
                     throw DecodingError.dataCorruptedError(
-                        forKey: .cornerRadii, in: container, debugDescription: "expected 4 radii in 0…10000 (tl, tr, br, bl)")
+                        forKey: .cornerRadii, in: container,
+                        debugDescription: "expected 4 radii in 0…10000 (tl, tr, br, bl)")
                 }
                 self = .roundedRectangle(cornerRadii: radii)
             } else {

@@ -168,7 +168,8 @@ public struct Point: Codable, Sendable, Equatable {
         let container = try decoder.singleValueContainer()
         let values = try container.decode([Double].self)
         guard values.count == 2, values.allSatisfy({ $0.isFinite && abs($0) <= 100_000 }) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected [x, y] with finite numbers")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected [x, y] with finite numbers")
         }
         self.init(x: values[0], y: values[1])
     }

@@ -52,7 +52,9 @@ public struct BackgroundLayer: Codable, Sendable {
         guard let allowed = Self.keysByType[type] else {
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container,
-                debugDescription: "unknown background type \"\(type)\" (expected one of: \(Self.keysByType.keys.sorted().joined(separator: ", ")))")
+                debugDescription:
+                    "unknown background type \"\(type)\" (expected one of: \(Self.keysByType.keys.sorted().joined(separator: ", ")))"
+            )
         }
         for key in container.allKeys where key != .type && key != .opacity && !allowed.contains(key) {
             throw DecodingError.dataCorruptedError(
@@ -65,13 +67,15 @@ public struct BackgroundLayer: Codable, Sendable {
         case "gradient":
             let colors = try container.decode([RGBAColor].self, forKey: .colors)
             guard colors.count >= 2 else {
-                throw DecodingError.dataCorruptedError(forKey: .colors, in: container, debugDescription: "needs at least 2 colours")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .colors, in: container, debugDescription: "needs at least 2 colours")
             }
             kind = .gradient(colors: colors, angle: try container.number(.angle, default: 45, in: -360...360))
         case "checker":
             let colors = try container.value(.colors, default: [RGBAColor(230, 230, 230), RGBAColor.white])
             guard colors.count == 2 else {
-                throw DecodingError.dataCorruptedError(forKey: .colors, in: container, debugDescription: "needs exactly 2 colours")
+                throw DecodingError.dataCorruptedError(
+                    forKey: .colors, in: container, debugDescription: "needs exactly 2 colours")
             }
             kind = .checker(size: try container.number(.size, default: 32, in: 1...10_000), colors: colors)
         case "lines":
@@ -178,7 +182,8 @@ public struct LabelLayer: Codable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         guard case .file(let path) = mask else {
             throw EncodingError.invalidValue(
-                mask, .init(codingPath: encoder.codingPath, debugDescription: "an in-memory label mask has no JSON form"))
+                mask,
+                .init(codingPath: encoder.codingPath, debugDescription: "an in-memory label mask has no JSON form"))
         }
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(path, forKey: .mask)

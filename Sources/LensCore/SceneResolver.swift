@@ -24,7 +24,8 @@ public struct SceneResolver: Sendable {
         let height = Int((scene.canvas.height * scale).rounded())
         guard width >= 1, height >= 1, width <= 8192, height <= 8192, width * height <= Self.maxPixels else {
             throw SceneError(
-                keyPath: "canvas", message: "\(width)×\(height) px is outside 1…8192 px per side at scale \(scale.formatted)")
+                keyPath: "canvas",
+                message: "\(width)×\(height) px is outside 1…8192 px per side at scale \(scale.formatted)")
         }
 
         let backdrop = try BackdropPainter(width: width, height: height, scale: scale, loadImage: loadImage)
@@ -35,7 +36,9 @@ public struct SceneResolver: Sendable {
         var accent = LabelLayer.defaultAccent.linearPremultiplied
         if let label = scene.label {
             let mask = try labelMask(label)
-            rasterizeLabel(mask, label: label, scale: scale, width: width, height: height, wordsPerRow: wordsPerRow, into: &labelWords)
+            rasterizeLabel(
+                mask, label: label, scale: scale, width: width, height: height, wordsPerRow: wordsPerRow,
+                into: &labelWords)
             resting = label.resting.linearPremultiplied
             accent = label.accent.linearPremultiplied
         }
@@ -78,7 +81,8 @@ public struct SceneResolver: Sendable {
             let hasAlpha = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] != 255 }
             let coverage = (0..<image.width * image.height).map { index -> UInt8 in
                 if hasAlpha { return image.pixels[index * 4 + 3] }
-                let sum = Int(image.pixels[index * 4]) + Int(image.pixels[index * 4 + 1]) + Int(image.pixels[index * 4 + 2])
+                let sum =
+                    Int(image.pixels[index * 4]) + Int(image.pixels[index * 4 + 1]) + Int(image.pixels[index * 4 + 2])
                 return UInt8((sum + 1) / 3)
             }
             return AlphaImage(width: image.width, height: image.height, coverage: coverage)
@@ -137,7 +141,8 @@ public struct SceneResolver: Sendable {
         let bevelAmount = min(optics.bevelAmount * scale, shortHalf)
         let magnification = optics.magnification
         // Largest sample offset: the bevel shift plus the magnification's pull at the far corner.
-        let maxOffset = bevelAmount + (halfWidth * halfWidth + halfHeight * halfHeight).squareRoot() * abs(1 - 1 / magnification)
+        let maxOffset =
+            bevelAmount + (halfWidth * halfWidth + halfHeight * halfHeight).squareRoot() * abs(1 - 1 / magnification)
         let dispersion = optics.dispersion * maxOffset >= 0.25 ? optics.dispersion : 0
         let rim = optics.rimLight
         func direction(_ degrees: Double) -> (Float, Float) {

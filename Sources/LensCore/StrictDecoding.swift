@@ -102,7 +102,9 @@ extension KeyedDecodingContainer {
         guard value.isFinite, range.contains(value) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
-                debugDescription: "must be between \(range.lowerBound.formatted) and \(range.upperBound.formatted), got \(value.formatted)")
+                debugDescription:
+                    "must be between \(range.lowerBound.formatted) and \(range.upperBound.formatted), got \(value.formatted)"
+            )
         }
     }
 

@@ -20,8 +20,10 @@ public enum StrokeFont {
     static let glyphs: [Character: Glyph] = [
         "D": Glyph(
             width: 0.72,
-            strokes: [[SIMD2(0.22, 0), SIMD2(0, 0), SIMD2(0, 1), SIMD2(0.22, 1)]
-                + arc(center: SIMD2(0.22, 0.5), radius: 0.5, from: 90, to: -90)]),
+            strokes: [
+                [SIMD2(0.22, 0), SIMD2(0, 0), SIMD2(0, 1), SIMD2(0.22, 1)]
+                    + arc(center: SIMD2(0.22, 0.5), radius: 0.5, from: 90, to: -90)
+            ]),
         "W": Glyph(
             width: 0.95,
             strokes: [[SIMD2(0, 0), SIMD2(0.22, 1), SIMD2(0.475, 0.3), SIMD2(0.73, 1), SIMD2(0.95, 0)]]),

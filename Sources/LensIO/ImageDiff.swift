@@ -21,7 +21,8 @@ public struct ImageDiff: Sendable {
     public init(_ actual: RGBA8Image, _ expected: RGBA8Image, threshold: Int = 1) throws {
         guard actual.width == expected.width, actual.height == expected.height else {
             throw ImageFileError(
-                description: "images differ in size: \(actual.width)×\(actual.height) vs \(expected.width)×\(expected.height)")
+                description:
+                    "images differ in size: \(actual.width)×\(actual.height) vs \(expected.width)×\(expected.height)")
         }
         width = actual.width
         height = actual.height
@@ -34,7 +35,8 @@ public struct ImageDiff: Sendable {
         for pixel in 0..<actual.width * actual.height {
             var pixelMax = 0
             for channel in 0..<4 {
-                let difference = abs(Int(actual.pixels[pixel * 4 + channel]) - Int(expected.pixels[pixel * 4 + channel]))
+                let difference = abs(
+                    Int(actual.pixels[pixel * 4 + channel]) - Int(expected.pixels[pixel * 4 + channel]))
                 maxError[channel] = max(maxError[channel], difference)
                 sums[channel] += Double(difference)
                 if channel < 3 { squaredRGB += Double(difference * difference) }
@@ -59,11 +61,15 @@ public struct ImageDiff: Sendable {
         for pixel in 0..<expected.width * expected.height {
             var difference = 0
             for channel in 0..<4 {
-                difference = max(difference, abs(Int(actual.pixels[pixel * 4 + channel]) - Int(expected.pixels[pixel * 4 + channel])))
+                difference = max(
+                    difference, abs(Int(actual.pixels[pixel * 4 + channel]) - Int(expected.pixels[pixel * 4 + channel]))
+                )
             }
             let base = pixel * 4
             if difference == 0 {
-                let luma = (Int(expected.pixels[base]) * 54 + Int(expected.pixels[base + 1]) * 183 + Int(expected.pixels[base + 2]) * 19) >> 8
+                let luma =
+                    (Int(expected.pixels[base]) * 54 + Int(expected.pixels[base + 1]) * 183 + Int(
+                        expected.pixels[base + 2]) * 19) >> 8
                 let grey = UInt8(luma / 4)
                 pixels[base] = grey
                 pixels[base + 1] = grey

@@ -119,7 +119,9 @@ struct ShaderContext {
 
     func shapeDistance(_ local: SIMD2<Float>, _ lens: LensParams) -> Float {
         let radius = cornerRadius(local, lens)
-        let q = SIMD2(abs(local.x), abs(local.y)) - SIMD2(lens.centerHalfSize.z, lens.centerHalfSize.w) + SIMD2(repeating: radius)
+        let q =
+            SIMD2(abs(local.x), abs(local.y)) - SIMD2(lens.centerHalfSize.z, lens.centerHalfSize.w)
+            + SIMD2(repeating: radius)
         let outside = pointwiseMax(q, SIMD2(repeating: 0))
         return min(max(q.x, q.y), 0) + vectorLength(outside) - radius
     }
@@ -130,7 +132,9 @@ struct ShaderContext {
 
     func lightingNormal(_ local: SIMD2<Float>, _ lens: LensParams) -> SIMD2<Float> {
         let radius = cornerRadius(local, lens)
-        let q = SIMD2(abs(local.x), abs(local.y)) - SIMD2(lens.centerHalfSize.z, lens.centerHalfSize.w) + SIMD2(repeating: radius)
+        let q =
+            SIMD2(abs(local.x), abs(local.y)) - SIMD2(lens.centerHalfSize.z, lens.centerHalfSize.w)
+            + SIMD2(repeating: radius)
         let outside = pointwiseMax(q, SIMD2(repeating: 0))
         let smoothing = lens.normalSmoothing
         let h = clamp(0.5 + (q.x - q.y) / (2 * smoothing), 0, 1)
@@ -174,7 +178,8 @@ struct ShaderContext {
     func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
         let background = sampleFrosted(position, lens)
         let glyph = sampleLabel(position)
-        let accentShare = featherMask(shapeDistance(position - SIMD2(lens.centerHalfSize.x, lens.centerHalfSize.y), lens), lens)
+        let accentShare = featherMask(
+            shapeDistance(position - SIMD2(lens.centerHalfSize.x, lens.centerHalfSize.y), lens), lens)
         let labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare
         return composeLabel(background, glyph, labelColor)
     }
@@ -185,11 +190,16 @@ struct ShaderContext {
         return result
     }
 
-    func rimLight(_ color: SIMD3<Float>, _ normal: SIMD2<Float>, _ distance: Float, _ lens: LensParams) -> SIMD3<Float> {
+    func rimLight(_ color: SIMD3<Float>, _ normal: SIMD2<Float>, _ distance: Float, _ lens: LensParams) -> SIMD3<Float>
+    {
         if lens.rimWidth <= 0 { return color }
         let band = clamp(1 + distance / lens.rimWidth, 0, 1)
-        let key = integerPower(max(normal.x * lens.keyLight.x + normal.y * lens.keyLight.y, 0), lens.rimFalloff) * lens.keyLight.z
-        let fill = integerPower(max(normal.x * lens.fillLight.x + normal.y * lens.fillLight.y, 0), lens.rimFalloff) * lens.fillLight.z
+        let key =
+            integerPower(max(normal.x * lens.keyLight.x + normal.y * lens.keyLight.y, 0), lens.rimFalloff)
+            * lens.keyLight.z
+        let fill =
+            integerPower(max(normal.x * lens.fillLight.x + normal.y * lens.fillLight.y, 0), lens.rimFalloff)
+            * lens.fillLight.z
         let light = min((key + fill) * band, 1)
         return color + (SIMD3(repeating: 1) - color) * light
     }

@@ -41,7 +41,9 @@ final class Buffer {
         }
         var pointer: UnsafeMutableRawPointer?
         let bound = vkBindBufferMemory(device.handle, handle, memory, 0)
-        let mappedResult = bound == VK_SUCCESS ? vkMapMemory(device.handle, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &pointer) : bound
+        let mappedResult =
+            bound == VK_SUCCESS
+            ? vkMapMemory(device.handle, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &pointer) : bound
         guard mappedResult == VK_SUCCESS, let pointer else {
             vkFreeMemory(device.handle, memory, nil)
             vkDestroyBuffer(device.handle, handle, nil)

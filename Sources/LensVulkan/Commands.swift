@@ -10,7 +10,8 @@ final class DescriptorSet {
     init(layout: DescriptorSetLayout, storageBufferCount: Int) throws {
         self.layout = layout
         let device = layout.device.handle
-        var size = VkDescriptorPoolSize(type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount: UInt32(storageBufferCount))
+        var size = VkDescriptorPoolSize(
+            type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount: UInt32(storageBufferCount))
         var poolInfo = VkDescriptorPoolCreateInfo()
         poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
         poolInfo.maxSets = 1
@@ -42,7 +43,9 @@ final class DescriptorSet {
 
     /// Points binding i at `buffers[i]`, whole size.
     func bind(_ buffers: [Buffer]) {
-        var infos = buffers.map { VkDescriptorBufferInfo(buffer: $0.handle, offset: 0, range: VkDeviceSize(VK_WHOLE_SIZE)) }
+        var infos = buffers.map {
+            VkDescriptorBufferInfo(buffer: $0.handle, offset: 0, range: VkDeviceSize(VK_WHOLE_SIZE))
+        }
         infos.withUnsafeMutableBufferPointer { infoPointer in
             var writes = (0..<buffers.count).map { index -> VkWriteDescriptorSet in
                 var write = VkWriteDescriptorSet()

@@ -29,7 +29,8 @@ struct PhysicalDeviceChoice {
 
 enum DeviceSelector {
     /// Lists every physical device with the reason it is rejected, if it is.
-    static func survey(_ instance: Instance) throws -> [(description: DeviceDescription, choice: PhysicalDeviceChoice?)] {
+    static func survey(_ instance: Instance) throws -> [(description: DeviceDescription, choice: PhysicalDeviceChoice?)]
+    {
         var count: UInt32 = 0
         try vkCheck(vkEnumeratePhysicalDevices(instance.handle, &count, nil), "vkEnumeratePhysicalDevices")
         var handles = [VkPhysicalDevice?](repeating: nil, count: Int(count))
@@ -92,7 +93,8 @@ enum DeviceSelector {
     /// usable device of the best kind (discrete, integrated, virtual, CPU).
     static func choose(_ instance: Instance, preference: String?) throws -> PhysicalDeviceChoice {
         let survey = try survey(instance)
-        let listing = survey.isEmpty
+        let listing =
+            survey.isEmpty
             ? "  (none: the Vulkan loader found no device; for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)"
             : survey.map { "  \($0.description)" }.joined(separator: "\n")
         if let preference, !preference.isEmpty {
@@ -158,7 +160,8 @@ final class Device {
         let candidates = (0..<Int(memoryProperties.memoryTypeCount)).filter {
             typeBits & (1 << UInt32($0)) != 0 && types[$0].propertyFlags & required == required
         }
-        if let best = candidates.first(where: { types[$0].propertyFlags & preferred == preferred }) ?? candidates.first {
+        if let best = candidates.first(where: { types[$0].propertyFlags & preferred == preferred }) ?? candidates.first
+        {
             return UInt32(best)
         }
         throw VulkanError("no host-visible memory type for storage buffers on \(physical.description.name)")

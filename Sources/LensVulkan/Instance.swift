@@ -27,7 +27,8 @@ final class Instance {
     init(validation: Bool) throws {
         if validation && !Self.availableLayers().contains(Self.validationLayer) {
             throw VulkanError(
-                "validation was requested but \(Self.validationLayer) is not installed (apt-get install vulkan-validationlayers)")
+                "validation was requested but \(Self.validationLayer) is not installed (apt-get install vulkan-validationlayers)"
+            )
         }
         var appInfo = VkApplicationInfo()
         appInfo.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO
@@ -54,7 +55,8 @@ final class Instance {
         }
         if result == VK_ERROR_INCOMPATIBLE_DRIVER {
             throw VulkanError(
-                "no Vulkan driver found: the Vulkan loader has no installable client driver (for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)")
+                "no Vulkan driver found: the Vulkan loader has no installable client driver (for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)"
+            )
         }
         try vkCheck(result, "vkCreateInstance")
         handle = created!
@@ -70,9 +72,11 @@ final class Instance {
         var info = VkDebugUtilsMessengerCreateInfoEXT()
         info.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT
         info.messageSeverity =
-            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT.rawValue | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT.rawValue
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT.rawValue
+            | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT.rawValue
         info.messageType =
-            VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT.rawValue | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT.rawValue
+            VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT.rawValue
+            | VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT.rawValue
             | VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT.rawValue
         info.pfnUserCallback = { _, _, data, userData in
             guard let userData, let data else { return VkBool32(VK_FALSE) }

@@ -118,11 +118,16 @@ final class PipelineCache {
     func save() {
         guard let file else { return }
         var size = 0
-        guard vkGetPipelineCacheData(device.handle, handle, &size, nil) == VK_SUCCESS, size > loadedBytes else { return }
+        guard vkGetPipelineCacheData(device.handle, handle, &size, nil) == VK_SUCCESS, size > loadedBytes else {
+            return
+        }
         var data = Data(count: size)
-        let result = data.withUnsafeMutableBytes { vkGetPipelineCacheData(device.handle, handle, &size, $0.baseAddress) }
+        let result = data.withUnsafeMutableBytes {
+            vkGetPipelineCacheData(device.handle, handle, &size, $0.baseAddress)
+        }
         guard result == VK_SUCCESS else { return }
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? data.prefix(size).write(to: file, options: .atomic)
     }
 

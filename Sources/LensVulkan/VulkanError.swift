@@ -41,7 +41,9 @@ func vkCheck(_ result: VkResult, _ call: @autoclosure () -> String) throws {
 }
 
 /// Runs `body` with the strings as a C array of C strings.
-func withCStringArray<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> Result) rethrows -> Result {
+func withCStringArray<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) throws -> Result)
+    rethrows -> Result
+{
     let copies = strings.map { UnsafePointer<CChar>(strdup($0)) }
     defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
     return try copies.withUnsafeBufferPointer { try body($0.baseAddress) }

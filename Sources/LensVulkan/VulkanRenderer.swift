@@ -12,7 +12,10 @@ public struct VulkanOptions: Sendable {
     /// Where the pipeline cache lives; nil keeps it in memory only.
     public var pipelineCacheDirectory: URL?
 
-    public init(device: String? = nil, validation: Bool = false, pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory) {
+    public init(
+        device: String? = nil, validation: Bool = false,
+        pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory
+    ) {
         self.device = device
         self.validation = validation
         self.pipelineCacheDirectory = pipelineCacheDirectory
@@ -76,9 +79,12 @@ public final class VulkanRenderer {
         let setLayout = try DescriptorSetLayout(device: device, storageBufferCount: Binding.allCases.count)
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
-        composePipeline = try ComputePipeline(layout: layout, shader: ShaderModule(device: device, name: .compose), cache: cache)
-        frostPipeline = try ComputePipeline(layout: layout, shader: ShaderModule(device: device, name: .frost), cache: cache)
-        lensPipeline = try ComputePipeline(layout: layout, shader: ShaderModule(device: device, name: .lens), cache: cache)
+        composePipeline = try ComputePipeline(
+            layout: layout, shader: ShaderModule(device: device, name: .compose), cache: cache)
+        frostPipeline = try ComputePipeline(
+            layout: layout, shader: ShaderModule(device: device, name: .frost), cache: cache)
+        lensPipeline = try ComputePipeline(
+            layout: layout, shader: ShaderModule(device: device, name: .lens), cache: cache)
         cache.save()
         descriptorSet = try DescriptorSet(layout: setLayout, storageBufferCount: Binding.allCases.count)
         commandBuffer = try CommandBuffer(device: device)
@@ -116,7 +122,8 @@ public final class VulkanRenderer {
         try commandBuffer.submitAndWait(fence: fence)
 
         let output = buffer(.output)
-        let packed = [UInt32](UnsafeBufferPointer(start: output.mapped.assumingMemoryBound(to: UInt32.self), count: pixelCount))
+        let packed = [UInt32](
+            UnsafeBufferPointer(start: output.mapped.assumingMemoryBound(to: UInt32.self), count: pixelCount))
         try readStageTimes(count: timestampCount, lensCount: parameters.lenses.count)
         return RGBA8Image(width: parameters.width, height: parameters.height, packed: packed)
     }
@@ -185,7 +192,8 @@ public final class VulkanRenderer {
         barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT.rawValue | VK_ACCESS_SHADER_READ_BIT.rawValue
         barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue
         vkCmdPipelineBarrier(
-            commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, 0, 1,
+            commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, 0,
+            1,
             &barrier, 0, nil, 0, nil)
     }
 

@@ -1,6 +1,6 @@
+import Foundation
 @_exported import LensCore
 @_exported import LensIO
-import Foundation
 import LensReference
 import LensVulkan
 
@@ -74,7 +74,9 @@ public final class LensRenderer {
     }
 
     /// Resolves `scene` for the backends, reading its images with ``PNGCodec``.
-    public static func resolve(_ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws -> FrameParameters {
+    public static func resolve(_ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws
+        -> FrameParameters
+    {
         let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let resolver = SceneResolver { path in
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)

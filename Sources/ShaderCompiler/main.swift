@@ -67,7 +67,9 @@ func compile(_ url: URL) throws -> [UInt32] {
         func log(_ text: UnsafePointer<CChar>?) -> String { text.map { String(cString: $0) } ?? "" }
         guard glslang_shader_preprocess(shader, &input) != 0, glslang_shader_parse(shader, &input) != 0 else {
             throw ShaderCompileError(
-                description: "\(url.path): \(log(glslang_shader_get_info_log(shader)))\(log(glslang_shader_get_info_debug_log(shader)))")
+                description:
+                    "\(url.path): \(log(glslang_shader_get_info_log(shader)))\(log(glslang_shader_get_info_debug_log(shader)))"
+            )
         }
         guard let program = glslang_program_create() else {
             throw ShaderCompileError(description: "\(url.path): glslang could not create a program")
@@ -75,7 +77,8 @@ func compile(_ url: URL) throws -> [UInt32] {
         defer { glslang_program_delete(program) }
         glslang_program_add_shader(program, shader)
         guard glslang_program_link(program, Int32(input.messages.rawValue)) != 0 else {
-            throw ShaderCompileError(description: "\(url.path): link failed: \(log(glslang_program_get_info_log(program)))")
+            throw ShaderCompileError(
+                description: "\(url.path): link failed: \(log(glslang_program_get_info_log(program)))")
         }
         glslang_program_SPIRV_generate(program, GLSLANG_STAGE_COMPUTE)
         if let messages = glslang_program_SPIRV_get_messages(program) {

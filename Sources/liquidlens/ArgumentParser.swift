@@ -114,7 +114,8 @@ extension CommandSpec {
                     parsed.flags.insert(option.long)
                 } else {
                     guard let value = inlineValue ?? remaining.popFirst() else {
-                        throw UsageError(message: "Missing value for '--\(option.long) <\(option.valueName!)>'", spec: self)
+                        throw UsageError(
+                            message: "Missing value for '--\(option.long) <\(option.valueName!)>'", spec: self)
                     }
                     parsed.values[option.long] = value
                 }

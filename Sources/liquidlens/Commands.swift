@@ -16,14 +16,29 @@ enum Commands {
             """,
         arguments: [.init(name: "scene", help: "A scene JSON file.", optional: true)],
         options: [
-            .init(long: "example", short: nil, valueName: "name", help: "A built-in scene (see 'liquidlens examples').", defaultValue: nil),
-            .init(long: "output", short: "o", valueName: "output", help: "The PNG to write (default: <scene or example name>.png).", defaultValue: nil),
-            .init(long: "backend", short: nil, valueName: "backend", help: "auto, vulkan or cpu.", defaultValue: "auto"),
-            .init(long: "scale", short: nil, valueName: "scale", help: "Pixels per point, 1…4 (default: the scene's).", defaultValue: nil),
-            .init(long: "device", short: nil, valueName: "device", help: "Vulkan device index or name part (or $LIQUIDLENS_DEVICE).", defaultValue: nil),
-            .init(long: "timing", short: nil, valueName: nil, help: "Print setup, first-frame and per-frame times.", defaultValue: nil),
-            .init(long: "frames", short: nil, valueName: "n", help: "Frames timed after the first with --timing.", defaultValue: "10"),
-            .init(long: "validation", short: nil, valueName: nil, help: "Enable the Vulkan validation layer (or $LIQUIDLENS_VALIDATION=1).", defaultValue: nil),
+            .init(
+                long: "example", short: nil, valueName: "name", help: "A built-in scene (see 'liquidlens examples').",
+                defaultValue: nil),
+            .init(
+                long: "output", short: "o", valueName: "output",
+                help: "The PNG to write (default: <scene or example name>.png).", defaultValue: nil),
+            .init(
+                long: "backend", short: nil, valueName: "backend", help: "auto, vulkan or cpu.", defaultValue: "auto"),
+            .init(
+                long: "scale", short: nil, valueName: "scale", help: "Pixels per point, 1…4 (default: the scene's).",
+                defaultValue: nil),
+            .init(
+                long: "device", short: nil, valueName: "device",
+                help: "Vulkan device index or name part (or $LIQUIDLENS_DEVICE).", defaultValue: nil),
+            .init(
+                long: "timing", short: nil, valueName: nil, help: "Print setup, first-frame and per-frame times.",
+                defaultValue: nil),
+            .init(
+                long: "frames", short: nil, valueName: "n", help: "Frames timed after the first with --timing.",
+                defaultValue: "10"),
+            .init(
+                long: "validation", short: nil, valueName: nil,
+                help: "Enable the Vulkan validation layer (or $LIQUIDLENS_VALIDATION=1).", defaultValue: nil),
         ])
 
     static let diff = CommandSpec(
@@ -35,8 +50,12 @@ enum Commands {
             .init(name: "expected", help: "The reference image.", optional: false),
         ],
         options: [
-            .init(long: "heatmap", short: nil, valueName: "heatmap", help: "Write a PNG showing where they differ.", defaultValue: nil),
-            .init(long: "threshold", short: nil, valueName: "levels", help: "Per-channel difference (0…255) a pixel may have before it counts.", defaultValue: "1"),
+            .init(
+                long: "heatmap", short: nil, valueName: "heatmap", help: "Write a PNG showing where they differ.",
+                defaultValue: nil),
+            .init(
+                long: "threshold", short: nil, valueName: "levels",
+                help: "Per-channel difference (0…255) a pixel may have before it counts.", defaultValue: "1"),
         ])
 
     static let examples = CommandSpec(
@@ -64,17 +83,23 @@ enum Commands {
 
     static func runRender(_ arguments: ParsedArguments) throws {
         guard let backend = Backend(rawValue: arguments.value("backend")!) else {
-            throw UsageError(message: "Invalid value '\(arguments.value("backend")!)' for '--backend <backend>' (expected auto, vulkan or cpu)", spec: render)
+            throw UsageError(
+                message:
+                    "Invalid value '\(arguments.value("backend")!)' for '--backend <backend>' (expected auto, vulkan or cpu)",
+                spec: render)
         }
         var scale: Double?
         if let text = arguments.value("scale") {
             guard let value = Double(text), value.isFinite, (1...4).contains(value) else {
-                throw UsageError(message: "Invalid value '\(text)' for '--scale <scale>' (expected a number in 1…4)", spec: render)
+                throw UsageError(
+                    message: "Invalid value '\(text)' for '--scale <scale>' (expected a number in 1…4)", spec: render)
             }
             scale = value
         }
         guard let frames = Int(arguments.value("frames")!), (1...10_000).contains(frames) else {
-            throw UsageError(message: "Invalid value '\(arguments.value("frames")!)' for '--frames <n>' (expected 1…10000)", spec: render)
+            throw UsageError(
+                message: "Invalid value '\(arguments.value("frames")!)' for '--frames <n>' (expected 1…10000)",
+                spec: render)
         }
         let scenePath = arguments.positionals["scene"]
         let exampleName = arguments.value("example")
@@ -98,7 +123,8 @@ enum Commands {
             let name = exampleName ?? BuiltInScene.segmented.rawValue
             guard let example = BuiltInScene(rawValue: name) else {
                 throw UsageError(
-                    message: "Unknown example '\(name)' (expected one of: \(BuiltInScene.allCases.map(\.rawValue).joined(separator: ", ")))",
+                    message:
+                        "Unknown example '\(name)' (expected one of: \(BuiltInScene.allCases.map(\.rawValue).joined(separator: ", ")))",
                     spec: render)
             }
             scene = example.scene
@@ -174,7 +200,9 @@ enum Commands {
 
     static func runDiff(_ arguments: ParsedArguments) throws {
         guard let threshold = Int(arguments.value("threshold")!), (0...255).contains(threshold) else {
-            throw UsageError(message: "Invalid value '\(arguments.value("threshold")!)' for '--threshold <levels>' (expected 0…255)", spec: diff)
+            throw UsageError(
+                message: "Invalid value '\(arguments.value("threshold")!)' for '--threshold <levels>' (expected 0…255)",
+                spec: diff)
         }
         let actual = try PNGCodec.read(contentsOf: URL(fileURLWithPath: arguments.positionals["actual"]!))
         let expected = try PNGCodec.read(contentsOf: URL(fileURLWithPath: arguments.positionals["expected"]!))

@@ -1,12 +1,15 @@
 import Foundation
-@testable import LensReference
 import LiquidLens
 import Testing
+
+@testable import LensReference
 
 @Suite("Analytic checks of the lens model")
 struct AnalyticTests {
     static func lensParams(_ shape: Shape, _ frame: Rect, optics: Optics = Optics()) throws -> LensParams {
-        let scene = Scene(canvas: Canvas(width: 256, height: 256, scale: 1), background: [], glass: [GlassElement(shape: shape, frame: frame, optics: optics)])
+        let scene = Scene(
+            canvas: Canvas(width: 256, height: 256, scale: 1), background: [],
+            glass: [GlassElement(shape: shape, frame: frame, optics: optics)])
         return try resolve(scene).lenses[0]
     }
 
@@ -19,18 +22,24 @@ struct AnalyticTests {
     }
 
     static let sdfCases: [SDFCase] = [
-        SDFCase(shape: .circle, frame: Rect(x: 78, y: 78, width: 100, height: 100), samples: sdfSamples([
-            (SIMD2(50, 0), 0), (SIMD2(0, 0), -50), (SIMD2(30, 40), 0), (SIMD2(60, 80), 50), (SIMD2(-3, -4), -45),
-        ])),
-        SDFCase(shape: .capsule, frame: Rect(x: 28, y: 98, width: 200, height: 60), samples: sdfSamples([
-            (SIMD2(100, 0), 0), (SIMD2(0, 30), 0), (SIMD2(0, 40), 10), (SIMD2(0, 0), -30), (SIMD2(-70, -30), 0),
-            (SIMD2(-110, 0), 10), (SIMD2(85, 20), 25 - 30),
-        ])),
-        SDFCase(shape: .roundedRectangle(cornerRadii: [10, 20, 30, 0]), frame: Rect(x: 78, y: 88, width: 100, height: 80), samples: sdfSamples([
-            (SIMD2(-50, -40), 200.0.squareRoot() - 10), (SIMD2(50, -40), 800.0.squareRoot() - 20),
-            (SIMD2(50, 40), 1800.0.squareRoot() - 30), (SIMD2(-50, 40), 0), (SIMD2(-55, 45), 50.0.squareRoot()),
-            (SIMD2(0, 0), -40), (SIMD2(0, -40), 0), (SIMD2(60, 0), 10),
-        ])),
+        SDFCase(
+            shape: .circle, frame: Rect(x: 78, y: 78, width: 100, height: 100),
+            samples: sdfSamples([
+                (SIMD2(50, 0), 0), (SIMD2(0, 0), -50), (SIMD2(30, 40), 0), (SIMD2(60, 80), 50), (SIMD2(-3, -4), -45),
+            ])),
+        SDFCase(
+            shape: .capsule, frame: Rect(x: 28, y: 98, width: 200, height: 60),
+            samples: sdfSamples([
+                (SIMD2(100, 0), 0), (SIMD2(0, 30), 0), (SIMD2(0, 40), 10), (SIMD2(0, 0), -30), (SIMD2(-70, -30), 0),
+                (SIMD2(-110, 0), 10), (SIMD2(85, 20), 25 - 30),
+            ])),
+        SDFCase(
+            shape: .roundedRectangle(cornerRadii: [10, 20, 30, 0]), frame: Rect(x: 78, y: 88, width: 100, height: 80),
+            samples: sdfSamples([
+                (SIMD2(-50, -40), 200.0.squareRoot() - 10), (SIMD2(50, -40), 800.0.squareRoot() - 20),
+                (SIMD2(50, 40), 1800.0.squareRoot() - 30), (SIMD2(-50, 40), 0), (SIMD2(-55, 45), 50.0.squareRoot()),
+                (SIMD2(0, 0), -40), (SIMD2(0, -40), 0), (SIMD2(60, 0), 10),
+            ])),
     ]
 
     static func sdfSamples(_ pairs: [(SIMD2<Float>, Double)]) -> [(SIMD2<Float>, Float)] {
@@ -49,7 +58,8 @@ struct AnalyticTests {
 
     @Test("Antialiased coverage of a circle sums to πr² within 0.5%", arguments: [7.3, 20.0, 40.3, 90.6])
     func circleArea(radius: Double) throws {
-        let lens = try Self.lensParams(.circle, Rect(x: 128.2 - radius, y: 127.7 - radius, width: 2 * radius, height: 2 * radius))
+        let lens = try Self.lensParams(
+            .circle, Rect(x: 128.2 - radius, y: 127.7 - radius, width: 2 * radius, height: 2 * radius))
         let context = geometryContext()
         var area = 0.0
         for y in 0..<256 {
@@ -62,7 +72,9 @@ struct AnalyticTests {
         #expect(abs(area - expected) / expected < 0.005, "coverage \(area) vs πr² \(expected)")
     }
 
-    @Test("On the ramp probe the decoded displacement follows A·(1−√(1−x²)) and is zero on the flat face", arguments: [Backend.cpu, .vulkan])
+    @Test(
+        "On the ramp probe the decoded displacement follows A·(1−√(1−x²)) and is zero on the flat face",
+        arguments: [Backend.cpu, .vulkan])
     func rampDisplacement(backend: Backend) throws {
         let radius = 80.0, bevelWidth = 20.0, bevelAmount = 30.0
         let center = SIMD2<Double>(120, 120)
@@ -71,9 +83,15 @@ struct AnalyticTests {
         optics.bevelAmount = bevelAmount
         let scene = Scene(
             canvas: Canvas(width: 240, height: 240, scale: 1), background: [BackgroundLayer(.probe(.ramp))],
-            glass: [GlassElement(shape: .circle, frame: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius), optics: optics)])
+            glass: [
+                GlassElement(
+                    shape: .circle,
+                    frame: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius),
+                    optics: optics)
+            ])
         let parameters = try resolve(scene)
-        let image = backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        let image =
+            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
 
         var checkedBand = 0
         var checkedFlat = 0
@@ -113,7 +131,9 @@ struct AnalyticTests {
         #expect(checkedBand > 3000 && checkedFlat > 10000, "band \(checkedBand), flat \(checkedFlat) pixels checked")
     }
 
-    @Test("A glyph straddling the rim is split at the rim: accent inside the feather, resting outside", arguments: [Backend.cpu, .vulkan])
+    @Test(
+        "A glyph straddling the rim is split at the rim: accent inside the feather, resting outside",
+        arguments: [Backend.cpu, .vulkan])
     func tintSplitAtRim(backend: Backend) throws {
         // A vertical bar glyph from y 20 to 120 crosses the top rim of a rectangle lens at y = 50.
         var mask = AlphaImage(width: 200, height: 140, coverage: [UInt8](repeating: 0, count: 200 * 140))
@@ -123,10 +143,17 @@ struct AnalyticTests {
         optics.softness = 10
         let scene = Scene(
             canvas: Canvas(width: 200, height: 140, scale: 1), background: [BackgroundLayer(.probe(.white))],
-            label: LabelLayer(mask: .image(mask), scale: 1, resting: RGBAColor(red: 0, green: 0, blue: 0), accent: RGBAColor(red: 0, green: 0, blue: 1)),
-            glass: [GlassElement(shape: .roundedRectangle(cornerRadii: [0, 0, 0, 0]), frame: Rect(x: 40, y: 50, width: 120, height: 70), optics: optics)])
+            label: LabelLayer(
+                mask: .image(mask), scale: 1, resting: RGBAColor(red: 0, green: 0, blue: 0),
+                accent: RGBAColor(red: 0, green: 0, blue: 1)),
+            glass: [
+                GlassElement(
+                    shape: .roundedRectangle(cornerRadii: [0, 0, 0, 0]),
+                    frame: Rect(x: 40, y: 50, width: 120, height: 70), optics: optics)
+            ])
         let parameters = try resolve(scene)
-        let image = backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        let image =
+            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
 
         // Outside the silhouette: resting colour (black), no blue anywhere on the glyph.
         for y in 20..<50 {

@@ -10,10 +10,13 @@ struct CLIResult {
 }
 
 func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
-    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("liquidlens")
-    let binary = FileManager.default.fileExists(atPath: executable.path)
+    let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+        "liquidlens")
+    let binary =
+        FileManager.default.fileExists(atPath: executable.path)
         ? executable
-        : URL(fileURLWithPath: try String(contentsOfFile: "/proc/self/exe", encoding: .utf8)).deletingLastPathComponent().appendingPathComponent("liquidlens")
+        : URL(fileURLWithPath: try String(contentsOfFile: "/proc/self/exe", encoding: .utf8))
+            .deletingLastPathComponent().appendingPathComponent("liquidlens")
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
@@ -34,7 +37,12 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], in direc
 
 @Suite("liquidlens command line")
 struct CLITests {
-    @Test("Help is on stdout with exit 0, for the tool and every subcommand", arguments: [[], ["--help"], ["help", "render"], ["render", "--help"], ["diff", "-h"], ["examples", "--help"], ["devices", "--help"]])
+    @Test(
+        "Help is on stdout with exit 0, for the tool and every subcommand",
+        arguments: [
+            [], ["--help"], ["help", "render"], ["render", "--help"], ["diff", "-h"], ["examples", "--help"],
+            ["devices", "--help"],
+        ])
     func help(_ arguments: [String]) throws {
         let result = try runCLI(arguments)
         #expect(result.status == 0)
@@ -51,15 +59,17 @@ struct CLITests {
         #expect(result.stdout.contains("-o, --output <output>"))
     }
 
-    @Test("Bad usage exits 64 with Error: and usage on stderr", arguments: [
-        (["render", "--bogus"], "Unknown option '--bogus'"),
-        (["render", "--backend", "metal"], "Invalid value 'metal' for '--backend <backend>'"),
-        (["render", "--scale", "9"], "Invalid value '9' for '--scale <scale>'"),
-        (["render", "--example", "nope"], "Unknown example 'nope'"),
-        (["render", "-o"], "Missing value for '--output <output>'"),
-        (["diff", "a.png"], "Missing expected argument '<expected>'"),
-        (["frobnicate"], "Unknown subcommand 'frobnicate'"),
-    ])
+    @Test(
+        "Bad usage exits 64 with Error: and usage on stderr",
+        arguments: [
+            (["render", "--bogus"], "Unknown option '--bogus'"),
+            (["render", "--backend", "metal"], "Invalid value 'metal' for '--backend <backend>'"),
+            (["render", "--scale", "9"], "Invalid value '9' for '--scale <scale>'"),
+            (["render", "--example", "nope"], "Unknown example 'nope'"),
+            (["render", "-o"], "Missing value for '--output <output>'"),
+            (["diff", "a.png"], "Missing expected argument '<expected>'"),
+            (["frobnicate"], "Unknown subcommand 'frobnicate'"),
+        ])
     func badUsage(_ arguments: [String], _ message: String) throws {
         let result = try runCLI(arguments)
         #expect(result.status == 64)
@@ -72,10 +82,17 @@ struct CLITests {
     func badSceneKey() throws {
         let folder = try temporaryFolder("cli-bad")
         let scene = folder.appendingPathComponent("bad.json")
-        try Data(#"{"canvas": {"width": 50, "height": 50}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 20, "height": 20}, "optics": {"magnifcation": 2}}]}"#.utf8).write(to: scene)
-        let result = try runCLI(["render", scene.path, "--backend", "cpu", "-o", folder.appendingPathComponent("out.png").path])
+        try Data(
+            #"{"canvas": {"width": 50, "height": 50}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 20, "height": 20}, "optics": {"magnifcation": 2}}]}"#
+                .utf8
+        ).write(to: scene)
+        let result = try runCLI([
+            "render", scene.path, "--backend", "cpu", "-o", folder.appendingPathComponent("out.png").path,
+        ])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Error: \(scene.path): glass[0].optics.magnifcation: unknown key"), "stderr: \(result.stderr)")
+        #expect(
+            result.stderr.contains("Error: \(scene.path): glass[0].optics.magnifcation: unknown key"),
+            "stderr: \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     }
 
@@ -83,7 +100,9 @@ struct CLITests {
     func missingInput() throws {
         let result = try runCLI(["render", "/nonexistent/scene.json", "--backend", "cpu"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Error: /nonexistent/scene.json: cannot read scene file /nonexistent/scene.json"), "stderr: \(result.stderr)")
+        #expect(
+            result.stderr.contains("Error: /nonexistent/scene.json: cannot read scene file /nonexistent/scene.json"),
+            "stderr: \(result.stderr)")
     }
 
     @Test("--backend vulkan with no Vulkan driver fails clearly; auto falls back to the CPU")
@@ -92,7 +111,9 @@ struct CLITests {
         let noDriver = ["VK_ICD_FILENAMES": "/nonexistent/icd.json", "VK_DRIVER_FILES": "/nonexistent/icd.json"]
         let vulkan = try runCLI(["render", "--backend", "vulkan", "-o", "out.png"], environment: noDriver, in: folder)
         #expect(vulkan.status == 1)
-        #expect(vulkan.stderr.hasPrefix("Error: the Vulkan backend is unavailable: no Vulkan driver found"), "stderr: \(vulkan.stderr)")
+        #expect(
+            vulkan.stderr.hasPrefix("Error: the Vulkan backend is unavailable: no Vulkan driver found"),
+            "stderr: \(vulkan.stderr)")
         #expect(vulkan.stderr.contains("mesa-vulkan-drivers"))
         let automatic = try runCLI(["render", "--backend", "auto", "-o", "out.png"], environment: noDriver, in: folder)
         #expect(automatic.status == 0)
@@ -132,6 +153,8 @@ struct CLITests {
     func diffMissing() throws {
         let result = try runCLI(["diff", "/nonexistent/a.png", "/nonexistent/b.png"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("Error: cannot read image /nonexistent/a.png: no such file"), "stderr: \(result.stderr)")
+        #expect(
+            result.stderr.contains("Error: cannot read image /nonexistent/a.png: no such file"),
+            "stderr: \(result.stderr)")
     }
 }

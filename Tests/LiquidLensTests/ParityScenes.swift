@@ -13,7 +13,8 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
 
     /// A busy backdrop, so any sampling difference shows.
     static let busyBackground: [BackgroundLayer] = [
-        BackgroundLayer(.gradient(colors: [RGBAColor(255, 80, 40), RGBAColor(40, 200, 120), RGBAColor(60, 60, 255)], angle: 30)),
+        BackgroundLayer(
+            .gradient(colors: [RGBAColor(255, 80, 40), RGBAColor(40, 200, 120), RGBAColor(60, 60, 255)], angle: 30)),
         BackgroundLayer(.checker(size: 16, colors: [.black, .white]), opacity: 0.25),
         BackgroundLayer(.lines(spacing: 9, width: 1.5, angle: 60, color: .white), opacity: 0.8),
     ]
@@ -33,7 +34,10 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
         return optics
     }()
 
-    static func lens(_ shape: Shape = .capsule, frame: Rect = Rect(x: 45, y: 35, width: 110, height: 70), _ change: (inout Optics) -> Void = { _ in }) -> GlassElement {
+    static func lens(
+        _ shape: Shape = .capsule, frame: Rect = Rect(x: 45, y: 35, width: 110, height: 70),
+        _ change: (inout Optics) -> Void = { _ in }
+    ) -> GlassElement {
         var optics = Optics()
         change(&optics)
         return GlassElement(shape: shape, frame: frame, optics: optics)
@@ -43,38 +47,86 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
         ParityScene(name: name, scene: Scene(canvas: canvas, background: busyBackground, label: label, glass: glass))
     }
 
-    static let all: [ParityScene] = [
-        busy("circle", [lens(.circle)]),
-        busy("capsule", [lens(.capsule)]),
-        busy("rounded-rectangle", [lens(.roundedRectangle(cornerRadii: [4, 30, 12, 0]))]),
-        busy("no-refraction", [GlassElement(shape: .capsule, frame: Rect(x: 45, y: 35, width: 110, height: 70), optics: plainOptics)]),
-        busy("bevel", [lens { $0.bevelWidth = 12; $0.bevelAmount = 30 }]),
-        busy("bevel-off", [lens { $0.bevelAmount = 0 }]),
-        busy("magnification", [lens { $0.magnification = 1.3 }]),
-        busy("minification", [lens { $0.magnification = 0.8 }]),
-        busy("dispersion", [lens { $0.dispersion = 0.08 }]),
-        busy("frost", [lens { $0.frost = 3 }]),
-        busy("saturation", [lens { $0.saturation = 1.8 }]),
-        busy("desaturation", [lens { $0.saturation = 0 }]),
-        busy("tint", [lens { $0.tint = RGBAColor(30, 144, 255, 0.35) }]),
-        busy("rim-light", [lens { $0.rimLight = RimLight(key: RimLobe(angle: -45, amount: 1.5), fill: RimLobe(angle: 135, amount: 1), width: 4, falloff: 3) }]),
-        busy("rim-light-off", [lens { $0.rimLight = .off }]),
-        busy("shadow", [lens { $0.shadow = DropShadow(offset: Point(x: 4, y: 10), radius: 16, opacity: 0.5) }]),
-        busy("shadow-hard", [lens { $0.shadow = DropShadow(offset: Point(x: 6, y: 6), radius: 0, opacity: 0.6) }]),
-        busy("shadow-off", [lens { $0.shadow = .off }]),
-        busy("ovalization-off", [lens(.roundedRectangle(cornerRadii: [20, 20, 20, 20])) { $0.ovalization = 0 }]),
-        busy("tint-mask-straddling-glyph", label: label, [lens(frame: Rect(x: 20, y: 40, width: 100, height: 60)) { $0.magnification = 1.2; $0.dispersion = 0.03 }]),
-        busy("tint-mask-hard-edge", label: label, [lens(frame: Rect(x: 70, y: 45, width: 90, height: 50)) { $0.softness = 0 }]),
-        busy("canvas-edge", [lens(.circle, frame: Rect(x: -40, y: 70, width: 110, height: 110)) { $0.magnification = 1.2; $0.frost = 2 }]),
-        busy("two-lenses", label: label, [lens(.circle, frame: Rect(x: 10, y: 20, width: 90, height: 90)), lens(frame: Rect(x: 70, y: 40, width: 120, height: 60)) { $0.frost = 2 }]),
-        busy("everything", label: label, [lens(frame: Rect(x: 30, y: 40, width: 140, height: 64)) {
-            $0.magnification = 1.22; $0.dispersion = 0.02; $0.frost = 2; $0.saturation = 1.5
-            $0.tint = RGBAColor(255, 255, 255, 0.1)
-        }]),
-        ParityScene(name: "scale-2", scene: Scene(canvas: Canvas(width: 100, height: 70, scale: 2), background: busyBackground, glass: [lens(frame: Rect(x: 20, y: 15, width: 60, height: 40))])),
-    ]
-    + ProbeBackground.allCases.map { probe in
-        ParityScene(name: "probe-\(probe.rawValue)", scene: Scene(canvas: canvas, background: [BackgroundLayer(.probe(probe))], glass: [lens(.circle, frame: Rect(x: 40, y: 10, width: 120, height: 120))]))
-    }
-    + BuiltInScene.allCases.map { ParityScene(name: "example-\($0.rawValue)", scene: $0.scene) }
+    static let all: [ParityScene] =
+        [
+            busy("circle", [lens(.circle)]),
+            busy("capsule", [lens(.capsule)]),
+            busy("rounded-rectangle", [lens(.roundedRectangle(cornerRadii: [4, 30, 12, 0]))]),
+            busy(
+                "no-refraction",
+                [GlassElement(shape: .capsule, frame: Rect(x: 45, y: 35, width: 110, height: 70), optics: plainOptics)]),
+            busy(
+                "bevel",
+                [
+                    lens {
+                        $0.bevelWidth = 12; $0.bevelAmount = 30
+                    }
+                ]),
+            busy("bevel-off", [lens { $0.bevelAmount = 0 }]),
+            busy("magnification", [lens { $0.magnification = 1.3 }]),
+            busy("minification", [lens { $0.magnification = 0.8 }]),
+            busy("dispersion", [lens { $0.dispersion = 0.08 }]),
+            busy("frost", [lens { $0.frost = 3 }]),
+            busy("saturation", [lens { $0.saturation = 1.8 }]),
+            busy("desaturation", [lens { $0.saturation = 0 }]),
+            busy("tint", [lens { $0.tint = RGBAColor(30, 144, 255, 0.35) }]),
+            busy(
+                "rim-light",
+                [
+                    lens {
+                        $0.rimLight = RimLight(
+                            key: RimLobe(angle: -45, amount: 1.5), fill: RimLobe(angle: 135, amount: 1), width: 4,
+                            falloff: 3)
+                    }
+                ]),
+            busy("rim-light-off", [lens { $0.rimLight = .off }]),
+            busy("shadow", [lens { $0.shadow = DropShadow(offset: Point(x: 4, y: 10), radius: 16, opacity: 0.5) }]),
+            busy("shadow-hard", [lens { $0.shadow = DropShadow(offset: Point(x: 6, y: 6), radius: 0, opacity: 0.6) }]),
+            busy("shadow-off", [lens { $0.shadow = .off }]),
+            busy("ovalization-off", [lens(.roundedRectangle(cornerRadii: [20, 20, 20, 20])) { $0.ovalization = 0 }]),
+            busy(
+                "tint-mask-straddling-glyph", label: label,
+                [
+                    lens(frame: Rect(x: 20, y: 40, width: 100, height: 60)) {
+                        $0.magnification = 1.2; $0.dispersion = 0.03
+                    }
+                ]),
+            busy(
+                "tint-mask-hard-edge", label: label,
+                [lens(frame: Rect(x: 70, y: 45, width: 90, height: 50)) { $0.softness = 0 }]),
+            busy(
+                "canvas-edge",
+                [
+                    lens(.circle, frame: Rect(x: -40, y: 70, width: 110, height: 110)) {
+                        $0.magnification = 1.2; $0.frost = 2
+                    }
+                ]),
+            busy(
+                "two-lenses", label: label,
+                [
+                    lens(.circle, frame: Rect(x: 10, y: 20, width: 90, height: 90)),
+                    lens(frame: Rect(x: 70, y: 40, width: 120, height: 60)) { $0.frost = 2 },
+                ]),
+            busy(
+                "everything", label: label,
+                [
+                    lens(frame: Rect(x: 30, y: 40, width: 140, height: 64)) {
+                        $0.magnification = 1.22; $0.dispersion = 0.02; $0.frost = 2; $0.saturation = 1.5
+                        $0.tint = RGBAColor(255, 255, 255, 0.1)
+                    }
+                ]),
+            ParityScene(
+                name: "scale-2",
+                scene: Scene(
+                    canvas: Canvas(width: 100, height: 70, scale: 2), background: busyBackground,
+                    glass: [lens(frame: Rect(x: 20, y: 15, width: 60, height: 40))])),
+        ]
+        + ProbeBackground.allCases.map { probe in
+            ParityScene(
+                name: "probe-\(probe.rawValue)",
+                scene: Scene(
+                    canvas: canvas, background: [BackgroundLayer(.probe(probe))],
+                    glass: [lens(.circle, frame: Rect(x: 40, y: 10, width: 120, height: 120))]))
+        }
+        + BuiltInScene.allCases.map { ParityScene(name: "example-\($0.rawValue)", scene: $0.scene) }
 }

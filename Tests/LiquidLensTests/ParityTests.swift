@@ -1,7 +1,8 @@
 import Foundation
-@testable import LensReference
 import LiquidLens
 import Testing
+
+@testable import LensReference
 
 @Suite("Vulkan and CPU reference agree")
 struct ParityTests {
@@ -28,7 +29,9 @@ struct ParityTests {
     func identityLens() throws {
         var optics = ParityScene.plainOptics
         optics.bevelAmount = 0
-        let withLens = Scene(canvas: ParityScene.canvas, background: ParityScene.busyBackground, glass: [GlassElement(shape: .capsule, frame: Rect(x: 40, y: 30, width: 120, height: 80), optics: optics)])
+        let withLens = Scene(
+            canvas: ParityScene.canvas, background: ParityScene.busyBackground,
+            glass: [GlassElement(shape: .capsule, frame: Rect(x: 40, y: 30, width: 120, height: 80), optics: optics)])
         var without = withLens
         without.glass = []
         let reference = ReferenceRenderer()
@@ -37,7 +40,14 @@ struct ParityTests {
 
     @Test("The Vulkan backend dispatches the lens only over its bounding box and shadow margin")
     func lensRegionIsBounded() throws {
-        let scene = ParityScene.busy("region", [ParityScene.lens(frame: Rect(x: 60, y: 40, width: 60, height: 40)) { $0.shadow = DropShadow(offset: Point(x: 0, y: 8), radius: 10, opacity: 0.3) }]).scene
+        let scene = ParityScene.busy(
+            "region",
+            [
+                ParityScene.lens(frame: Rect(x: 60, y: 40, width: 60, height: 40)) {
+                    $0.shadow = DropShadow(offset: Point(x: 0, y: 8), radius: 10, opacity: 0.3)
+                }
+            ]
+        ).scene
         let parameters = try resolve(scene)
         let region = try #require(parameters.regions.first?.lens)
         #expect(region == PixelRegion(x0: 49, y0: 37, x1: 131, y1: 99))

@@ -40,25 +40,42 @@ struct SceneDecodingTests {
     }
 
     static let badScenes = [
-        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"frosting": 3}}]}"#,
-                 keyPath: "glass[0].optics.frosting", message: "unknown key"),
-        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"magnification": 12}}]}"#,
-                 keyPath: "glass[0].optics.magnification", message: "must be between 0.25 and 8, got 12"),
-        BadScene(json: #"{"canvas": {"width": 100, "height": 80, "scale": 9}}"#, keyPath: "canvas.scale", message: "must be between 1 and 4"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"frosting": 3}}]}"#,
+            keyPath: "glass[0].optics.frosting", message: "unknown key"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"magnification": 12}}]}"#,
+            keyPath: "glass[0].optics.magnification", message: "must be between 0.25 and 8, got 12"),
+        BadScene(
+            json: #"{"canvas": {"width": 100, "height": 80, "scale": 9}}"#, keyPath: "canvas.scale",
+            message: "must be between 1 and 4"),
         BadScene(json: #"{"canvas": {"width": 100}}"#, keyPath: "canvas.height", message: "required key is missing"),
-        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "colour": 1}"#, keyPath: "colour", message: "unknown key"),
-        BadScene(json: ##"{"canvas": {"width": 100, "height": 80}, "background": [{"type": "solid", "color": "#12345"}]}"##,
-                 keyPath: "background[0].color", message: "is not #RRGGBB"),
-        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "background": [{"type": "plasma"}]}"#,
-                 keyPath: "background[0].type", message: "unknown background type"),
-        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "hexagon", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}}]}"#,
-                 keyPath: "glass[0].shape", message: "unknown shape"),
-        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": {"type": "roundedRectangle", "cornerRadii": [1, 2, 3]}, "frame": {"x": 0, "y": 0, "width": 10, "height": 10}}]}"#,
-                 keyPath: "glass[0].shape.cornerRadii", message: "expected 4 radii"),
-        BadScene(json: #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"tint": [1, 0, 2]}}]}"#,
-                 keyPath: "glass[0].optics.tint", message: "colour arrays hold 3 or 4 numbers in 0…1"),
-        BadScene(json: ##"{"canvas": {"width": 100, "height": 80}, "label": {"mask": "m.png", "accent": "#ff0000", "accentColor": "#fff"}}"##,
-                 keyPath: "label.accentColor", message: "unknown key"),
+        BadScene(
+            json: #"{"canvas": {"width": 100, "height": 80}, "colour": 1}"#, keyPath: "colour", message: "unknown key"),
+        BadScene(
+            json: ##"{"canvas": {"width": 100, "height": 80}, "background": [{"type": "solid", "color": "#12345"}]}"##,
+            keyPath: "background[0].color", message: "is not #RRGGBB"),
+        BadScene(
+            json: #"{"canvas": {"width": 100, "height": 80}, "background": [{"type": "plasma"}]}"#,
+            keyPath: "background[0].type", message: "unknown background type"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "hexagon", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}}]}"#,
+            keyPath: "glass[0].shape", message: "unknown shape"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": {"type": "roundedRectangle", "cornerRadii": [1, 2, 3]}, "frame": {"x": 0, "y": 0, "width": 10, "height": 10}}]}"#,
+            keyPath: "glass[0].shape.cornerRadii", message: "expected 4 radii"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"tint": [1, 0, 2]}}]}"#,
+            keyPath: "glass[0].optics.tint", message: "colour arrays hold 3 or 4 numbers in 0…1"),
+        BadScene(
+            json:
+                ##"{"canvas": {"width": 100, "height": 80}, "label": {"mask": "m.png", "accent": "#ff0000", "accentColor": "#fff"}}"##,
+            keyPath: "label.accentColor", message: "unknown key"),
         BadScene(json: #"{"canvas": {"width": 100, "height": 80}"#, keyPath: "", message: "not valid JSON"),
     ]
 
@@ -77,8 +94,13 @@ struct SceneDecodingTests {
 
     @Test("A missing background image is an error naming the layer")
     func missingImage() throws {
-        let scene = try Scene.decode(Data(#"{"canvas": {"width": 10, "height": 10}, "background": [{"type": "image", "path": "nowhere.png"}]}"#.utf8))
-        let error = try #require(throws: SceneError.self) { try LensRenderer.resolve(scene, baseDirectory: URL(fileURLWithPath: "/nonexistent")) }
+        let scene = try Scene.decode(
+            Data(
+                #"{"canvas": {"width": 10, "height": 10}, "background": [{"type": "image", "path": "nowhere.png"}]}"#
+                    .utf8))
+        let error = try #require(throws: SceneError.self) {
+            try LensRenderer.resolve(scene, baseDirectory: URL(fileURLWithPath: "/nonexistent"))
+        }
         #expect(error.keyPath == "background[0].path")
         #expect(error.message.contains("nowhere.png"))
     }
@@ -87,7 +109,11 @@ struct SceneDecodingTests {
     func fileInputs() throws {
         let folder = try temporaryFolder("files")
         var photo = RGBA8Image(width: 64, height: 48, pixels: [UInt8](repeating: 255, count: 64 * 48 * 4))
-        for y in 0..<48 { for x in 0..<64 { photo.pixels[(y * 64 + x) * 4] = UInt8(x * 4); photo.pixels[(y * 64 + x) * 4 + 1] = UInt8(y * 5) } }
+        for y in 0..<48 {
+            for x in 0..<64 {
+                photo.pixels[(y * 64 + x) * 4] = UInt8(x * 4); photo.pixels[(y * 64 + x) * 4 + 1] = UInt8(y * 5)
+            }
+        }
         try PNGCodec.write(photo, to: folder.appendingPathComponent("photo.png"))
         var mask = RGBA8Image(width: 40, height: 20, pixels: [UInt8](repeating: 0, count: 40 * 20 * 4))
         for y in 5..<15 { for x in 5..<35 { mask.pixels[(y * 40 + x) * 4 + 3] = 255 } }
@@ -119,7 +145,9 @@ struct PNGTests {
     @Test("Unreadable and corrupt images give clear errors")
     func badImages() throws {
         let folder = try temporaryFolder("png")
-        let missing = #expect(throws: ImageFileError.self) { try PNGCodec.read(contentsOf: folder.appendingPathComponent("missing.png")) }
+        let missing = #expect(throws: ImageFileError.self) {
+            try PNGCodec.read(contentsOf: folder.appendingPathComponent("missing.png"))
+        }
         #expect(missing?.description.contains("missing.png") == true)
         let corrupt = folder.appendingPathComponent("corrupt.png")
         try Data("not a png at all".utf8).write(to: corrupt)

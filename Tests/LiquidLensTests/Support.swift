@@ -1,8 +1,9 @@
 import Foundation
-@testable import LensReference
 import LensVulkan
 import LiquidLens
 import Testing
+
+@testable import LensReference
 
 /// One Vulkan renderer (validation on) shared by all tests, used under a lock: the Vulkan objects
 /// are not thread-safe and llvmpipe's pipeline compile is paid once.
@@ -54,6 +55,8 @@ func geometryContext(width: Int = 256, height: Int = 256) -> ShaderContext {
             width: UInt32(width), height: UInt32(height), lensCount: 1, labelWordsPerRow: UInt32((width + 3) / 4),
             restingColor: .zero, accentColor: .zero),
         tables: UnsafeBufferPointer(start: nil, count: 0), backdrop: UnsafeBufferPointer(start: nil, count: 0),
-        labelBytes: UnsafeBufferPointer(start: nil, count: 0), scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
-        frosted: UnsafeMutableBufferPointer(start: nil, count: 0), outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))
+        labelBytes: UnsafeBufferPointer(start: nil, count: 0),
+        scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
+        frosted: UnsafeMutableBufferPointer(start: nil, count: 0),
+        outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))
 }
