@@ -7,7 +7,12 @@ void main() {
     uvec2 pixel = gl_GlobalInvocationID.xy + dispatchInfo.region.xy;
     if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     uint index = pixel.y * frame.width + pixel.x;
-    vec3 background = unpackColor(backdrop[index]);
     float glyph = labelCoverage(int(pixel.x), int(pixel.y));
+    // Off the label the result is the backdrop itself: sRGB decode then encode is exact.
+    if (glyph == 0.0) {
+        outputPixels[index] = backdrop[index];
+        return;
+    }
+    vec3 background = unpackColor(backdrop[index]);
     outputPixels[index] = packColor(composeLabel(background, glyph, frame.restingColor));
 }

@@ -229,8 +229,12 @@ struct ShaderContext {
 
     func compose(_ x: Int, _ y: Int) {
         let index = y * Int(frame.width) + x
-        let background = unpackColor(backdrop[index])
         let glyph = labelCoverage(Int32(x), Int32(y))
+        if glyph == 0 {
+            outputPixels[index] = backdrop[index]
+            return
+        }
+        let background = unpackColor(backdrop[index])
         outputPixels[index] = packColor(composeLabel(background, glyph, frame.restingColor))
     }
 

@@ -49,7 +49,7 @@ struct AnalyticTests {
     @Test("Signed distances of each shape", arguments: sdfCases)
     func signedDistances(_ case_: SDFCase) throws {
         let lens = try Self.lensParams(case_.shape, case_.frame)
-        let context = geometryContext()
+        let context = shaderContext()
         for (point, expected) in case_.samples {
             let distance = context.shapeDistance(point, lens)
             #expect(abs(distance - expected) < 1e-3, "\(case_.shape) at \(point): \(distance), expected \(expected)")
@@ -60,7 +60,7 @@ struct AnalyticTests {
     func circleArea(radius: Double) throws {
         let lens = try Self.lensParams(
             .circle, Rect(x: 128.2 - radius, y: 127.7 - radius, width: 2 * radius, height: 2 * radius))
-        let context = geometryContext()
+        let context = shaderContext()
         var area = 0.0
         for y in 0..<256 {
             for x in 0..<256 {
@@ -175,5 +175,29 @@ struct AnalyticTests {
         }
         // Off the glyph inside the lens: the white backdrop, untinted.
         #expect(image[60, 80] == SIMD4(255, 255, 255, 255))
+    }
+}
+
+@Suite("Colour tables")
+struct ColorTableTests {
+    @Test("Encoding a decoded sRGB code gives the code back (the compose pass relies on it)")
+    func decodeEncodeIsIdentity() {
+        let tables = ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds
+        tables.withUnsafeBufferPointer { tables in
+            let shader = shaderContext(tables: tables)
+            for code in UInt32(0)..<256 {
+                #expect(shader.srgbEncode(shader.srgbDecode(code)) == code)
+            }
+        }
+    }
+
+    @Test("Encoding rounds to the nearest sRGB code", arguments: [0.0, 0.0001, 0.002, 0.05, 0.18, 0.5, 0.9, 1.0, 1.5])
+    func encodeRounds(linear: Double) {
+        let expected = UInt32((ColorTables.linearToSRGB(min(linear, 1)) * 255).rounded())
+        let tables = ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds
+        tables.withUnsafeBufferPointer { tables in
+            let shader = shaderContext(tables: tables)
+            #expect(shader.srgbEncode(Float(linear)) == expected)
+        }
     }
 }

@@ -169,3 +169,28 @@ struct PNGTests {
         #expect(leftovers == ["out.png"])
     }
 }
+
+@Suite("Sample scene files")
+struct SampleSceneTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenes")
+    static let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()) ?? []
+
+    @Test("Every sample scene decodes", arguments: files)
+    func decodes(_ file: String) throws {
+        let scene = try Scene.load(contentsOf: Self.folder.appendingPathComponent(file))
+        #expect(!scene.glass.isEmpty)
+    }
+
+    @Test("The glass gallery renders alike on both backends")
+    func galleryParity() throws {
+        let scene = try Scene.load(contentsOf: Self.folder.appendingPathComponent("glass-gallery.json"))
+        let parameters = try resolve(scene, directory: Self.folder)
+        let cpu = try LensRenderer(backend: .cpu).render(parameters)
+        let gpu = try SharedGPU.with { try $0.render(parameters) }
+        let diff = try ImageDiff(gpu, cpu)
+        if diff.maxError.max() > 1 || diff.identicalFraction < 0.999 {
+            let folder = writeFailureImages(name: "glass-gallery", actual: gpu, expected: cpu)
+            Issue.record("glass gallery differs:\n\(diff.report)\nimages in \(folder)")
+        }
+    }
+}

@@ -48,15 +48,14 @@ func resolve(_ scene: Scene, directory: URL? = nil) throws -> FrameParameters {
     try LensRenderer.resolve(scene, baseDirectory: directory)
 }
 
-/// A context for calling the reference's shader functions directly (geometry needs no buffers).
-func geometryContext(width: Int = 256, height: Int = 256) -> ShaderContext {
+/// A context for calling the reference's shader functions directly: geometry needs no buffers,
+/// colour needs the tables.
+func shaderContext(tables: UnsafeBufferPointer<Float> = UnsafeBufferPointer(start: nil, count: 0)) -> ShaderContext {
     ShaderContext(
         frame: FrameParams(
-            width: UInt32(width), height: UInt32(height), lensCount: 1, labelWordsPerRow: UInt32((width + 3) / 4),
-            restingColor: .zero, accentColor: .zero),
-        tables: UnsafeBufferPointer(start: nil, count: 0), backdrop: UnsafeBufferPointer(start: nil, count: 0),
-        labelBytes: UnsafeBufferPointer(start: nil, count: 0),
-        scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
+            width: 256, height: 256, lensCount: 1, labelWordsPerRow: 64, restingColor: .zero, accentColor: .zero),
+        tables: tables, backdrop: UnsafeBufferPointer(start: nil, count: 0),
+        labelBytes: UnsafeBufferPointer(start: nil, count: 0), scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
         frosted: UnsafeMutableBufferPointer(start: nil, count: 0),
         outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))
 }
