@@ -60,9 +60,9 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
     static func segmentedScene() -> Scene {
         let rail = Rect(x: 20, y: 54, width: 350, height: 32)
         var optics = Optics()
-        optics.bevelWidth = 9
-        optics.bevelAmount = 12
-        optics.magnification = 1.12
+        optics.bevelWidth = 8
+        optics.bevelAmount = 3
+        optics.magnification = 1.05
         optics.dispersion = 0.04
         optics.saturation = 1.3
         optics.tint = RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.08)
@@ -82,6 +82,6 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
             label: segmentedLabel(
                 titles: ["D", "W", "M", "6M", "Y"], railX: rail.x, railWidth: rail.width, railMidY: rail.midY,
                 capHeight: 12),
-            glass: [GlassElement(shape: .capsule, frame: Rect(x: 116, y: 48, width: 84, height: 44), optics: optics)])
+            glass: [GlassElement(shape: .capsule, frame: Rect(x: 112, y: 48, width: 84, height: 44), optics: optics)])
     }
 }
