@@ -35,14 +35,14 @@ public enum Shape: Codable, Sendable, Equatable {
         case "capsule": self = .capsule
         case "roundedRectangle":
             if let radii = try container.decodeIfPresent([Double].self, forKey: .cornerRadii) {
-                guard radii.count == 4, radii.allSatisfy({ $0.isFinite && (0...10_000).contains($0) }) else {
+                guard radii.count == 4, radii.allSatisfy({ $0.isFinite && Limits.cornerRadius.contains($0) }) else {
                     throw DecodingError.dataCorruptedError(
                         forKey: .cornerRadii, in: container,
                         debugDescription: "expected 4 radii in 0…10000 (tl, tr, br, bl)")
                 }
                 self = .roundedRectangle(cornerRadii: radii)
             } else {
-                let radius = try container.number(.cornerRadius, default: 12, in: 0...10_000)
+                let radius = try container.number(.cornerRadius, default: 12, in: Limits.cornerRadius)
                 self = .roundedRectangle(cornerRadii: [radius, radius, radius, radius])
             }
         default:
@@ -106,8 +106,8 @@ public struct RimLobe: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        angle = try container.number(.angle, default: 0, in: -360...360)
-        amount = try container.number(.amount, default: 0.5, in: 0...4)
+        angle = try container.number(.angle, default: 0, in: Limits.angle)
+        amount = try container.number(.amount, default: 0.5, in: Limits.rimAmount)
     }
 }
 
@@ -138,8 +138,8 @@ public struct RimLight: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         key = try container.value(.key, default: Self.standard.key)
         fill = try container.value(.fill, default: Self.standard.fill)
-        width = try container.number(.width, default: 1, in: 0...100)
-        falloff = Int(try container.number(.falloff, default: 2, in: 1...16).rounded())
+        width = try container.number(.width, default: 1, in: Limits.rimWidth)
+        falloff = Int(try container.number(.falloff, default: 2, in: Limits.rimFalloff).rounded())
     }
 }
 
@@ -165,8 +165,8 @@ public struct DropShadow: Codable, Sendable, Equatable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         offset = try container.value(.offset, default: Self.standard.offset)
-        radius = try container.number(.radius, default: 24, in: 0...500)
-        opacity = try container.number(.opacity, default: 0.25, in: 0...1)
+        radius = try container.number(.radius, default: 24, in: Limits.shadowRadius)
+        opacity = try container.number(.opacity, default: 0.25, in: Limits.unit)
     }
 }
 
@@ -202,15 +202,15 @@ public struct Optics: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        bevelWidth = try container.number(.bevelWidth, default: bevelWidth, in: 0...1000)
-        bevelAmount = try container.number(.bevelAmount, default: bevelAmount, in: 0...1000)
-        magnification = try container.number(.magnification, default: magnification, in: 0.25...8)
-        dispersion = try container.number(.dispersion, default: dispersion, in: 0...0.5)
-        frost = try container.number(.frost, default: frost, in: 0...50)
-        saturation = try container.number(.saturation, default: saturation, in: 0...4)
+        bevelWidth = try container.number(.bevelWidth, default: bevelWidth, in: Limits.bevel)
+        bevelAmount = try container.number(.bevelAmount, default: bevelAmount, in: Limits.bevel)
+        magnification = try container.number(.magnification, default: magnification, in: Limits.magnification)
+        dispersion = try container.number(.dispersion, default: dispersion, in: Limits.dispersion)
+        frost = try container.number(.frost, default: frost, in: Limits.frost)
+        saturation = try container.number(.saturation, default: saturation, in: Limits.saturation)
         tint = try container.value(.tint, default: tint)
-        softness = try container.number(.softness, default: softness, in: 0...200)
-        ovalization = try container.number(.ovalization, default: ovalization, in: 0...1)
+        softness = try container.number(.softness, default: softness, in: Limits.softness)
+        ovalization = try container.number(.ovalization, default: ovalization, in: Limits.unit)
         rimLight = try container.value(.rimLight, default: rimLight)
         shadow = try container.value(.shadow, default: shadow)
     }

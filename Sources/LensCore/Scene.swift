@@ -75,9 +75,9 @@ public struct Canvas: Codable, Sendable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        width = try container.number(.width, in: 1...8192)
-        height = try container.number(.height, in: 1...8192)
-        scale = try container.number(.scale, default: 2, in: 1...4)
+        width = try container.number(.width, in: Limits.canvasSide)
+        height = try container.number(.height, in: Limits.canvasSide)
+        scale = try container.number(.scale, default: 2, in: Limits.scale)
     }
 }
 
@@ -122,7 +122,7 @@ public struct RGBAColor: Codable, Sendable, Equatable {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "expected a colour: \"#RRGGBB\", \"#RRGGBBAA\" or [r, g, b, a] in 0…1")
         }
-        guard values.count == 3 || values.count == 4, values.allSatisfy({ $0.isFinite && (0...1).contains($0) })
+        guard values.count == 3 || values.count == 4, values.allSatisfy({ $0.isFinite && Limits.unit.contains($0) })
         else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "colour arrays hold 3 or 4 numbers in 0…1, got \(values)")
@@ -167,7 +167,7 @@ public struct Point: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let values = try container.decode([Double].self)
-        guard values.count == 2, values.allSatisfy({ $0.isFinite && abs($0) <= 100_000 }) else {
+        guard values.count == 2, values.allSatisfy({ $0.isFinite && Limits.coordinate.contains($0) }) else {
             throw DecodingError.dataCorruptedError(
                 in: container, debugDescription: "expected [x, y] with finite numbers")
         }
@@ -199,10 +199,10 @@ public struct Rect: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        x = try container.number(.x, in: -100_000...100_000)
-        y = try container.number(.y, in: -100_000...100_000)
-        width = try container.number(.width, in: 0.5...100_000)
-        height = try container.number(.height, in: 0.5...100_000)
+        x = try container.number(.x, in: Limits.coordinate)
+        y = try container.number(.y, in: Limits.coordinate)
+        width = try container.number(.width, in: Limits.extent)
+        height = try container.number(.height, in: Limits.extent)
     }
 
     public var midX: Double { x + width / 2 }

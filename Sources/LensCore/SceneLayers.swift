@@ -60,7 +60,7 @@ public struct BackgroundLayer: Codable, Sendable {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container, debugDescription: "not a key of a \"\(type)\" layer")
         }
-        opacity = try container.number(.opacity, default: 1, in: 0...1)
+        opacity = try container.number(.opacity, default: 1, in: Limits.unit)
         switch type {
         case "solid":
             kind = .solid(try container.decode(RGBAColor.self, forKey: .color))
@@ -70,19 +70,19 @@ public struct BackgroundLayer: Codable, Sendable {
                 throw DecodingError.dataCorruptedError(
                     forKey: .colors, in: container, debugDescription: "needs at least 2 colours")
             }
-            kind = .gradient(colors: colors, angle: try container.number(.angle, default: 45, in: -360...360))
+            kind = .gradient(colors: colors, angle: try container.number(.angle, default: 45, in: Limits.angle))
         case "checker":
             let colors = try container.value(.colors, default: [RGBAColor(230, 230, 230), RGBAColor.white])
             guard colors.count == 2 else {
                 throw DecodingError.dataCorruptedError(
                     forKey: .colors, in: container, debugDescription: "needs exactly 2 colours")
             }
-            kind = .checker(size: try container.number(.size, default: 32, in: 1...10_000), colors: colors)
+            kind = .checker(size: try container.number(.size, default: 32, in: Limits.patternSize), colors: colors)
         case "lines":
             kind = .lines(
-                spacing: try container.number(.spacing, default: 24, in: 1...10_000),
-                width: try container.number(.width, default: 2, in: 0.1...10_000),
-                angle: try container.number(.angle, default: 45, in: -360...360),
+                spacing: try container.number(.spacing, default: 24, in: Limits.patternSize),
+                width: try container.number(.width, default: 2, in: Limits.lineWidth),
+                angle: try container.number(.angle, default: 45, in: Limits.angle),
                 color: try container.value(.color, default: RGBAColor.white))
         case "fill":
             kind = .fill(
@@ -174,7 +174,7 @@ public struct LabelLayer: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mask = .file(try container.decode(String.self, forKey: .mask))
         origin = try container.value(.origin, default: Point(x: 0, y: 0))
-        scale = try container.number(.scale, default: 2, in: 0.25...8)
+        scale = try container.number(.scale, default: 2, in: Limits.maskScale)
         resting = try container.value(.resting, default: Self.restingLight)
         accent = try container.value(.accent, default: Self.defaultAccent)
     }

@@ -16,10 +16,9 @@ public struct SceneResolver: Sendable {
 
     /// Resolves `scene`; `scale` overrides the canvas scale when given.
     public func resolve(_ scene: Scene, scale: Double? = nil) throws -> FrameParameters {
+        try scene.validate()
         let scale = scale ?? scene.canvas.scale
-        guard scale.isFinite, (1...4).contains(scale) else {
-            throw SceneError(keyPath: "canvas.scale", message: "must be between 1 and 4, got \(scale)")
-        }
+        try check(scale, Limits.scale, "canvas.scale")
         let width = Int((scene.canvas.width * scale).rounded())
         let height = Int((scene.canvas.height * scale).rounded())
         guard width >= 1, height >= 1, width <= 8192, height <= 8192, width * height <= Self.maxPixels else {

@@ -102,9 +102,7 @@ extension KeyedDecodingContainer {
         guard value.isFinite, range.contains(value) else {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: self,
-                debugDescription:
-                    "must be between \(range.lowerBound.formatted) and \(range.upperBound.formatted), got \(value.formatted)"
-            )
+                debugDescription: rangeMessage(value, range))
         }
     }
 

@@ -92,6 +92,29 @@ struct SceneDecodingTests {
         #expect(throws: SceneError.self) { try LensRenderer.resolve(scene, scale: 4) }
     }
 
+    @Test("Scenes built in code are validated too: NaN and out-of-range values name the key path")
+    func validatesCodeBuiltScenes() throws {
+        var optics = Optics()
+        optics.magnification = .nan
+        let nanScene = Scene(
+            canvas: Canvas(width: 50, height: 50), background: [],
+            glass: [GlassElement(shape: .circle, frame: Rect(x: 0, y: 0, width: 20, height: 20), optics: optics)])
+        let nanError = try #require(throws: SceneError.self) { try LensRenderer.resolve(nanScene) }
+        #expect(nanError.description == "glass[0].optics.magnification: must be between 0.25 and 8, got nan")
+
+        var tint = Optics()
+        tint.tint = RGBAColor(red: 2, green: 0, blue: 0)
+        let tintScene = Scene(
+            canvas: Canvas(width: 50, height: 50), background: [BackgroundLayer(.solid(.white), opacity: 0.5)],
+            glass: [GlassElement(shape: .circle, frame: Rect(x: 0, y: 0, width: 20, height: 20), optics: tint)])
+        let tintError = try #require(throws: SceneError.self) { try LensRenderer.resolve(tintScene) }
+        #expect(tintError.keyPath == "glass[0].optics.tint[0]")
+
+        let infiniteScene = Scene(canvas: Canvas(width: .infinity, height: 50), background: [], glass: [])
+        let infiniteError = try #require(throws: SceneError.self) { try LensRenderer.resolve(infiniteScene) }
+        #expect(infiniteError.keyPath == "canvas.width")
+    }
+
     @Test("A missing background image is an error naming the layer")
     func missingImage() throws {
         let scene = try Scene.decode(
@@ -173,7 +196,9 @@ struct PNGTests {
 @Suite("Sample scene files")
 struct SampleSceneTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenes")
-    static let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()) ?? []
+    static let files =
+        (try? FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted())
+        ?? []
 
     @Test("Every sample scene decodes", arguments: files)
     func decodes(_ file: String) throws {
