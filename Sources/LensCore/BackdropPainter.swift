@@ -6,9 +6,12 @@ struct BackdropPainter {
     let width: Int
     let height: Int
     let scale: Double
-    let loadImage: (String) throws -> RGBA8Image
+    let loadImage: (_ path: String, _ keyPath: String) throws -> RGBA8Image
 
-    init(width: Int, height: Int, scale: Double, loadImage: @escaping (String) throws -> RGBA8Image) throws {
+    init(
+        width: Int, height: Int, scale: Double,
+        loadImage: @escaping (_ path: String, _ keyPath: String) throws -> RGBA8Image
+    ) {
         self.width = width
         self.height = height
         self.scale = scale
@@ -87,13 +90,7 @@ struct BackdropPainter {
                 return SIMD4(value.x, value.y, value.z, value.w * coverage)
             }
         case .image(let path):
-            let image: RGBA8Image
-            do {
-                image = try loadImage(path)
-            } catch {
-                throw SceneError(keyPath: "\(keyPath).path", message: "\(error)")
-            }
-            return aspectFill(image)
+            return aspectFill(try loadImage(path, "\(keyPath).path"))
         case .probe(let probe):
             return probeShader(probe)
         }

@@ -27,7 +27,7 @@ public struct SceneResolver: Sendable {
                 message: "\(width)×\(height) px is outside 1…8192 px per side at scale \(scale.formatted)")
         }
 
-        let backdrop = try BackdropPainter(width: width, height: height, scale: scale, loadImage: loadImage)
+        let backdrop = try BackdropPainter(width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:))
             .paint(scene.background)
         let wordsPerRow = (width + 3) / 4
         var labelWords = [UInt32](repeating: 0, count: wordsPerRow * height)
@@ -66,17 +66,21 @@ public struct SceneResolver: Sendable {
             backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lenses, regions: regions, tables: tables)
     }
 
+    /// Loads an image the scene names; a failure becomes a ``SceneError`` at `keyPath`.
+    private func loadImage(_ path: String, keyPath: String) throws -> RGBA8Image {
+        do {
+            return try loadImage(path)
+        } catch {
+            throw SceneError(keyPath: keyPath, message: "\(error)")
+        }
+    }
+
     private func labelMask(_ label: LabelLayer) throws -> AlphaImage {
         switch label.mask {
         case .image(let image):
             return image
         case .file(let path):
-            let image: RGBA8Image
-            do {
-                image = try loadImage(path)
-            } catch {
-                throw SceneError(keyPath: "label.mask", message: "\(error)")
-            }
+            let image = try loadImage(path, keyPath: "label.mask")
             let hasAlpha = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] != 255 }
             let coverage = (0..<image.width * image.height).map { index -> UInt8 in
                 if hasAlpha { return image.pixels[index * 4 + 3] }
