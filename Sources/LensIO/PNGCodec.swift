@@ -94,16 +94,23 @@ public enum PNGCodec {
         }
     }
 
+    /// A short reason for a file error: the POSIX message when there is one.
     static func reason(_ error: any Error) -> String {
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
         {
             return String(cString: strerror(Int32(underlying.code)))
         }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
-            return "no such file"
+        if nsError.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(nsError.code)))
         }
-        return nsError.localizedDescription
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file or folder"
+        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+        case .fileWriteOutOfSpace: return "no space left on device"
+        case .fileWriteVolumeReadOnly: return "read-only file system"
+        default: return nsError.localizedDescription
+        }
     }
 }
 

@@ -149,6 +149,29 @@ struct CLITests {
         #expect(devices.stdout.contains("llvmpipe") && devices.stdout.contains(": usable"), "\(devices.stdout)")
     }
 
+    @Test("An output that cannot be written fails with exit 1 and the reason")
+    func unwritableOutput() throws {
+        let result = try runCLI(["render", "--backend", "cpu", "-o", "/nonexistent/folder/out.png"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: cannot write /nonexistent/folder/out.png: no such file or folder\n")
+    }
+
+    @Test("--device picks by index or name and lists the devices when nothing matches")
+    func deviceChoice() throws {
+        let folder = try temporaryFolder("cli-device")
+        let byIndex = try runCLI(["render", "--backend", "vulkan", "--device", "0", "-o", "a.png"], in: folder)
+        #expect(byIndex.status == 0 && byIndex.stdout.contains("llvmpipe"))
+        let byEnvironment = try runCLI(
+            ["render", "--backend", "vulkan", "-o", "b.png"], environment: ["LIQUIDLENS_DEVICE": "llvm"], in: folder)
+        #expect(byEnvironment.status == 0 && byEnvironment.stdout.contains("llvmpipe"))
+        let missing = try runCLI(
+            ["render", "--backend", "vulkan", "--device", "no-such-gpu", "-o", "c.png"], in: folder)
+        #expect(missing.status == 1)
+        #expect(
+            missing.stderr.contains("no Vulkan device matches \"no-such-gpu\". Devices found:\n  [0] llvmpipe"),
+            "\(missing.stderr)")
+    }
+
     @Test("diff of a missing file fails with exit 1")
     func diffMissing() throws {
         let result = try runCLI(["diff", "/nonexistent/a.png", "/nonexistent/b.png"])

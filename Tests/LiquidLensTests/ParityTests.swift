@@ -1,4 +1,5 @@
 import Foundation
+import LensVulkan
 import LiquidLens
 import Testing
 
@@ -52,5 +53,19 @@ struct ParityTests {
         let region = try #require(parameters.regions.first?.lens)
         #expect(region == PixelRegion(x0: 49, y0: 37, x1: 131, y1: 99))
         #expect(region.width * region.height < parameters.width * parameters.height / 2)
+    }
+
+    @Test("The pipeline cache is written to disk and read back by the next renderer")
+    func pipelineCachePersists() throws {
+        let folder = try temporaryFolder("pipeline-cache")
+        _ = try VulkanRenderer(options: VulkanOptions(pipelineCacheDirectory: folder))
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(files.count == 1 && files[0].hasPrefix("pipelines-"), "\(files)")
+        let size =
+            try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(files[0]).path)[.size]
+            as? Int
+        #expect((size ?? 0) > 0)
+        _ = try VulkanRenderer(options: VulkanOptions(pipelineCacheDirectory: folder))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == files)
     }
 }
