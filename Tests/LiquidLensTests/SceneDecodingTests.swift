@@ -206,6 +206,24 @@ struct SampleSceneTests {
         #expect(!scene.glass.isEmpty)
     }
 
+    @Test("Scenes survive a JSON round trip (encode, decode, encode gives the same JSON)")
+    func jsonRoundTrip() throws {
+        var scene = try Scene.load(contentsOf: Self.folder.appendingPathComponent("glass-gallery.json"))
+        scene.background += [
+            BackgroundLayer(.solid(.black), opacity: 0.1),
+            BackgroundLayer(.checker(size: 8, colors: [.black, .white])),
+            BackgroundLayer(.fill(shape: .capsule, frame: Rect(x: 1, y: 2, width: 30, height: 10), color: .white)),
+            BackgroundLayer(.image(path: "photo.png")), BackgroundLayer(.probe(.ramp)),
+        ]
+        scene.label = LabelLayer(mask: .file("mask.png"), origin: Point(x: 3, y: 4))
+        scene.glass.append(GlassElement(shape: .circle, frame: Rect(x: 0, y: 0, width: 10, height: 10)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let first = try encoder.encode(scene)
+        let second = try encoder.encode(Scene.decode(first))
+        #expect(String(decoding: first, as: UTF8.self) == String(decoding: second, as: UTF8.self))
+    }
+
     @Test("The glass gallery renders alike on both backends")
     func galleryParity() throws {
         let scene = try Scene.load(contentsOf: Self.folder.appendingPathComponent("glass-gallery.json"))
