@@ -7,7 +7,7 @@ void main() {
     uvec2 pixel = gl_GlobalInvocationID.xy + dispatchInfo.region.xy;
     if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     uint index = pixel.y * frame.width + pixel.x;
-    float glyph = labelCoverage(int(pixel.x), int(pixel.y));
+    float glyph = labelCoverage(int(pixel.x), int(pixel.y), 0u);
     // Off the label the result is the backdrop itself: sRGB decode then encode is exact.
     if (glyph == 0.0) {
         outputPixels[index] = backdrop[index];

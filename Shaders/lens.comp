@@ -1,5 +1,5 @@
 #version 450
-// One glass element over its bounding box plus shadow margin: drop shadow outside the shape,
+// One glass group over its bounding box plus shadow margin: drop shadow outside the shape,
 // then the glass composited over the frame with analytic coverage.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
@@ -9,15 +9,14 @@ void main() {
     if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     LensParams lens = lenses[dispatchInfo.lensIndex];
     vec2 p = vec2(pixel) + vec2(0.5);
-    vec2 local = p - lens.centerHalfSize.xy;
-    float distance = shapeDistance(local, lens);
-    float glassCoverage = coverage(distance);
-    float shadow = dropShadow(local, lens) * (1.0 - glassCoverage);
+    GroupSample group = groupSample(p, lens, true);
+    float glassCoverage = coverage(group.distance);
+    float shadow = dropShadow(p, lens) * (1.0 - glassCoverage);
     if (glassCoverage <= 0.0 && shadow <= 0.0) { return; }
     uint index = pixel.y * frame.width + pixel.x;
     vec3 color = unpackColor(outputPixels[index]) * (1.0 - shadow);
     if (glassCoverage > 0.0) {
-        vec3 glass = glassColor(p, local, distance, lens);
+        vec3 glass = glassColor(p, group, lens);
         color = color + (glass - color) * glassCoverage;
     }
     outputPixels[index] = packColor(color);

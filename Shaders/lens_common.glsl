@@ -8,40 +8,73 @@ struct FrameParams {
     uint height;
     uint lensCount;
     uint labelWordsPerRow;
-    vec4 restingColor;          // label resting colour, linear premultiplied
-    vec4 accentColor;           // label accent colour, linear premultiplied
+    uint liftedLabelWordOffset;  // where the lifted (selected-appearance) label starts in labelBytes
+    uint padding0;
+    uint padding1;
+    uint padding2;
+    vec4 restingColor;           // label resting colour, linear premultiplied
+    vec4 accentColor;            // label accent colour, linear premultiplied
+    vec4 liftedLabelColor;       // lifted label colour, linear premultiplied
+};
+
+struct ShapeParams {
+    vec4 centerHalfSize;         // centre x, y and half width, half height, in pixels
+    vec4 cornerRadii;            // top-left, top-right, bottom-right, bottom-left, in pixels
+    uint kind;                   // 0 rounded box (circle, capsule, rounded rectangle), 1 ellipse, 2 squircle
+    float exponent;              // squircle superellipse exponent
+    float padding0;
+    float padding1;
 };
 
 struct LensParams {
-    vec4 centerHalfSize;        // centre x, y and half width, half height, in pixels
-    vec4 cornerRadii;           // top-left, top-right, bottom-right, bottom-left, in pixels
-    vec4 tint;                  // linear premultiplied rgb and alpha
-    vec4 keyLight;              // direction x, y; amount; unused
-    vec4 fillLight;             // direction x, y; amount; unused
-    vec4 shadow;                // offset x, y; radius; opacity
-    uvec4 sourceRegion;         // x0, y0, x1, y1: where the frosted backdrop is valid
-    float bevelWidth;           // H: depth of the bevel band
-    float bevelAmount;          // A: inward displacement at the silhouette
+    vec4 tint;                   // linear premultiplied rgb and alpha
+    vec4 keyLight;               // direction x, y; amount; unused
+    vec4 fillLight;              // direction x, y; amount; unused
+    vec4 shadow;                 // offset x, y; radius; opacity
+    vec4 innerShadow;            // offset x, y; radius; opacity
+    vec4 restingFill;            // resting background, premultiplied, alpha already faded by lift
+    uvec4 sourceRegion;          // x0, y0, x1, y1: where the frosted backdrop is valid
+    uint shapeOffset;            // first shape of the group in `shapes`
+    uint shapeCount;
+    float blend;                 // smooth-minimum radius k
+    uint profileOffset;          // physical model: displacement table in `tables`; 0 = bevel model
+    float bevelWidth;            // H: depth of the refracting band
+    float bevelAmount;           // A: inward displacement at the silhouette (bevel model)
     float inverseMagnification;
-    float dispersion;           // per-channel spread k (0 when under 1/4 px)
+    float dispersion;            // spread k (0 when under 1/4 px)
+    uint spectralTaps;           // 0: per-channel dispersion; otherwise spectral taps
     float saturation;
-    float softness;             // tint-mask feather, inside the rim only
+    float brightness;
+    float contrast;
+    float softness;              // tint-mask feather, inside the rim only
     float rimWidth;
-    uint rimFalloff;            // integer exponent of the rim lobes
-    uint kernelOffset;          // frost weights in `tables`
+    uint rimFalloff;             // integer exponent of the rim lobes
+    float fresnel;               // ambient (1 - n_z)^3 amount
+    float contourWidth;
+    float contourOpacity;
+    uint kernelOffset;           // frost weights in `tables`
     uint kernelRadius;
-    float normalSmoothing;      // width over which edge normals blend across the medial axis
-    float ovalization;          // share of the ellipse normal in the refraction direction
+    float normalSmoothing;       // width over which edge normals blend across the medial axis
+    float ovalization;           // share of the ellipse normal in the refraction direction
+    float liftedContentAlpha;    // the lifted label replaces the regular one under the glass
+    uint warpsContentBelow;      // 0: the glass shows what is below it without refraction
+    float darkening;             // dark appearance: share of the content dimmed
+    float padding0;
+    float padding1;
+    float padding2;
 };
 
 layout(push_constant) uniform DispatchConstants {
-    uvec4 region;               // x0, y0, x1, y1 of the pixels this dispatch covers
+    uvec4 region;                // x0, y0, x1, y1 of the pixels this dispatch covers
     uint lensIndex;
-    uint axis;                  // frost: 0 horizontal, 1 vertical
+    uint axis;                   // frost: 0 horizontal, 1 vertical
 } dispatchInfo;
 
 const uint SRGB_DECODE_OFFSET = 0u;     // 256 linear values of the 8-bit sRGB codes
 const uint SRGB_ENCODE_OFFSET = 256u;   // 255 linear thresholds where the rounded code steps up
+const uint SPECTRAL_OFFSET = 511u;      // 7 taps x (scale, r, g, b) of the spectral dispersion
+const uint SPECTRAL_TAPS = 7u;
+const uint PROFILE_SAMPLES = 256u;      // samples of a physical displacement profile
 
 layout(std430, set = 0, binding = 0) readonly buffer ParamsBuffer {
     FrameParams frame;
@@ -53,6 +86,7 @@ layout(std430, set = 0, binding = 3) readonly buffer LabelBuffer { uint labelByt
 layout(std430, set = 0, binding = 4) buffer ScratchBuffer { vec4 scratch[]; };
 layout(std430, set = 0, binding = 5) buffer FrostedBuffer { vec4 frosted[]; };
 layout(std430, set = 0, binding = 6) buffer OutputBuffer { uint outputPixels[]; };
+layout(std430, set = 0, binding = 7) readonly buffer ShapesBuffer { ShapeParams shapes[]; };
 
 // ---- Colour ----
 
@@ -88,8 +122,38 @@ vec3 applySaturation(vec3 color, float saturation) {
     return max(vec3(luma) + (color - vec3(luma)) * saturation, vec3(0.0));
 }
 
+vec3 applyBrightnessContrast(vec3 color, float brightness, float contrast) {
+    return max((color - vec3(0.5)) * contrast + vec3(0.5 + brightness), vec3(0.0));
+}
+
 vec3 applyTint(vec3 color, vec4 tint) {
     return color * (1.0 - tint.a) + tint.rgb;
+}
+
+// ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
+
+float log2Polynomial(float value) {
+    int bits = floatBitsToInt(value);
+    float exponent = float(((bits >> 23) & 255) - 127);
+    float mantissa = intBitsToFloat((bits & 8388607) | 1065353216);
+    float t = (mantissa - 1.0) / (mantissa + 1.0);
+    float t2 = t * t;
+    float series = t * (2.0 + t2 * (0.6666667 + t2 * (0.4 + t2 * (0.2857143 + t2 * (0.2222222 + t2 * 0.1818182)))));
+    return exponent + series * 1.442695;
+}
+
+float exp2Polynomial(float value) {
+    float clamped = clamp(value, -126.0, 126.0);
+    float whole = floor(clamped);
+    float f = (clamped - whole) * 0.6931472;
+    float fraction = 1.0 + f * (1.0 + f * (0.5 + f * (0.1666667 + f * (0.04166667 + f * (0.008333333 + f * (0.001388889 + f * 0.0001984127))))));
+    return fraction * intBitsToFloat((int(whole) + 127) << 23);
+}
+
+// base^exponent for base >= 0.
+float powerPolynomial(float base, float exponent) {
+    if (base <= 0.0) { return 0.0; }
+    return exp2Polynomial(exponent * log2Polynomial(base));
 }
 
 // ---- Sampling ----
@@ -101,12 +165,12 @@ int mirrorIndex(int index, int count) {
     return clamp(mirrored, 0, count - 1);
 }
 
-float labelCoverage(int x, int y) {
+float labelCoverage(int x, int y, uint wordOffset) {
     uint byteIndex = uint(y) * frame.labelWordsPerRow * 4u + uint(x);
-    return float((labelBytes[byteIndex >> 2u] >> ((byteIndex & 3u) * 8u)) & 255u) / 255.0;
+    return float((labelBytes[wordOffset + (byteIndex >> 2u)] >> ((byteIndex & 3u) * 8u)) & 255u) / 255.0;
 }
 
-float sampleLabel(vec2 position) {
+float sampleLabel(vec2 position, uint wordOffset) {
     vec2 texel = position - vec2(0.5);
     vec2 base = floor(texel);
     vec2 t = texel - base;
@@ -116,8 +180,8 @@ float sampleLabel(vec2 position) {
     int x1 = mirrorIndex(int(base.x) + 1, w);
     int y0 = mirrorIndex(int(base.y), h);
     int y1 = mirrorIndex(int(base.y) + 1, h);
-    float top = labelCoverage(x0, y0) + (labelCoverage(x1, y0) - labelCoverage(x0, y0)) * t.x;
-    float bottom = labelCoverage(x0, y1) + (labelCoverage(x1, y1) - labelCoverage(x0, y1)) * t.x;
+    float top = labelCoverage(x0, y0, wordOffset) + (labelCoverage(x1, y0, wordOffset) - labelCoverage(x0, y0, wordOffset)) * t.x;
+    float bottom = labelCoverage(x0, y1, wordOffset) + (labelCoverage(x1, y1, wordOffset) - labelCoverage(x0, y1, wordOffset)) * t.x;
     return top + (bottom - top) * t.y;
 }
 
@@ -143,7 +207,7 @@ vec3 sampleFrosted(vec2 position, LensParams lens) {
     return top + (bottom - top) * t.y;
 }
 
-// ---- Geometry ----
+// ---- Geometry of one shape ----
 
 float vectorLength(vec2 v) {
     return sqrt(v.x * v.x + v.y * v.y);
@@ -154,49 +218,142 @@ vec2 safeNormalize(vec2 v) {
     return len > 1e-6 ? v / len : vec2(0.0);
 }
 
-float cornerRadius(vec2 local, LensParams lens) {
+float cornerRadius(vec2 local, ShapeParams shape) {
     if (local.x < 0.0) {
-        return local.y < 0.0 ? lens.cornerRadii.x : lens.cornerRadii.w;
+        return local.y < 0.0 ? shape.cornerRadii.x : shape.cornerRadii.w;
     }
-    return local.y < 0.0 ? lens.cornerRadii.y : lens.cornerRadii.z;
+    return local.y < 0.0 ? shape.cornerRadii.y : shape.cornerRadii.z;
 }
 
-// Rounded box with per-corner radii; circles and capsules are rounded boxes too.
-float shapeDistance(vec2 local, LensParams lens) {
-    float radius = cornerRadius(local, lens);
-    vec2 q = abs(local) - lens.centerHalfSize.zw + vec2(radius);
+// The corner vector of a rounded box (kind 0) or of a squircle (kind 2), whose corner follows
+// the superellipse |x|^n + |y|^n = r^n: for kind 2 its length is the superellipse norm.
+vec2 cornerVector(vec2 q, ShapeParams shape) {
     vec2 outside = max(q, vec2(0.0));
-    return min(max(q.x, q.y), 0.0) + vectorLength(outside) - radius;
+    if (shape.kind != 2u) { return outside; }
+    float n = shape.exponent;
+    float px = powerPolynomial(outside.x, n);
+    float py = powerPolynomial(outside.y, n);
+    float norm = powerPolynomial(px + py, 1.0 / n);
+    vec2 direction = safeNormalize(vec2(powerPolynomial(outside.x, n - 1.0), powerPolynomial(outside.y, n - 1.0)));
+    return direction * norm;
 }
 
-float coverage(float distance) {
-    return clamp(0.5 - distance, 0.0, 1.0);
+// IQ's ellipse approximation: exact for circles, first-order accurate at the silhouette.
+float ellipseDistance(vec2 local, vec2 halfSize) {
+    float k0 = vectorLength(vec2(local.x / halfSize.x, local.y / halfSize.y));
+    float k1 = vectorLength(vec2(local.x / (halfSize.x * halfSize.x), local.y / (halfSize.y * halfSize.y)));
+    return k1 > 1e-6 ? k0 * (k0 - 1.0) / k1 : -min(halfSize.x, halfSize.y);
+}
+
+float shapeDistance(vec2 local, ShapeParams shape) {
+    vec2 halfSize = shape.centerHalfSize.zw;
+    if (shape.kind == 1u) { return ellipseDistance(local, halfSize); }
+    float radius = cornerRadius(local, shape);
+    vec2 q = abs(local) - halfSize + vec2(radius);
+    return min(max(q.x, q.y), 0.0) + vectorLength(cornerVector(q, shape)) - radius;
+}
+
+vec2 ellipseNormal(vec2 local, ShapeParams shape) {
+    vec2 halfSize = shape.centerHalfSize.zw;
+    return safeNormalize(vec2(local.x / (halfSize.x * halfSize.x), local.y / (halfSize.y * halfSize.y)));
 }
 
 // Outward SDF gradient, with edge normals blended across the medial axis (no diagonal creases).
-vec2 lightingNormal(vec2 local, LensParams lens) {
-    float radius = cornerRadius(local, lens);
-    vec2 q = abs(local) - lens.centerHalfSize.zw + vec2(radius);
-    vec2 outside = max(q, vec2(0.0));
-    float smoothing = lens.normalSmoothing;
+vec2 lightingNormal(vec2 local, ShapeParams shape, float smoothing) {
+    if (shape.kind == 1u) { return ellipseNormal(local, shape); }
+    float radius = cornerRadius(local, shape);
+    vec2 q = abs(local) - shape.centerHalfSize.zw + vec2(radius);
+    vec2 outside = cornerVector(q, shape);
     float h = clamp(0.5 + (q.x - q.y) / (2.0 * smoothing), 0.0, 1.0);
     float interiorWeight = smoothing * clamp(1.0 - vectorLength(outside) / smoothing, 0.0, 1.0);
     vec2 n = safeNormalize(outside + vec2(h, 1.0 - h) * interiorWeight);
     return vec2(local.x < 0.0 ? -n.x : n.x, local.y < 0.0 ? -n.y : n.y);
 }
 
-// The refraction direction mixes the box normal with the ellipse normal (Apple's ovalization).
-vec2 refractionNormal(vec2 local, vec2 boxNormal, LensParams lens) {
-    vec2 halfSize = lens.centerHalfSize.zw;
-    vec2 ellipseNormal = safeNormalize(vec2(local.x / (halfSize.x * halfSize.x), local.y / (halfSize.y * halfSize.y)));
-    return safeNormalize(boxNormal + (ellipseNormal - boxNormal) * lens.ovalization);
+// A lower bound of the shape's distance: the distance to its bounding box.
+float boundsDistance(vec2 local, ShapeParams shape) {
+    return vectorLength(max(abs(local) - shape.centerHalfSize.zw, vec2(0.0)));
 }
 
-// Apple-fit bevel: x = 1 at the silhouette, 0 at depth H; inward shift A * (1 - sqrt(1 - x^2)).
-float bevelDisplacement(float distance, LensParams lens) {
+// ---- Geometry of a glass group: shapes merged with a smooth minimum ----
+
+struct GroupSample {
+    float distance;
+    vec2 lightNormal;
+    vec2 ellipseNormal;
+    vec2 center;
+};
+
+// Folds the shapes in order with the polynomial smooth minimum; its gradient is the same blend of
+// the shapes' gradients, so normals and the magnification centre blend with the same weight.
+// A shape whose bounding box is farther than the current distance plus the blend radius cannot
+// change the result and is skipped.
+GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
+    GroupSample group;
+    group.distance = 0.0;
+    group.lightNormal = vec2(0.0);
+    group.ellipseNormal = vec2(0.0);
+    group.center = vec2(0.0);
+    for (uint i = 0u; i < lens.shapeCount; i++) {
+        ShapeParams shape = shapes[lens.shapeOffset + i];
+        vec2 local = p - shape.centerHalfSize.xy;
+        if (i > 0u && boundsDistance(local, shape) > group.distance + lens.blend) { continue; }
+        float distance = shapeDistance(local, shape);
+        vec2 lightNormal = vec2(0.0);
+        vec2 ellipse = vec2(0.0);
+        if (withNormals) {
+            lightNormal = lightingNormal(local, shape, lens.normalSmoothing);
+            ellipse = ellipseNormal(local, shape);
+        }
+        float h = 1.0;
+        if (i > 0u) {
+            if (lens.blend > 0.0) {
+                h = clamp(0.5 + 0.5 * (group.distance - distance) / lens.blend, 0.0, 1.0);
+            } else {
+                h = distance < group.distance ? 1.0 : 0.0;
+            }
+        }
+        group.distance = group.distance + (distance - group.distance) * h - lens.blend * h * (1.0 - h);
+        group.lightNormal = group.lightNormal + (lightNormal - group.lightNormal) * h;
+        group.ellipseNormal = group.ellipseNormal + (ellipse - group.ellipseNormal) * h;
+        group.center = group.center + (shape.centerHalfSize.xy - group.center) * h;
+    }
+    group.lightNormal = safeNormalize(group.lightNormal);
+    group.ellipseNormal = safeNormalize(group.ellipseNormal);
+    return group;
+}
+
+float groupDistance(vec2 p, LensParams lens) {
+    return groupSample(p, lens, false).distance;
+}
+
+float coverage(float distance) {
+    return clamp(0.5 - distance, 0.0, 1.0);
+}
+
+// The refraction direction mixes the box normal with the ellipse normal (Apple's ovalization).
+vec2 refractionNormal(GroupSample group, LensParams lens) {
+    return safeNormalize(group.lightNormal + (group.ellipseNormal - group.lightNormal) * lens.ovalization);
+}
+
+// Position in the refracting band: 1 at the silhouette, 0 at depth H and deeper.
+float bandPosition(float distance, LensParams lens) {
     if (lens.bevelWidth <= 0.0) { return 0.0; }
-    float x = clamp(1.0 + distance / lens.bevelWidth, 0.0, 1.0);
-    return lens.bevelAmount * (1.0 - sqrt(1.0 - x * x));
+    return clamp(1.0 + distance / lens.bevelWidth, 0.0, 1.0);
+}
+
+// Apple-fit bevel: inward shift A * (1 - sqrt(1 - x^2)); the physical model reads its table.
+float surfaceDisplacement(float distance, LensParams lens) {
+    float x = bandPosition(distance, lens);
+    if (lens.profileOffset == 0u) {
+        return lens.bevelAmount * (1.0 - sqrt(1.0 - x * x));
+    }
+    float t = x * float(PROFILE_SAMPLES - 1u);
+    uint index = min(uint(floor(t)), PROFILE_SAMPLES - 2u);
+    float f = t - float(index);
+    float a = tables[lens.profileOffset + index];
+    float b = tables[lens.profileOffset + index + 1u];
+    return a + (b - a) * f;
 }
 
 float smoothStep01(float edge0, float edge1, float x) {
@@ -204,13 +361,22 @@ float smoothStep01(float edge0, float edge1, float x) {
     return t * t * (3.0 - 2.0 * t);
 }
 
-float dropShadow(vec2 local, LensParams lens) {
+float dropShadow(vec2 p, LensParams lens) {
     float opacity = lens.shadow.w;
     if (opacity <= 0.0) { return 0.0; }
-    float distance = shapeDistance(local - lens.shadow.xy, lens);
+    float distance = groupDistance(p - lens.shadow.xy, lens);
     float radius = lens.shadow.z;
     if (radius < 0.5) { return opacity * coverage(distance); }
     return opacity * (1.0 - smoothStep01(-radius, radius, distance));
+}
+
+// Dark where the glass is inside its own shape but outside the shape shifted by the offset.
+float innerShadow(vec2 p, LensParams lens) {
+    float opacity = lens.innerShadow.w;
+    if (opacity <= 0.0) { return 0.0; }
+    float distance = groupDistance(p - lens.innerShadow.xy, lens);
+    float radius = max(lens.innerShadow.z, 0.5);
+    return opacity * smoothStep01(-radius, radius, distance);
 }
 
 // Accent share of the label: 1 deeper than `softness` inside the rim, a linear ramp to 0 at the rim.
@@ -219,14 +385,39 @@ float featherMask(float distance, LensParams lens) {
     return clamp(-distance / lens.softness, 0.0, 1.0);
 }
 
-// What the glass sees at a source position: frosted backdrop plus the label row, whose colour
-// turns from resting to accent under the feathered lens mask (the LensTint accent copy).
+// What the glass sees at a source position: frosted backdrop, then the regular label row whose
+// colour turns from resting to accent under the feathered lens mask (the LensTint accent copy),
+// punched out by the lifted label where the scene has one.
 vec3 sampleContent(vec2 position, LensParams lens) {
     vec3 background = sampleFrosted(position, lens);
-    float glyph = sampleLabel(position);
-    float accentShare = featherMask(shapeDistance(position - lens.centerHalfSize.xy, lens), lens);
+    float glyph = sampleLabel(position, 0u);
+    float accentShare = featherMask(groupDistance(position, lens), lens);
     vec4 labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare;
-    return composeLabel(background, glyph, labelColor);
+    vec3 color = composeLabel(background, glyph * (1.0 - lens.liftedContentAlpha), labelColor);
+    if (lens.liftedContentAlpha > 0.0) {
+        float lifted = sampleLabel(position, frame.liftedLabelWordOffset);
+        color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor);
+    }
+    return color;
+}
+
+// Content with dispersion: per channel (red at 1-k, blue at 1+k of the offset) or spectral taps.
+vec3 dispersedContent(vec2 p, vec2 source, LensParams lens) {
+    if (lens.dispersion <= 0.0) { return sampleContent(source, lens); }
+    vec2 offset = source - p;
+    if (lens.spectralTaps == 0u) {
+        return vec3(
+            sampleContent(p + offset * (1.0 - lens.dispersion), lens).r,
+            sampleContent(source, lens).g,
+            sampleContent(p + offset * (1.0 + lens.dispersion), lens).b);
+    }
+    vec3 sum = vec3(0.0);
+    for (uint tap = 0u; tap < SPECTRAL_TAPS; tap++) {
+        uint base = SPECTRAL_OFFSET + tap * 4u;
+        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tables[base]), lens);
+        sum = sum + tapColor * vec3(tables[base + 1u], tables[base + 2u], tables[base + 3u]);
+    }
+    return sum;
 }
 
 float integerPower(float base, uint exponent) {
@@ -244,23 +435,34 @@ vec3 rimLight(vec3 color, vec2 normal, float distance, LensParams lens) {
     return color + (vec3(1.0) - color) * light;
 }
 
-// The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light.
-vec3 glassColor(vec2 p, vec2 local, float distance, LensParams lens) {
-    vec2 boxNormal = lightingNormal(local, lens);
-    vec2 normal = refractionNormal(local, boxNormal, lens);
-    vec2 displaced = p - normal * bevelDisplacement(distance, lens);
-    vec2 center = lens.centerHalfSize.xy;
-    vec2 source = center + (displaced - center) * lens.inverseMagnification;
-    vec3 color;
-    if (lens.dispersion > 0.0) {
-        vec2 offset = source - p;
-        color.r = sampleContent(p + offset * (1.0 - lens.dispersion), lens).r;
-        color.g = sampleContent(source, lens).g;
-        color.b = sampleContent(p + offset * (1.0 + lens.dispersion), lens).b;
-    } else {
-        color = sampleContent(source, lens);
+// Fresnel-like ambient (1 - n_z)^3 of the quarter-circle surface, then the thin dark contour.
+vec3 edgeShading(vec3 color, float distance, LensParams lens) {
+    vec3 result = color;
+    if (lens.fresnel > 0.0) {
+        float x = bandPosition(distance, lens);
+        float tilt = 1.0 - sqrt(1.0 - x * x);
+        result = result + (vec3(1.0) - result) * min(lens.fresnel * tilt * tilt * tilt, 1.0);
     }
+    if (lens.contourOpacity > 0.0 && lens.contourWidth > 0.0) {
+        result = result * (1.0 - lens.contourOpacity * clamp(1.0 + distance / lens.contourWidth, 0.0, 1.0));
+    }
+    return result;
+}
+
+// The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light.
+vec3 glassColor(vec2 p, GroupSample group, LensParams lens) {
+    vec2 source = p;
+    if (lens.warpsContentBelow != 0u) {
+        vec2 normal = refractionNormal(group, lens);
+        vec2 displaced = p - normal * surfaceDisplacement(group.distance, lens);
+        source = group.center + (displaced - group.center) * lens.inverseMagnification;
+    }
+    vec3 color = dispersedContent(p, source, lens) * (1.0 - lens.darkening);
     color = applySaturation(color, lens.saturation);
+    color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     color = applyTint(color, lens.tint);
-    return rimLight(color, boxNormal, distance, lens);
+    color = color * (1.0 - lens.restingFill.a) + lens.restingFill.rgb;
+    color = rimLight(color, group.lightNormal, group.distance, lens);
+    color = edgeShading(color, group.distance, lens);
+    return color * (1.0 - innerShadow(p, lens));
 }

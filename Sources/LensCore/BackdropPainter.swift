@@ -84,7 +84,7 @@ struct BackdropPainter {
             }
         case .fill(let shape, let frame, let color):
             let value = Self.vector(color)
-            let box = RoundedBox(shape: shape, frame: frame, scale: scale)
+            let box = ShapeGeometry(shape: shape, frame: frame, scale: scale)
             return { x, y in
                 let coverage = min(max(0.5 - box.distance(Double(x) + 0.5, Double(y) + 0.5), 0), 1)
                 return SIMD4(value.x, value.y, value.z, value.w * coverage)
@@ -141,43 +141,77 @@ struct BackdropPainter {
     }
 }
 
-/// A shape in pixel space as a rounded box with per-corner radii, evaluated in `Double` for the
-/// model's own rasterising (backdrop fills); the lens shaders have their own fp32 twin.
-public struct RoundedBox: Sendable {
+/// A shape in pixel space, evaluated in `Double` for the model's own rasterising (backdrop fills)
+/// and turned into the shaders' ``ShapeParams``.
+public struct ShapeGeometry: Sendable {
     public let centerX: Double
     public let centerY: Double
     public let halfWidth: Double
     public let halfHeight: Double
     /// Top-left, top-right, bottom-right, bottom-left.
     public let radii: [Double]
+    /// 0 rounded box, 1 ellipse, 2 squircle (the shaders' `ShapeParams.kind`).
+    public let kind: UInt32
+    public let exponent: Double
 
-    public init(shape: Shape, frame: Rect, scale: Double) {
+    /// `growth` (pixels) is added to width and height about the centre.
+    public init(shape: Shape, frame: Rect, scale: Double, growth: (x: Double, y: Double) = (0, 0)) {
         centerX = frame.midX * scale
         centerY = frame.midY * scale
-        var halfWidth = frame.width * scale / 2
-        var halfHeight = frame.height * scale / 2
+        var halfWidth = (frame.width * scale + growth.x) / 2
+        var halfHeight = (frame.height * scale + growth.y) / 2
+        var kind: UInt32 = 0
+        var exponent = 2.0
         switch shape {
         case .circle:
             halfWidth = min(halfWidth, halfHeight)
             halfHeight = halfWidth
             radii = Array(repeating: halfWidth, count: 4)
+        case .ellipse:
+            kind = 1
+            radii = [0, 0, 0, 0]
         case .capsule:
             radii = Array(repeating: min(halfWidth, halfHeight), count: 4)
         case .roundedRectangle(let cornerRadii):
             radii = cornerRadii.map { min($0 * scale, min(halfWidth, halfHeight)) }
+        case .squircle(let cornerRadii, let squircleExponent):
+            kind = 2
+            exponent = squircleExponent
+            radii = cornerRadii.map { min($0 * scale, min(halfWidth, halfHeight)) }
         }
         self.halfWidth = halfWidth
         self.halfHeight = halfHeight
+        self.kind = kind
+        self.exponent = exponent
     }
 
     /// Signed distance in pixels from pixel-space point (x, y): negative inside.
     public func distance(_ x: Double, _ y: Double) -> Double {
         let localX = x - centerX
         let localY = y - centerY
+        if kind == 1 {
+            let k0 = ((localX / halfWidth) * (localX / halfWidth) + (localY / halfHeight) * (localY / halfHeight))
+                .squareRoot()
+            let k1x = localX / (halfWidth * halfWidth)
+            let k1y = localY / (halfHeight * halfHeight)
+            let k1 = (k1x * k1x + k1y * k1y).squareRoot()
+            return k1 > 1e-9 ? k0 * (k0 - 1) / k1 : -min(halfWidth, halfHeight)
+        }
         let radius = localX < 0 ? (localY < 0 ? radii[0] : radii[3]) : (localY < 0 ? radii[1] : radii[2])
         let qx = abs(localX) - halfWidth + radius
         let qy = abs(localY) - halfHeight + radius
-        let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
+        let ox = max(qx, 0)
+        let oy = max(qy, 0)
+        let outside =
+            kind == 2 ? pow(pow(ox, exponent) + pow(oy, exponent), 1 / exponent) : (ox * ox + oy * oy).squareRoot()
         return min(max(qx, qy), 0) + outside - radius
+    }
+
+    /// The shaders' description of this shape.
+    public var parameters: ShapeParams {
+        ShapeParams(
+            centerHalfSize: SIMD4(Float(centerX), Float(centerY), Float(halfWidth), Float(halfHeight)),
+            cornerRadii: SIMD4(Float(radii[0]), Float(radii[1]), Float(radii[2]), Float(radii[3])),
+            kind: kind, exponent: Float(exponent))
     }
 }

@@ -51,18 +51,22 @@ public struct FrameParameters: Sendable {
     public var height: Int { Int(frame.height) }
     /// Backdrop pixels packed `r | g << 8 | b << 16 | a << 24`, 8-bit sRGB.
     public var backdrop: [UInt32]
-    /// Label coverage bytes packed four per word, `frame.labelWordsPerRow` words per row.
+    /// Label coverage bytes packed four per word, `frame.labelWordsPerRow` words per row; the
+    /// lifted label, when there is one, follows at `frame.liftedLabelWordOffset`.
     public var labelWords: [UInt32]
     public var frame: FrameParams
     public var lenses: [LensParams]
+    /// The shapes of every group, `lenses[i].shapeOffset ..< shapeOffset + shapeCount`.
+    public var shapes: [ShapeParams]
     public var regions: [LensRegions]
     /// sRGB decode table, encode thresholds, then the frost kernels (see ``TableLayout``).
     public var tables: [Float]
 
     public init(
-        backdrop: [UInt32], labelWords: [UInt32], frame: FrameParams, lenses: [LensParams],
+        backdrop: [UInt32], labelWords: [UInt32], frame: FrameParams, lenses: [LensParams], shapes: [ShapeParams],
         regions: [LensRegions], tables: [Float]
     ) {
+        self.shapes = shapes
         self.backdrop = backdrop
         self.labelWords = labelWords
         self.frame = frame

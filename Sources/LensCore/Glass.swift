@@ -1,29 +1,35 @@
 import Foundation
 
-/// The silhouette of a glass element inside its frame.
-/// JSON: `"circle"`, `"capsule"`, or `{"type": "roundedRectangle", "cornerRadii": [tl, tr, br, bl]}`
-/// (or `"cornerRadius": r` for all four), radii in points.
+/// The silhouette of a glass shape inside its frame.
+/// JSON: `"circle"`, `"ellipse"`, `"capsule"`, `{"type": "roundedRectangle", "cornerRadii": [tl, tr, br, bl]}`
+/// (or `"cornerRadius": r`), or `{"type": "squircle", "cornerRadius": r, "exponent": 4.5}`; radii in points.
 public enum Shape: Codable, Sendable, Equatable {
     /// The largest circle centred in the frame.
     case circle
+    /// The ellipse inscribed in the frame.
+    case ellipse
     /// Fully rounded ends along the frame's long side.
     case capsule
     /// Top-left, top-right, bottom-right, bottom-left radii in points (clamped to half the short side).
     case roundedRectangle(cornerRadii: [Double])
+    /// Continuous-corner rectangle: each corner follows the superellipse |x|ⁿ + |y|ⁿ = rⁿ.
+    case squircle(cornerRadii: [Double], exponent: Double)
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case type, cornerRadii, cornerRadius }
+    enum CodingKeys: String, CodingKey, CaseIterable { case type, cornerRadii, cornerRadius, exponent }
 
     public init(from decoder: any Decoder) throws {
         if let name = try? decoder.singleValueContainer().decode(String.self) {
             switch name {
             case "circle": self = .circle
+            case "ellipse": self = .ellipse
             case "capsule": self = .capsule
             default:
                 throw DecodingError.dataCorrupted(
                     .init(
                         codingPath: decoder.codingPath,
                         debugDescription:
-                            "unknown shape \"\(name)\" (expected circle, capsule or a roundedRectangle object)"))
+                            "unknown shape \"\(name)\" (expected circle, ellipse, capsule, or a roundedRectangle or squircle object)"
+                    ))
             }
             return
         }
@@ -31,62 +37,180 @@ public enum Shape: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
         switch type {
-        case "circle": self = .circle
-        case "capsule": self = .capsule
-        case "roundedRectangle":
-            if let radii = try container.decodeIfPresent([Double].self, forKey: .cornerRadii) {
-                guard radii.count == 4, radii.allSatisfy({ $0.isFinite && Limits.cornerRadius.contains($0) }) else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: .cornerRadii, in: container,
-                        debugDescription: "expected 4 radii in 0…10000 (tl, tr, br, bl)")
-                }
-                self = .roundedRectangle(cornerRadii: radii)
-            } else {
-                let radius = try container.number(.cornerRadius, default: 12, in: Limits.cornerRadius)
-                self = .roundedRectangle(cornerRadii: [radius, radius, radius, radius])
+        case "circle", "ellipse", "capsule":
+            for key in [CodingKeys.cornerRadii, .cornerRadius, .exponent] where container.contains(key) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "not a key of a \(type)")
             }
+            self = type == "circle" ? .circle : type == "ellipse" ? .ellipse : .capsule
+        case "roundedRectangle":
+            if container.contains(.exponent) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .exponent, in: container, debugDescription: "only squircles have an exponent")
+            }
+            self = .roundedRectangle(cornerRadii: try Self.radii(container))
+        case "squircle":
+            self = .squircle(
+                cornerRadii: try Self.radii(container),
+                exponent: try container.number(.exponent, default: 4.5, in: Limits.squircleExponent))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "unknown shape type \"\(type)\"")
         }
     }
 
+    private static func radii(_ container: KeyedDecodingContainer<CodingKeys>) throws -> [Double] {
+        if let radii = try container.decodeIfPresent([Double].self, forKey: .cornerRadii) {
+            guard radii.count == 4, radii.allSatisfy({ $0.isFinite && Limits.cornerRadius.contains($0) }) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .cornerRadii, in: container,
+                    debugDescription: "expected 4 radii in 0…10000 (tl, tr, br, bl)")
+            }
+            return radii
+        }
+        let radius = try container.number(.cornerRadius, default: 12, in: Limits.cornerRadius)
+        return [radius, radius, radius, radius]
+    }
+
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .circle:
+        case .circle, .ellipse, .capsule:
             var container = encoder.singleValueContainer()
-            try container.encode("circle")
-        case .capsule:
-            var container = encoder.singleValueContainer()
-            try container.encode("capsule")
+            try container.encode(self == .circle ? "circle" : self == .ellipse ? "ellipse" : "capsule")
         case .roundedRectangle(let radii):
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("roundedRectangle", forKey: .type)
             try container.encode(radii, forKey: .cornerRadii)
+        case .squircle(let radii, let exponent):
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("squircle", forKey: .type)
+            try container.encode(radii, forKey: .cornerRadii)
+            try container.encode(exponent, forKey: .exponent)
         }
     }
 }
 
-/// One lens of glass: a shape in a frame and its optics.
-public struct GlassElement: Codable, Sendable {
+/// One shape of a glass group, placed by its frame.
+public struct PlacedShape: Codable, Sendable, Equatable {
     public var shape: Shape
     public var frame: Rect
-    public var optics: Optics
 
-    public init(shape: Shape, frame: Rect, optics: Optics = Optics()) {
+    public init(shape: Shape, frame: Rect) {
         self.shape = shape
         self.frame = frame
-        self.optics = optics
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case shape, frame, optics }
+    enum CodingKeys: String, CodingKey, CaseIterable { case shape, frame }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         shape = try container.decode(Shape.self, forKey: .shape)
         frame = try container.decode(Rect.self, forKey: .frame)
+    }
+}
+
+/// A glass element: one shape, or a group of shapes merged with a smooth minimum of radius `blend`
+/// (like a glass effect container: nearby shapes grow a liquid bridge), with its optics and lift.
+/// JSON: `"shape"` and `"frame"`, or `"shapes": [{"shape", "frame"}, …]` and `"blend"`.
+public struct GlassElement: Codable, Sendable {
+    public var shapes: [PlacedShape]
+    /// Smooth-minimum radius in points; 0 is a plain union.
+    public var blend: Double
+    public var optics: Optics
+    /// Resting/lifted state; nil renders the lens fully lifted.
+    public var lift: LensLift?
+
+    public init(shape: Shape, frame: Rect, optics: Optics = Optics(), lift: LensLift? = nil) {
+        self.init(shapes: [PlacedShape(shape: shape, frame: frame)], blend: 0, optics: optics, lift: lift)
+    }
+
+    public init(shapes: [PlacedShape], blend: Double, optics: Optics = Optics(), lift: LensLift? = nil) {
+        self.shapes = shapes
+        self.blend = blend
+        self.optics = optics
+        self.lift = lift
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case shape, frame, shapes, blend, optics, lift }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if container.contains(.shapes) {
+            for key in [CodingKeys.shape, .frame] where container.contains(key) {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "give either \"shape\" and \"frame\" or \"shapes\"")
+            }
+            shapes = try container.decode([PlacedShape].self, forKey: .shapes)
+            guard Limits.groupShapes.contains(Double(shapes.count)) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .shapes, in: container,
+                    debugDescription:
+                        "a group holds 1 to \(Int(Limits.groupShapes.upperBound)) shapes, got \(shapes.count)")
+            }
+        } else {
+            shapes = [
+                PlacedShape(
+                    shape: try container.decode(Shape.self, forKey: .shape),
+                    frame: try container.decode(Rect.self, forKey: .frame))
+            ]
+        }
+        blend = try container.number(.blend, default: 0, in: Limits.blend)
         optics = try container.value(.optics, default: Optics())
+        lift = try container.decodeIfPresent(LensLift.self, forKey: .lift)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if shapes.count == 1 && blend == 0 {
+            try container.encode(shapes[0].shape, forKey: .shape)
+            try container.encode(shapes[0].frame, forKey: .frame)
+        } else {
+            try container.encode(shapes, forKey: .shapes)
+            try container.encode(blend, forKey: .blend)
+        }
+        try container.encode(optics, forKey: .optics)
+        try container.encodeIfPresent(lift, forKey: .lift)
+    }
+}
+
+/// The lens between resting (progress 0) and lifted (1): the size grows by bounds, refraction,
+/// magnification and frost fade in, the resting background fades out, lifted content fades in.
+public struct LensLift: Codable, Sendable, Equatable {
+    public var progress: Double
+    /// Points added to width and height when fully lifted (e.g. 196×28 → 220×44 is [24, 16]).
+    public var growth: Point
+    /// Drawn over the glass while resting; its alpha fades out with the progress.
+    public var restingBackground: RGBAColor
+    /// Bevel amount A while resting (Apple's Large style: 0).
+    public var restingBevelAmount: Double
+    /// Frost σ while resting.
+    public var restingFrost: Double
+
+    public init(
+        progress: Double, growth: Point = Point(x: 0, y: 0), restingBackground: RGBAColor = .clear,
+        restingBevelAmount: Double = 0, restingFrost: Double = 0
+    ) {
+        self.progress = progress
+        self.growth = growth
+        self.restingBackground = restingBackground
+        self.restingBevelAmount = restingBevelAmount
+        self.restingFrost = restingFrost
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case progress, growth, restingBackground, restingBevelAmount, restingFrost
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        progress = try container.number(.progress, in: Limits.unit)
+        growth = try container.value(.growth, default: Point(x: 0, y: 0))
+        restingBackground = try container.value(.restingBackground, default: .clear)
+        restingBevelAmount = try container.number(.restingBevelAmount, default: 0, in: Limits.bevel)
+        restingFrost = try container.number(.restingFrost, default: 0, in: Limits.frost)
     }
 }
 
@@ -143,7 +267,8 @@ public struct RimLight: Codable, Sendable, Equatable {
     }
 }
 
-/// Drop shadow: the shape offset and blurred, cut out under the glass.
+/// A shadow: the shape offset and blurred. As a drop shadow it is cut out under the glass; as an
+/// inner shadow it darkens the glass where the offset shape does not cover it.
 public struct DropShadow: Codable, Sendable, Equatable {
     public var offset: Point
     public var radius: Double
@@ -151,6 +276,8 @@ public struct DropShadow: Codable, Sendable, Equatable {
 
     /// Apple's glass: offset (0, 8), radius 24, opacity 0.25.
     public static let standard = DropShadow(offset: Point(x: 0, y: 8), radius: 24, opacity: 0.25)
+    /// Apple's lens inner shadow: offset (0, 7), radius 3, opacity 0.12.
+    public static let appleInner = DropShadow(offset: Point(x: 0, y: 7), radius: 3, opacity: 0.12)
     public static let off = DropShadow(offset: Point(x: 0, y: 0), radius: 0, opacity: 0)
 
     public init(offset: Point, radius: Double, opacity: Double) {
@@ -170,48 +297,24 @@ public struct DropShadow: Codable, Sendable, Equatable {
     }
 }
 
-/// How the glass bends, blurs, colours and lights what is under it. Lengths in points.
-public struct Optics: Codable, Sendable, Equatable {
-    /// H: depth of the bevel band at the rim (capped to ¼ of the short side).
-    public var bevelWidth: Double = 20
-    /// A: inward displacement at the silhouette (capped to half the short side).
-    public var bevelAmount: Double = 60
-    /// Sampling scale about the lens centre (Apple's lifted lens ≈ 1.22).
-    public var magnification: Double = 1
-    /// Per-channel spread k of the displacement (red 1−k, blue 1+k); skipped under ¼ px.
-    public var dispersion: Double = 0
-    /// Gaussian σ of the backdrop under the glass.
-    public var frost: Double = 0
-    public var saturation: Double = 1
-    /// Colour laid over the glass (premultiplied "over"); alpha is the amount.
-    public var tint: RGBAColor = .clear
-    /// Width of the tint-mask feather inside the rim.
-    public var softness: Double = 10
-    /// Share of the ellipse normal in the refraction direction (Apple: 0.5).
-    public var ovalization: Double = 0.5
-    public var rimLight: RimLight = .standard
-    public var shadow: DropShadow = .standard
+/// A thin dark line just inside the silhouette.
+public struct Contour: Codable, Sendable, Equatable {
+    public var width: Double
+    public var opacity: Double
 
-    public init() {}
+    public static let off = Contour(width: 0, opacity: 0)
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case bevelWidth, bevelAmount, magnification, dispersion, frost, saturation, tint, softness,
-            ovalization, rimLight, shadow
+    public init(width: Double, opacity: Double) {
+        self.width = width
+        self.opacity = opacity
     }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case width, opacity }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        bevelWidth = try container.number(.bevelWidth, default: bevelWidth, in: Limits.bevel)
-        bevelAmount = try container.number(.bevelAmount, default: bevelAmount, in: Limits.bevel)
-        magnification = try container.number(.magnification, default: magnification, in: Limits.magnification)
-        dispersion = try container.number(.dispersion, default: dispersion, in: Limits.dispersion)
-        frost = try container.number(.frost, default: frost, in: Limits.frost)
-        saturation = try container.number(.saturation, default: saturation, in: Limits.saturation)
-        tint = try container.value(.tint, default: tint)
-        softness = try container.number(.softness, default: softness, in: Limits.softness)
-        ovalization = try container.number(.ovalization, default: ovalization, in: Limits.unit)
-        rimLight = try container.value(.rimLight, default: rimLight)
-        shadow = try container.value(.shadow, default: shadow)
+        width = try container.number(.width, default: 0.5, in: Limits.rimWidth)
+        opacity = try container.number(.opacity, default: 0.2, in: Limits.unit)
     }
 }

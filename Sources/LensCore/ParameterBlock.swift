@@ -11,21 +11,30 @@ public struct FrameParams: Sendable, Equatable {
     public var lensCount: UInt32
     /// Label coverage is one byte per pixel, packed four to a `uint`; rows start on a word.
     public var labelWordsPerRow: UInt32
+    /// Where the lifted (selected-appearance) label starts in the label buffer, in words.
+    public var liftedLabelWordOffset: UInt32
+    var padding0: UInt32 = 0
+    var padding1: UInt32 = 0
+    var padding2: UInt32 = 0
     /// Resting label colour, linear light, premultiplied.
     public var restingColor: SIMD4<Float>
     /// Accent label colour, linear light, premultiplied.
     public var accentColor: SIMD4<Float>
+    /// Lifted label colour, linear light, premultiplied.
+    public var liftedLabelColor: SIMD4<Float>
 
     public init(
-        width: UInt32, height: UInt32, lensCount: UInt32, labelWordsPerRow: UInt32, restingColor: SIMD4<Float>,
-        accentColor: SIMD4<Float>
+        width: UInt32, height: UInt32, lensCount: UInt32, labelWordsPerRow: UInt32, liftedLabelWordOffset: UInt32 = 0,
+        restingColor: SIMD4<Float>, accentColor: SIMD4<Float>, liftedLabelColor: SIMD4<Float> = .zero
     ) {
         self.width = width
         self.height = height
         self.lensCount = lensCount
         self.labelWordsPerRow = labelWordsPerRow
+        self.liftedLabelWordOffset = liftedLabelWordOffset
         self.restingColor = restingColor
         self.accentColor = accentColor
+        self.liftedLabelColor = liftedLabelColor
     }
 
     /// Byte offsets of each field, named as in GLSL.
@@ -34,62 +43,138 @@ public struct FrameParams: Sendable, Equatable {
         ("height", MemoryLayout<Self>.offset(of: \.height)!),
         ("lensCount", MemoryLayout<Self>.offset(of: \.lensCount)!),
         ("labelWordsPerRow", MemoryLayout<Self>.offset(of: \.labelWordsPerRow)!),
+        ("liftedLabelWordOffset", MemoryLayout<Self>.offset(of: \.liftedLabelWordOffset)!),
+        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
+        ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
+        ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
         ("restingColor", MemoryLayout<Self>.offset(of: \.restingColor)!),
         ("accentColor", MemoryLayout<Self>.offset(of: \.accentColor)!),
+        ("liftedLabelColor", MemoryLayout<Self>.offset(of: \.liftedLabelColor)!),
     ]
 }
 
-/// GLSL twin: `struct LensParams`. All lengths in pixels.
-public struct LensParams: Sendable, Equatable {
+/// GLSL twin: `struct ShapeParams`. One shape of a glass group, in pixels.
+public struct ShapeParams: Sendable, Equatable {
     /// Centre x, y and half width, half height.
     public var centerHalfSize: SIMD4<Float>
     /// Top-left, top-right, bottom-right, bottom-left.
     public var cornerRadii: SIMD4<Float>
-    /// Linear premultiplied rgb and alpha.
-    public var tint: SIMD4<Float>
-    /// Direction x, y (unit, y down); amount; unused.
-    public var keyLight: SIMD4<Float>
-    /// Direction x, y (unit, y down); amount; unused.
-    public var fillLight: SIMD4<Float>
-    /// Offset x, y; radius; opacity.
-    public var shadow: SIMD4<Float>
-    /// x0, y0, x1, y1 of the frosted backdrop the lens may sample.
-    public var sourceRegion: SIMD4<UInt32>
-    public var bevelWidth: Float
-    public var bevelAmount: Float
-    public var inverseMagnification: Float
-    /// Per-channel spread k: red samples at 1−k of the offset, blue at 1+k. Zero when under ¼ px.
-    public var dispersion: Float
-    public var saturation: Float
-    public var softness: Float
-    public var rimWidth: Float
-    public var rimFalloff: UInt32
-    public var kernelOffset: UInt32
-    public var kernelRadius: UInt32
-    public var normalSmoothing: Float
-    public var ovalization: Float
+    /// 0 rounded box (circle, capsule, rounded rectangle), 1 ellipse, 2 squircle.
+    public var kind: UInt32
+    /// Squircle superellipse exponent.
+    public var exponent: Float
+    var padding0: Float = 0
+    var padding1: Float = 0
+
+    public init(centerHalfSize: SIMD4<Float>, cornerRadii: SIMD4<Float>, kind: UInt32, exponent: Float) {
+        self.centerHalfSize = centerHalfSize
+        self.cornerRadii = cornerRadii
+        self.kind = kind
+        self.exponent = exponent
+    }
 
     /// Byte offsets of each field, named as in GLSL.
     public static let fieldOffsets: [(name: String, offset: Int)] = [
         ("centerHalfSize", MemoryLayout<Self>.offset(of: \.centerHalfSize)!),
         ("cornerRadii", MemoryLayout<Self>.offset(of: \.cornerRadii)!),
+        ("kind", MemoryLayout<Self>.offset(of: \.kind)!),
+        ("exponent", MemoryLayout<Self>.offset(of: \.exponent)!),
+        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
+        ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
+    ]
+}
+
+/// GLSL twin: `struct LensParams`. One glass group; all lengths in pixels.
+public struct LensParams: Sendable, Equatable {
+    /// Linear premultiplied rgb and alpha.
+    public var tint: SIMD4<Float> = .zero
+    /// Direction x, y (unit, y down); amount; unused.
+    public var keyLight: SIMD4<Float> = .zero
+    /// Direction x, y (unit, y down); amount; unused.
+    public var fillLight: SIMD4<Float> = .zero
+    /// Offset x, y; radius; opacity.
+    public var shadow: SIMD4<Float> = .zero
+    /// Offset x, y; radius; opacity.
+    public var innerShadow: SIMD4<Float> = .zero
+    /// Resting background, linear premultiplied, alpha already faded by the lift progress.
+    public var restingFill: SIMD4<Float> = .zero
+    /// x0, y0, x1, y1 of the frosted backdrop the lens may sample.
+    public var sourceRegion: SIMD4<UInt32> = .zero
+    public var shapeOffset: UInt32 = 0
+    public var shapeCount: UInt32 = 0
+    /// Smooth-minimum radius k of the group.
+    public var blend: Float = 0
+    /// Physical model: where its displacement table starts in `tables`; 0 selects the bevel model.
+    public var profileOffset: UInt32 = 0
+    public var bevelWidth: Float = 0
+    public var bevelAmount: Float = 0
+    public var inverseMagnification: Float = 1
+    /// Spread k: red samples at 1−k of the offset, blue at 1+k. Zero when under ¼ px.
+    public var dispersion: Float = 0
+    /// 0 for per-channel dispersion, else the number of spectral taps.
+    public var spectralTaps: UInt32 = 0
+    public var saturation: Float = 1
+    public var brightness: Float = 0
+    public var contrast: Float = 1
+    public var softness: Float = 0
+    public var rimWidth: Float = 0
+    public var rimFalloff: UInt32 = 1
+    public var fresnel: Float = 0
+    public var contourWidth: Float = 0
+    public var contourOpacity: Float = 0
+    public var kernelOffset: UInt32 = 0
+    public var kernelRadius: UInt32 = 0
+    public var normalSmoothing: Float = 1
+    public var ovalization: Float = 0
+    /// How much the lifted label replaces the regular one under the glass.
+    public var liftedContentAlpha: Float = 0
+    /// 0: the glass shows what is below it without refraction.
+    public var warpsContentBelow: UInt32 = 1
+    /// Dark appearance: share of the content dimmed under the glass.
+    public var darkening: Float = 0
+    var padding0: Float = 0
+    var padding1: Float = 0
+    var padding2: Float = 0
+
+    public init() {}
+
+    /// Byte offsets of each field, named as in GLSL.
+    public static let fieldOffsets: [(name: String, offset: Int)] = [
         ("tint", MemoryLayout<Self>.offset(of: \.tint)!),
         ("keyLight", MemoryLayout<Self>.offset(of: \.keyLight)!),
         ("fillLight", MemoryLayout<Self>.offset(of: \.fillLight)!),
         ("shadow", MemoryLayout<Self>.offset(of: \.shadow)!),
+        ("innerShadow", MemoryLayout<Self>.offset(of: \.innerShadow)!),
+        ("restingFill", MemoryLayout<Self>.offset(of: \.restingFill)!),
         ("sourceRegion", MemoryLayout<Self>.offset(of: \.sourceRegion)!),
+        ("shapeOffset", MemoryLayout<Self>.offset(of: \.shapeOffset)!),
+        ("shapeCount", MemoryLayout<Self>.offset(of: \.shapeCount)!),
+        ("blend", MemoryLayout<Self>.offset(of: \.blend)!),
+        ("profileOffset", MemoryLayout<Self>.offset(of: \.profileOffset)!),
         ("bevelWidth", MemoryLayout<Self>.offset(of: \.bevelWidth)!),
         ("bevelAmount", MemoryLayout<Self>.offset(of: \.bevelAmount)!),
         ("inverseMagnification", MemoryLayout<Self>.offset(of: \.inverseMagnification)!),
         ("dispersion", MemoryLayout<Self>.offset(of: \.dispersion)!),
+        ("spectralTaps", MemoryLayout<Self>.offset(of: \.spectralTaps)!),
         ("saturation", MemoryLayout<Self>.offset(of: \.saturation)!),
+        ("brightness", MemoryLayout<Self>.offset(of: \.brightness)!),
+        ("contrast", MemoryLayout<Self>.offset(of: \.contrast)!),
         ("softness", MemoryLayout<Self>.offset(of: \.softness)!),
         ("rimWidth", MemoryLayout<Self>.offset(of: \.rimWidth)!),
         ("rimFalloff", MemoryLayout<Self>.offset(of: \.rimFalloff)!),
+        ("fresnel", MemoryLayout<Self>.offset(of: \.fresnel)!),
+        ("contourWidth", MemoryLayout<Self>.offset(of: \.contourWidth)!),
+        ("contourOpacity", MemoryLayout<Self>.offset(of: \.contourOpacity)!),
         ("kernelOffset", MemoryLayout<Self>.offset(of: \.kernelOffset)!),
         ("kernelRadius", MemoryLayout<Self>.offset(of: \.kernelRadius)!),
         ("normalSmoothing", MemoryLayout<Self>.offset(of: \.normalSmoothing)!),
         ("ovalization", MemoryLayout<Self>.offset(of: \.ovalization)!),
+        ("liftedContentAlpha", MemoryLayout<Self>.offset(of: \.liftedContentAlpha)!),
+        ("warpsContentBelow", MemoryLayout<Self>.offset(of: \.warpsContentBelow)!),
+        ("darkening", MemoryLayout<Self>.offset(of: \.darkening)!),
+        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
+        ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
+        ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
     ]
 }
 
@@ -118,12 +203,17 @@ public struct DispatchConstants: Sendable, Equatable {
     public static let pushSize = MemoryLayout<Self>.offset(of: \.axis)! + MemoryLayout<UInt32>.size
 }
 
-/// Where each table sits in the shaders' `tables` buffer (GLSL: `SRGB_*_OFFSET`).
+/// Where each table sits in the shaders' `tables` buffer (GLSL: the `*_OFFSET` constants).
 public enum TableLayout {
     public static let srgbDecodeOffset = 0
     public static let srgbEncodeOffset = 256
-    /// Frost kernels follow the colour tables, one run of `radius + 1` weights per lens.
-    public static let kernelsOffset = 511
+    /// Spectral dispersion: `spectralTaps` × (offset scale, red, green, blue weights).
+    public static let spectralOffset = 511
+    public static let spectralTaps = 7
+    /// Frost kernels and physical displacement profiles follow, one run per lens.
+    public static let perLensOffset = spectralOffset + spectralTaps * 4
+    /// Samples of a physical displacement profile over the band, silhouette last.
+    public static let profileSamples = 256
 }
 
 /// The `ParamsBuffer` block: `FrameParams frame; LensParams lenses[];` (std430).

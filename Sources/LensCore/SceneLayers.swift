@@ -140,6 +140,8 @@ public enum LabelMask: Sendable {
 }
 
 /// A label row drawn in its resting colour, re-tinted to the accent colour under the glass.
+/// With a lifted mask, the glass shows the lifted (selected-appearance) row instead: the regular
+/// row is punched out under the lens as the lift progresses.
 public struct LabelLayer: Codable, Sendable {
     public var mask: LabelMask
     /// Where the mask's top-left corner sits, in points.
@@ -148,6 +150,9 @@ public struct LabelLayer: Codable, Sendable {
     public var scale: Double
     public var resting: RGBAColor
     public var accent: RGBAColor
+    /// The selected-appearance row, same origin and scale as `mask`.
+    public var liftedMask: LabelMask?
+    public var liftedColor: RGBAColor
 
     /// secondaryLabel in the light appearance: (60, 60, 67) at 0.6.
     public static let restingLight = RGBAColor(60, 60, 67, 0.6)
@@ -158,16 +163,21 @@ public struct LabelLayer: Codable, Sendable {
 
     public init(
         mask: LabelMask, origin: Point = Point(x: 0, y: 0), scale: Double = 2,
-        resting: RGBAColor = restingLight, accent: RGBAColor = defaultAccent
+        resting: RGBAColor = restingLight, accent: RGBAColor = defaultAccent,
+        liftedMask: LabelMask? = nil, liftedColor: RGBAColor = .black
     ) {
         self.mask = mask
         self.origin = origin
         self.scale = scale
         self.resting = resting
         self.accent = accent
+        self.liftedMask = liftedMask
+        self.liftedColor = liftedColor
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case mask, origin, scale, resting, accent }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case mask, origin, scale, resting, accent, liftedMask, liftedColor
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -177,19 +187,26 @@ public struct LabelLayer: Codable, Sendable {
         scale = try container.number(.scale, default: 2, in: Limits.maskScale)
         resting = try container.value(.resting, default: Self.restingLight)
         accent = try container.value(.accent, default: Self.defaultAccent)
+        liftedMask = try container.decodeIfPresent(String.self, forKey: .liftedMask).map(LabelMask.file)
+        liftedColor = try container.value(.liftedColor, default: .black)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        guard case .file(let path) = mask else {
-            throw EncodingError.invalidValue(
-                mask,
-                .init(codingPath: encoder.codingPath, debugDescription: "an in-memory label mask has no JSON form"))
+        func path(_ mask: LabelMask) throws -> String {
+            guard case .file(let path) = mask else {
+                throw EncodingError.invalidValue(
+                    mask,
+                    .init(codingPath: encoder.codingPath, debugDescription: "an in-memory label mask has no JSON form"))
+            }
+            return path
         }
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(path, forKey: .mask)
+        try container.encode(try path(mask), forKey: .mask)
         try container.encode(origin, forKey: .origin)
         try container.encode(scale, forKey: .scale)
         try container.encode(resting, forKey: .resting)
         try container.encode(accent, forKey: .accent)
+        try container.encodeIfPresent(try liftedMask.map(path), forKey: .liftedMask)
+        try container.encode(liftedColor, forKey: .liftedColor)
     }
 }

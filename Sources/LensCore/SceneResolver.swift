@@ -30,40 +30,67 @@ public struct SceneResolver: Sendable {
         let backdrop = try BackdropPainter(width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:))
             .paint(scene.background)
         let wordsPerRow = (width + 3) / 4
-        var labelWords = [UInt32](repeating: 0, count: wordsPerRow * height)
-        var resting = LabelLayer.restingLight.linearPremultiplied
-        var accent = LabelLayer.defaultAccent.linearPremultiplied
+        let labelWordCount = wordsPerRow * height
+        var labelWords = [UInt32](repeating: 0, count: labelWordCount)
+        var frame = FrameParams(
+            width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
+            labelWordsPerRow: UInt32(wordsPerRow), restingColor: LabelLayer.restingLight.linearPremultiplied,
+            accentColor: LabelLayer.defaultAccent.linearPremultiplied)
+        var hasLiftedLabel = false
         if let label = scene.label {
-            let mask = try labelMask(label)
+            let mask = try labelMask(label.mask, keyPath: "label.mask")
             rasterizeLabel(
                 mask, label: label, scale: scale, width: width, height: height, wordsPerRow: wordsPerRow,
-                into: &labelWords)
-            resting = label.resting.linearPremultiplied
-            accent = label.accent.linearPremultiplied
+                into: &labelWords[...])
+            frame.restingColor = label.resting.linearPremultiplied
+            frame.accentColor = label.accent.linearPremultiplied
+            if let liftedMask = label.liftedMask {
+                let lifted = try labelMask(liftedMask, keyPath: "label.liftedMask")
+                labelWords += [UInt32](repeating: 0, count: labelWordCount)
+                rasterizeLabel(
+                    lifted, label: label, scale: scale, width: width, height: height, wordsPerRow: wordsPerRow,
+                    into: &labelWords[labelWordCount...])
+                frame.liftedLabelWordOffset = UInt32(labelWordCount)
+                frame.liftedLabelColor = label.liftedColor.linearPremultiplied
+                hasLiftedLabel = true
+            }
         }
 
-        var tables = ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds
+        var tables = ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds + Self.spectralTable()
+        var shapes: [ShapeParams] = []
         var lenses: [LensParams] = []
         var regions: [LensRegions] = []
         for element in scene.glass {
-            let kernel = Self.gaussianKernel(sigma: element.optics.frost * scale)
-            var lens = Self.lensParams(element, scale: scale)
+            let progress = element.lift?.progress ?? 1
+            let growth =
+                element.lift.map { (x: $0.growth.x * scale * progress, y: $0.growth.y * scale * progress) } ?? (0, 0)
+            let geometry = element.shapes.map {
+                ShapeGeometry(shape: $0.shape, frame: $0.frame, scale: scale, growth: growth)
+            }
+            var lens = Self.lensParams(element, geometry: geometry, scale: scale, liftedContent: hasLiftedLabel)
+            lens.shapeOffset = UInt32(shapes.count)
+            shapes += geometry.map(\.parameters)
+
+            let restingFrost = element.lift?.restingFrost ?? element.optics.frost
+            let kernel = Self.gaussianKernel(
+                sigma: (restingFrost + (element.optics.frost - restingFrost) * progress) * scale)
             lens.kernelOffset = UInt32(tables.count)
             lens.kernelRadius = UInt32(kernel.count - 1)
             tables += kernel
-            let lensRegions = Self.regions(of: lens, width: width, height: height)
+            if element.optics.model == .physical {
+                lens.profileOffset = UInt32(tables.count)
+                tables += Self.physicalProfile(element.optics, bandWidth: Double(lens.bevelWidth), scale: scale)
+            }
+            let lensRegions = Self.regions(of: lens, geometry: geometry, width: width, height: height)
             lens.sourceRegion = SIMD4(
                 UInt32(lensRegions.source.x0), UInt32(lensRegions.source.y0),
                 UInt32(lensRegions.source.x1), UInt32(lensRegions.source.y1))
             lenses.append(lens)
             regions.append(lensRegions)
         }
-
-        let frame = FrameParams(
-            width: UInt32(width), height: UInt32(height), lensCount: UInt32(lenses.count),
-            labelWordsPerRow: UInt32(wordsPerRow), restingColor: resting, accentColor: accent)
         return FrameParameters(
-            backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lenses, regions: regions, tables: tables)
+            backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lenses, shapes: shapes, regions: regions,
+            tables: tables)
     }
 
     /// Loads an image the scene names; a failure becomes a ``SceneError`` at `keyPath`.
@@ -75,12 +102,12 @@ public struct SceneResolver: Sendable {
         }
     }
 
-    private func labelMask(_ label: LabelLayer) throws -> AlphaImage {
-        switch label.mask {
+    private func labelMask(_ mask: LabelMask, keyPath: String) throws -> AlphaImage {
+        switch mask {
         case .image(let image):
             return image
         case .file(let path):
-            let image = try loadImage(path, keyPath: "label.mask")
+            let image = try loadImage(path, keyPath: keyPath)
             let hasAlpha = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] != 255 }
             let coverage = (0..<image.width * image.height).map { index -> UInt8 in
                 if hasAlpha { return image.pixels[index * 4 + 3] }
@@ -95,7 +122,7 @@ public struct SceneResolver: Sendable {
     /// Places the mask on the canvas, resampling bilinearly from the mask's scale to the canvas's.
     private func rasterizeLabel(
         _ mask: AlphaImage, label: LabelLayer, scale: Double, width: Int, height: Int, wordsPerRow: Int,
-        into words: inout [UInt32]
+        into words: inout ArraySlice<UInt32>
     ) {
         func maskValue(_ x: Int, _ y: Int) -> Double {
             guard x >= 0, y >= 0, x < mask.width, y < mask.height else { return 0 }
@@ -118,7 +145,7 @@ public struct SceneResolver: Sendable {
                 let bottom = maskValue(x0, y0 + 1) + (maskValue(x0 + 1, y0 + 1) - maskValue(x0, y0 + 1)) * tx
                 let value = UInt32(max(0, min(255, (top + (bottom - top) * ty).rounded())))
                 guard value > 0 else { continue }
-                words[y * wordsPerRow + x / 4] |= value << UInt32((x % 4) * 8)
+                words[words.startIndex + y * wordsPerRow + x / 4] |= value << UInt32((x % 4) * 8)
             }
         }
     }
@@ -132,21 +159,22 @@ public struct SceneResolver: Sendable {
         return raw.map { Float($0 / total) }
     }
 
-    /// One glass element in pixels, with H and A capped to fit the shape.
-    static func lensParams(_ element: GlassElement, scale: Double) -> LensParams {
-        let box = RoundedBox(shape: element.shape, frame: element.frame, scale: scale)
-        let halfWidth = box.halfWidth
-        let halfHeight = box.halfHeight
-        let radii = box.radii
-        let shortHalf = min(halfWidth, halfHeight)
+    /// One glass group in pixels, with H and A capped to fit its smallest shape and the lift applied.
+    static func lensParams(_ element: GlassElement, geometry: [ShapeGeometry], scale: Double, liftedContent: Bool)
+        -> LensParams
+    {
         let optics = element.optics
+        let progress = element.lift?.progress ?? 1
+        let shortHalf = geometry.map { min($0.halfWidth, $0.halfHeight) }.min() ?? 0
+        let longest =
+            geometry.map { ($0.halfWidth * $0.halfWidth + $0.halfHeight * $0.halfHeight).squareRoot() }.max() ?? 0
         let bevelWidth = min(optics.bevelWidth * scale, shortHalf / 2)
-        let bevelAmount = min(optics.bevelAmount * scale, shortHalf)
-        let magnification = optics.magnification
-        // Largest sample offset: the bevel shift plus the magnification's pull at the far corner.
-        let maxOffset =
-            bevelAmount + (halfWidth * halfWidth + halfHeight * halfHeight).squareRoot() * abs(1 - 1 / magnification)
-        let dispersion = optics.dispersion * maxOffset >= 0.25 ? optics.dispersion : 0
+        let restingAmount = element.lift?.restingBevelAmount ?? optics.bevelAmount
+        let bevelAmount = min((restingAmount + (optics.bevelAmount - restingAmount) * progress) * scale, shortHalf)
+        let magnification = 1 + (optics.magnification - 1) * progress
+        let maxShift = optics.model == .bevel ? bevelAmount : bevelWidth
+        // Largest sample offset: the surface shift plus the magnification's pull at the far corner.
+        let maxOffset = maxShift + longest * abs(1 - 1 / magnification)
         let rim = optics.rimLight
         func direction(_ degrees: Double) -> (Float, Float) {
             let radians = degrees * .pi / 180
@@ -154,50 +182,109 @@ public struct SceneResolver: Sendable {
         }
         let key = direction(rim.key.angle)
         let fill = direction(rim.fill.angle)
-        let shadow = optics.shadow
-        return LensParams(
-            centerHalfSize: SIMD4(Float(box.centerX), Float(box.centerY), Float(halfWidth), Float(halfHeight)),
-            cornerRadii: SIMD4(Float(radii[0]), Float(radii[1]), Float(radii[2]), Float(radii[3])),
-            tint: optics.tint.linearPremultiplied,
-            keyLight: SIMD4(key.0, key.1, Float(rim.key.amount), 0),
-            fillLight: SIMD4(fill.0, fill.1, Float(rim.fill.amount), 0),
-            shadow: SIMD4(
+        func shadowVector(_ shadow: DropShadow) -> SIMD4<Float> {
+            SIMD4(
                 Float(shadow.offset.x * scale), Float(shadow.offset.y * scale), Float(shadow.radius * scale),
-                Float(shadow.opacity)),
-            sourceRegion: .zero,
-            bevelWidth: Float(bevelWidth),
-            bevelAmount: Float(bevelAmount),
-            inverseMagnification: Float(1 / magnification),
-            dispersion: Float(dispersion),
-            saturation: Float(optics.saturation),
-            softness: Float(optics.softness * scale),
-            rimWidth: Float(rim.width * scale),
-            rimFalloff: UInt32(rim.falloff),
-            kernelOffset: 0,
-            kernelRadius: 0,
-            normalSmoothing: Float(max(1, bevelWidth / 2)),
-            ovalization: Float(optics.ovalization))
+                Float(shadow.opacity))
+        }
+        var resting = element.lift?.restingBackground ?? .clear
+        resting.alpha *= 1 - progress
+
+        var lens = LensParams()
+        lens.tint = optics.tint.linearPremultiplied
+        lens.keyLight = SIMD4(key.0, key.1, Float(rim.key.amount), 0)
+        lens.fillLight = SIMD4(fill.0, fill.1, Float(rim.fill.amount), 0)
+        lens.shadow = shadowVector(optics.shadow)
+        lens.innerShadow = shadowVector(optics.innerShadow)
+        lens.restingFill = resting.linearPremultiplied
+        lens.shapeCount = UInt32(geometry.count)
+        lens.blend = Float(element.blend * scale)
+        lens.bevelWidth = Float(bevelWidth)
+        lens.bevelAmount = Float(bevelAmount)
+        lens.inverseMagnification = Float(1 / magnification)
+        lens.dispersion = optics.dispersion * maxOffset >= 0.25 ? Float(optics.dispersion) : 0
+        lens.spectralTaps = optics.dispersionMode == .spectral ? UInt32(TableLayout.spectralTaps) : 0
+        lens.saturation = Float(optics.saturation)
+        lens.brightness = Float(optics.brightness)
+        lens.contrast = Float(optics.contrast)
+        lens.softness = Float(optics.softness * scale)
+        lens.rimWidth = Float(rim.width * scale)
+        lens.rimFalloff = UInt32(rim.falloff)
+        lens.fresnel = Float(optics.fresnel)
+        lens.contourWidth = Float(optics.contour.width * scale)
+        lens.contourOpacity = Float(optics.contour.opacity)
+        lens.normalSmoothing = Float(max(1, bevelWidth / 2))
+        lens.ovalization = Float(optics.ovalization)
+        lens.liftedContentAlpha = liftedContent ? Float(progress) : 0
+        lens.warpsContentBelow = optics.warpsContentBelow ? 1 : 0
+        lens.darkening = optics.appearance == .dark ? 0.3 : 0
+        return lens
     }
 
-    /// The lens pass covers the shape and its shadow; the source covers the shape and the fringe
+    /// Inward displacement (pixels) across the band for the physical model, x = 0 at depth H to
+    /// x = 1 at the silhouette: the vertical view ray refracted by the surface (Snell) and carried
+    /// down to the backdrop plane. Computed once in `Double`; both backends interpolate it.
+    public static func physicalProfile(_ optics: Optics, bandWidth: Double, scale: Double) -> [Float] {
+        let samples = TableLayout.profileSamples
+        let thickness = optics.thickness * scale
+        let ratio = 1 / optics.ior
+        return (0..<samples).map { index in
+            let x = Double(index) / Double(samples - 1)
+            guard bandWidth > 0 else { return 0 }
+            let s = 1 - x
+            let height = thickness * optics.profile.height(s)
+            // Slope of the surface along the outward direction (x grows outward, s shrinks).
+            let step = 1e-4
+            let rise = optics.profile.height(min(s + step, 1)) - optics.profile.height(max(s - step, 0))
+            let slope = -thickness * rise / ((min(s + step, 1) - max(s - step, 0)) * bandWidth)
+            // Surface normal (outward r, up z), refracted view ray going down.
+            let normalLength = (slope * slope + 1).squareRoot()
+            let normalR = -slope / normalLength
+            let normalZ = 1 / normalLength
+            let cosine = normalZ
+            let radicand = 1 - ratio * ratio * (1 - cosine * cosine)
+            guard radicand >= 0 else { return 0 }
+            let factor = ratio * cosine - radicand.squareRoot()
+            let rayR = factor * normalR
+            let rayZ = -ratio + factor * normalZ
+            guard rayZ < -1e-9 else { return 0 }
+            return Float(-rayR * height / -rayZ)
+        }
+    }
+
+    /// Seven spectral taps from the red end (scale 1−k) to the blue end (1+k), each weighted into
+    /// red, green and blue by a Gaussian response; each channel's weights sum to 1.
+    static func spectralTable() -> [Float] {
+        let taps = TableLayout.spectralTaps
+        let positions = (0..<taps).map { -1 + 2 * Double($0) / Double(taps - 1) }
+        let centres = [-0.66, 0.0, 0.66]
+        let responses = centres.map { centre in positions.map { exp(-($0 - centre) * ($0 - centre) / (2 * 0.25)) } }
+        let sums = responses.map { $0.reduce(0, +) }
+        return (0..<taps).flatMap { tap in
+            [Float(positions[tap])] + (0..<3).map { Float(responses[$0][tap] / sums[$0]) }
+        }
+    }
+
+    /// The lens pass covers the group and its shadow; the source covers the group and the fringe
     /// dispersion can push past it.
-    static func regions(of lens: LensParams, width: Int, height: Int) -> LensRegions {
-        let center = SIMD2<Double>(Double(lens.centerHalfSize.x), Double(lens.centerHalfSize.y))
-        let half = SIMD2<Double>(Double(lens.centerHalfSize.z), Double(lens.centerHalfSize.w))
-        let offset = SIMD2<Double>(Double(lens.shadow.x), Double(lens.shadow.y))
-        let shadowReach = lens.shadow.w > 0 ? Double(lens.shadow.z) : 0
-        var minCorner = center - half
-        var maxCorner = center + half
+    static func regions(of lens: LensParams, geometry: [ShapeGeometry], width: Int, height: Int) -> LensRegions {
+        let bridge = Double(lens.blend) / 4
+        let minX = geometry.map { $0.centerX - $0.halfWidth }.min()! - bridge
+        let minY = geometry.map { $0.centerY - $0.halfHeight }.min()! - bridge
+        let maxX = geometry.map { $0.centerX + $0.halfWidth }.max()! + bridge
+        let maxY = geometry.map { $0.centerY + $0.halfHeight }.max()! + bridge
+        var lower = SIMD2(minX, minY)
+        var upper = SIMD2(maxX, maxY)
         if lens.shadow.w > 0 {
-            minCorner = pointwiseMin(minCorner, center + offset - half - shadowReach)
-            maxCorner = pointwiseMax(maxCorner, center + offset + half + shadowReach)
+            let offset = SIMD2(Double(lens.shadow.x), Double(lens.shadow.y))
+            let reach = Double(lens.shadow.z)
+            lower = pointwiseMin(lower, SIMD2(minX, minY) + offset - reach)
+            upper = pointwiseMax(upper, SIMD2(maxX, maxY) + offset + reach)
         }
         let lensRegion = PixelRegion(
-            covering: minCorner.x, minCorner.y, maxCorner.x, maxCorner.y, margin: 1, width: width, height: height)
-        let fringe = 2 + Double(lens.dispersion) * Double(lens.bevelAmount)
-        let source = PixelRegion(
-            covering: center.x - half.x, center.y - half.y, center.x + half.x, center.y + half.y, margin: fringe,
-            width: width, height: height)
+            covering: lower.x, lower.y, upper.x, upper.y, margin: 1, width: width, height: height)
+        let fringe = 2 + Double(lens.dispersion) * Double(max(lens.bevelAmount, lens.bevelWidth))
+        let source = PixelRegion(covering: minX, minY, maxX, maxY, margin: fringe, width: width, height: height)
         return LensRegions(
             lens: lensRegion, source: source, frostRows: source.growingRows(by: Int(lens.kernelRadius), height: height))
     }

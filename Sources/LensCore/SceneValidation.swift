@@ -20,6 +20,11 @@ public enum Limits {
     public static let rimWidth = 0.0...100
     public static let rimFalloff = 1.0...16
     public static let shadowRadius = 0.0...500
+    public static let squircleExponent = 2.0...12
+    public static let groupShapes = 1.0...64
+    public static let blend = 0.0...1000
+    public static let ior = 1.0...3
+    public static let brightness = -1.0...1
 }
 
 extension Scene {
@@ -37,6 +42,7 @@ extension Scene {
             try check(label.scale, Limits.maskScale, "label.scale")
             try check(label.resting, "label.resting")
             try check(label.accent, "label.accent")
+            try check(label.liftedColor, "label.liftedColor")
         }
         for (index, element) in glass.enumerated() {
             try element.validate("glass[\(index)]")
@@ -79,7 +85,16 @@ extension BackgroundLayer {
 
 extension Shape {
     func validate(_ path: String) throws {
-        guard case .roundedRectangle(let radii) = self else { return }
+        let radii: [Double]
+        switch self {
+        case .circle, .ellipse, .capsule:
+            return
+        case .roundedRectangle(let cornerRadii):
+            radii = cornerRadii
+        case .squircle(let cornerRadii, let exponent):
+            radii = cornerRadii
+            try check(exponent, Limits.squircleExponent, "\(path).exponent")
+        }
         guard radii.count == 4 else {
             throw SceneError(keyPath: "\(path).cornerRadii", message: "expected 4 radii (tl, tr, br, bl)")
         }
@@ -100,29 +115,53 @@ extension Rect {
 
 extension GlassElement {
     func validate(_ path: String) throws {
-        try shape.validate("\(path).shape")
-        try frame.validate("\(path).frame")
-        let optics = "\(path).optics"
-        try check(self.optics.bevelWidth, Limits.bevel, "\(optics).bevelWidth")
-        try check(self.optics.bevelAmount, Limits.bevel, "\(optics).bevelAmount")
-        try check(self.optics.magnification, Limits.magnification, "\(optics).magnification")
-        try check(self.optics.dispersion, Limits.dispersion, "\(optics).dispersion")
-        try check(self.optics.frost, Limits.frost, "\(optics).frost")
-        try check(self.optics.saturation, Limits.saturation, "\(optics).saturation")
-        try check(self.optics.tint, "\(optics).tint")
-        try check(self.optics.softness, Limits.softness, "\(optics).softness")
-        try check(self.optics.ovalization, Limits.unit, "\(optics).ovalization")
-        let rim = self.optics.rimLight
-        try check(rim.key.angle, Limits.angle, "\(optics).rimLight.key.angle")
-        try check(rim.key.amount, Limits.rimAmount, "\(optics).rimLight.key.amount")
-        try check(rim.fill.angle, Limits.angle, "\(optics).rimLight.fill.angle")
-        try check(rim.fill.amount, Limits.rimAmount, "\(optics).rimLight.fill.amount")
-        try check(rim.width, Limits.rimWidth, "\(optics).rimLight.width")
-        try check(Double(rim.falloff), Limits.rimFalloff, "\(optics).rimLight.falloff")
-        let shadow = self.optics.shadow
-        try check(shadow.offset, "\(optics).shadow.offset")
-        try check(shadow.radius, Limits.shadowRadius, "\(optics).shadow.radius")
-        try check(shadow.opacity, Limits.unit, "\(optics).shadow.opacity")
+        try check(Double(shapes.count), Limits.groupShapes, "\(path).shapes")
+        for (index, placed) in shapes.enumerated() {
+            let shapePath = shapes.count == 1 && blend == 0 ? path : "\(path).shapes[\(index)]"
+            try placed.shape.validate("\(shapePath).shape")
+            try placed.frame.validate("\(shapePath).frame")
+        }
+        try check(blend, Limits.blend, "\(path).blend")
+        try optics.validate("\(path).optics")
+        if let lift {
+            try check(lift.progress, Limits.unit, "\(path).lift.progress")
+            try check(lift.growth, "\(path).lift.growth")
+            try check(lift.restingBackground, "\(path).lift.restingBackground")
+            try check(lift.restingBevelAmount, Limits.bevel, "\(path).lift.restingBevelAmount")
+            try check(lift.restingFrost, Limits.frost, "\(path).lift.restingFrost")
+        }
+    }
+}
+
+extension Optics {
+    func validate(_ path: String) throws {
+        try check(bevelWidth, Limits.bevel, "\(path).bevelWidth")
+        try check(bevelAmount, Limits.bevel, "\(path).bevelAmount")
+        try check(ior, Limits.ior, "\(path).ior")
+        try check(thickness, Limits.bevel, "\(path).thickness")
+        try check(magnification, Limits.magnification, "\(path).magnification")
+        try check(dispersion, Limits.dispersion, "\(path).dispersion")
+        try check(frost, Limits.frost, "\(path).frost")
+        try check(saturation, Limits.saturation, "\(path).saturation")
+        try check(brightness, Limits.brightness, "\(path).brightness")
+        try check(contrast, Limits.saturation, "\(path).contrast")
+        try check(tint, "\(path).tint")
+        try check(softness, Limits.softness, "\(path).softness")
+        try check(ovalization, Limits.unit, "\(path).ovalization")
+        try check(rimLight.key.angle, Limits.angle, "\(path).rimLight.key.angle")
+        try check(rimLight.key.amount, Limits.rimAmount, "\(path).rimLight.key.amount")
+        try check(rimLight.fill.angle, Limits.angle, "\(path).rimLight.fill.angle")
+        try check(rimLight.fill.amount, Limits.rimAmount, "\(path).rimLight.fill.amount")
+        try check(rimLight.width, Limits.rimWidth, "\(path).rimLight.width")
+        try check(Double(rimLight.falloff), Limits.rimFalloff, "\(path).rimLight.falloff")
+        try check(fresnel, Limits.rimAmount, "\(path).fresnel")
+        try check(contour.width, Limits.rimWidth, "\(path).contour.width")
+        try check(contour.opacity, Limits.unit, "\(path).contour.opacity")
+        for (name, shadow) in [("shadow", shadow), ("innerShadow", innerShadow)] {
+            try check(shadow.offset, "\(path).\(name).offset")
+            try check(shadow.radius, Limits.shadowRadius, "\(path).\(name).radius")
+            try check(shadow.opacity, Limits.unit, "\(path).\(name).opacity")
+        }
     }
 }
 

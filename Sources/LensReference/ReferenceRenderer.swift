@@ -16,13 +16,16 @@ public final class ReferenceRenderer {
         parameters.tables.withUnsafeBufferPointer { tables in
             parameters.backdrop.withUnsafeBufferPointer { backdrop in
                 parameters.labelWords.withUnsafeBufferPointer { labels in
-                    scratch.withUnsafeMutableBufferPointer { scratch in
-                        frosted.withUnsafeMutableBufferPointer { frosted in
-                            output.withUnsafeMutableBufferPointer { output in
-                                let context = ShaderContext(
-                                    frame: parameters.frame, tables: tables, backdrop: backdrop, labelBytes: labels,
-                                    scratch: scratch, frosted: frosted, outputPixels: output)
-                                Self.run(context, parameters)
+                    parameters.shapes.withUnsafeBufferPointer { shapes in
+                        scratch.withUnsafeMutableBufferPointer { scratch in
+                            frosted.withUnsafeMutableBufferPointer { frosted in
+                                output.withUnsafeMutableBufferPointer { output in
+                                    let context = ShaderContext(
+                                        frame: parameters.frame, tables: tables, backdrop: backdrop, labelBytes: labels,
+                                        shapes: shapes,
+                                        scratch: scratch, frosted: frosted, outputPixels: output)
+                                    Self.run(context, parameters)
+                                }
                             }
                         }
                     }

@@ -7,6 +7,7 @@ struct ShaderContext {
     let tables: UnsafeBufferPointer<Float>
     let backdrop: UnsafeBufferPointer<UInt32>
     let labelBytes: UnsafeBufferPointer<UInt32>
+    let shapes: UnsafeBufferPointer<ShapeParams>
     let scratch: UnsafeMutableBufferPointer<SIMD4<Float>>
     let frosted: UnsafeMutableBufferPointer<SIMD4<Float>>
     let outputPixels: UnsafeMutableBufferPointer<UInt32>
@@ -50,6 +51,39 @@ struct ShaderContext {
         color * (1 - tint.w) + SIMD3(tint.x, tint.y, tint.z)
     }
 
+    func applyBrightnessContrast(_ color: SIMD3<Float>, _ brightness: Float, _ contrast: Float) -> SIMD3<Float> {
+        pointwiseMax(
+            (color - SIMD3(repeating: 0.5)) * contrast + SIMD3(repeating: 0.5 + brightness), SIMD3(repeating: 0))
+    }
+
+    // ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
+
+    func log2Polynomial(_ value: Float) -> Float {
+        let bits = Int32(bitPattern: value.bitPattern)
+        let exponent = Float(((bits >> 23) & 255) - 127)
+        let mantissa = Float(bitPattern: UInt32(bitPattern: (bits & 8_388_607) | 1_065_353_216))
+        let t = (mantissa - 1) / (mantissa + 1)
+        let t2 = t * t
+        let series = t * (2 + t2 * (0.6666667 + t2 * (0.4 + t2 * (0.2857143 + t2 * (0.2222222 + t2 * 0.1818182)))))
+        return exponent + series * 1.442695
+    }
+
+    func exp2Polynomial(_ value: Float) -> Float {
+        let clamped = clamp(value, -126, 126)
+        let whole = clamped.rounded(.down)
+        let f = (clamped - whole) * 0.6931472
+        let fraction =
+            1 + f
+            * (1 + f
+                * (0.5 + f * (0.1666667 + f * (0.04166667 + f * (0.008333333 + f * (0.001388889 + f * 0.0001984127))))))
+        return fraction * Float(bitPattern: UInt32(bitPattern: (Int32(whole) + 127) << 23))
+    }
+
+    func powerPolynomial(_ base: Float, _ exponent: Float) -> Float {
+        if base <= 0 { return 0 }
+        return exp2Polynomial(exponent * log2Polynomial(base))
+    }
+
     // ---- Sampling ----
 
     func mirrorIndex(_ index: Int32, _ count: Int32) -> Int32 {
@@ -59,12 +93,12 @@ struct ShaderContext {
         return clamp(mirrored, 0, count - 1)
     }
 
-    func labelCoverage(_ x: Int32, _ y: Int32) -> Float {
+    func labelCoverage(_ x: Int32, _ y: Int32, _ wordOffset: UInt32) -> Float {
         let byteIndex = UInt32(y) * frame.labelWordsPerRow * 4 + UInt32(x)
-        return Float((labelBytes[Int(byteIndex >> 2)] >> ((byteIndex & 3) * 8)) & 255) / 255
+        return Float((labelBytes[Int(wordOffset + (byteIndex >> 2))] >> ((byteIndex & 3) * 8)) & 255) / 255
     }
 
-    func sampleLabel(_ position: SIMD2<Float>) -> Float {
+    func sampleLabel(_ position: SIMD2<Float>, _ wordOffset: UInt32) -> Float {
         let texel = position - SIMD2(repeating: 0.5)
         let base = texel.rounded(.down)
         let t = texel - base
@@ -74,8 +108,12 @@ struct ShaderContext {
         let x1 = mirrorIndex(Int32(base.x) + 1, w)
         let y0 = mirrorIndex(Int32(base.y), h)
         let y1 = mirrorIndex(Int32(base.y) + 1, h)
-        let top = labelCoverage(x0, y0) + (labelCoverage(x1, y0) - labelCoverage(x0, y0)) * t.x
-        let bottom = labelCoverage(x0, y1) + (labelCoverage(x1, y1) - labelCoverage(x0, y1)) * t.x
+        let top =
+            labelCoverage(x0, y0, wordOffset) + (labelCoverage(x1, y0, wordOffset) - labelCoverage(x0, y0, wordOffset))
+            * t.x
+        let bottom =
+            labelCoverage(x0, y1, wordOffset) + (labelCoverage(x1, y1, wordOffset) - labelCoverage(x0, y1, wordOffset))
+            * t.x
         return top + (bottom - top) * t.y
     }
 
@@ -99,7 +137,7 @@ struct ShaderContext {
         return top + (bottom - top) * t.y
     }
 
-    // ---- Geometry ----
+    // ---- Geometry of one shape ----
 
     func vectorLength(_ v: SIMD2<Float>) -> Float {
         (v.x * v.x + v.y * v.y).squareRoot()
@@ -110,50 +148,131 @@ struct ShaderContext {
         return len > 1e-6 ? v / len : SIMD2(repeating: 0)
     }
 
-    func cornerRadius(_ local: SIMD2<Float>, _ lens: LensParams) -> Float {
+    func cornerRadius(_ local: SIMD2<Float>, _ shape: ShapeParams) -> Float {
         if local.x < 0 {
-            return local.y < 0 ? lens.cornerRadii.x : lens.cornerRadii.w
+            return local.y < 0 ? shape.cornerRadii.x : shape.cornerRadii.w
         }
-        return local.y < 0 ? lens.cornerRadii.y : lens.cornerRadii.z
+        return local.y < 0 ? shape.cornerRadii.y : shape.cornerRadii.z
     }
 
-    func shapeDistance(_ local: SIMD2<Float>, _ lens: LensParams) -> Float {
-        let radius = cornerRadius(local, lens)
-        let q =
-            SIMD2(abs(local.x), abs(local.y)) - SIMD2(lens.centerHalfSize.z, lens.centerHalfSize.w)
-            + SIMD2(repeating: radius)
+    func cornerVector(_ q: SIMD2<Float>, _ shape: ShapeParams) -> SIMD2<Float> {
         let outside = pointwiseMax(q, SIMD2(repeating: 0))
-        return min(max(q.x, q.y), 0) + vectorLength(outside) - radius
+        if shape.kind != 2 { return outside }
+        let n = shape.exponent
+        let px = powerPolynomial(outside.x, n)
+        let py = powerPolynomial(outside.y, n)
+        let norm = powerPolynomial(px + py, 1 / n)
+        let direction = safeNormalize(SIMD2(powerPolynomial(outside.x, n - 1), powerPolynomial(outside.y, n - 1)))
+        return direction * norm
     }
 
-    func coverage(_ distance: Float) -> Float {
-        clamp(0.5 - distance, 0, 1)
+    func ellipseDistance(_ local: SIMD2<Float>, _ halfSize: SIMD2<Float>) -> Float {
+        let k0 = vectorLength(SIMD2(local.x / halfSize.x, local.y / halfSize.y))
+        let k1 = vectorLength(SIMD2(local.x / (halfSize.x * halfSize.x), local.y / (halfSize.y * halfSize.y)))
+        return k1 > 1e-6 ? k0 * (k0 - 1) / k1 : -min(halfSize.x, halfSize.y)
     }
 
-    func lightingNormal(_ local: SIMD2<Float>, _ lens: LensParams) -> SIMD2<Float> {
-        let radius = cornerRadius(local, lens)
+    func shapeDistance(_ local: SIMD2<Float>, _ shape: ShapeParams) -> Float {
+        let halfSize = SIMD2(shape.centerHalfSize.z, shape.centerHalfSize.w)
+        if shape.kind == 1 { return ellipseDistance(local, halfSize) }
+        let radius = cornerRadius(local, shape)
+        let q = SIMD2(abs(local.x), abs(local.y)) - halfSize + SIMD2(repeating: radius)
+        return min(max(q.x, q.y), 0) + vectorLength(cornerVector(q, shape)) - radius
+    }
+
+    func ellipseNormal(_ local: SIMD2<Float>, _ shape: ShapeParams) -> SIMD2<Float> {
+        let halfSize = SIMD2(shape.centerHalfSize.z, shape.centerHalfSize.w)
+        return safeNormalize(SIMD2(local.x / (halfSize.x * halfSize.x), local.y / (halfSize.y * halfSize.y)))
+    }
+
+    func lightingNormal(_ local: SIMD2<Float>, _ shape: ShapeParams, _ smoothing: Float) -> SIMD2<Float> {
+        if shape.kind == 1 { return ellipseNormal(local, shape) }
+        let radius = cornerRadius(local, shape)
         let q =
-            SIMD2(abs(local.x), abs(local.y)) - SIMD2(lens.centerHalfSize.z, lens.centerHalfSize.w)
+            SIMD2(abs(local.x), abs(local.y)) - SIMD2(shape.centerHalfSize.z, shape.centerHalfSize.w)
             + SIMD2(repeating: radius)
-        let outside = pointwiseMax(q, SIMD2(repeating: 0))
-        let smoothing = lens.normalSmoothing
+        let outside = cornerVector(q, shape)
         let h = clamp(0.5 + (q.x - q.y) / (2 * smoothing), 0, 1)
         let interiorWeight = smoothing * clamp(1 - vectorLength(outside) / smoothing, 0, 1)
         let n = safeNormalize(outside + SIMD2(h, 1 - h) * interiorWeight)
         return SIMD2(local.x < 0 ? -n.x : n.x, local.y < 0 ? -n.y : n.y)
     }
 
-    func refractionNormal(_ local: SIMD2<Float>, _ boxNormal: SIMD2<Float>, _ lens: LensParams) -> SIMD2<Float> {
-        let halfSize = SIMD2(lens.centerHalfSize.z, lens.centerHalfSize.w)
-        let ellipseNormal = safeNormalize(
-            SIMD2(local.x / (halfSize.x * halfSize.x), local.y / (halfSize.y * halfSize.y)))
-        return safeNormalize(boxNormal + (ellipseNormal - boxNormal) * lens.ovalization)
+    func boundsDistance(_ local: SIMD2<Float>, _ shape: ShapeParams) -> Float {
+        vectorLength(
+            pointwiseMax(
+                SIMD2(abs(local.x), abs(local.y)) - SIMD2(shape.centerHalfSize.z, shape.centerHalfSize.w),
+                SIMD2(repeating: 0)))
     }
 
-    func bevelDisplacement(_ distance: Float, _ lens: LensParams) -> Float {
+    // ---- Geometry of a glass group: shapes merged with a smooth minimum ----
+
+    struct GroupSample {
+        var distance: Float
+        var lightNormal: SIMD2<Float>
+        var ellipseNormal: SIMD2<Float>
+        var center: SIMD2<Float>
+    }
+
+    func groupSample(_ p: SIMD2<Float>, _ lens: LensParams, _ withNormals: Bool) -> GroupSample {
+        var group = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero)
+        for i in 0..<lens.shapeCount {
+            let shape = shapes[Int(lens.shapeOffset + i)]
+            let local = p - SIMD2(shape.centerHalfSize.x, shape.centerHalfSize.y)
+            if i > 0 && boundsDistance(local, shape) > group.distance + lens.blend { continue }
+            let distance = shapeDistance(local, shape)
+            var lightNormal = SIMD2<Float>.zero
+            var ellipse = SIMD2<Float>.zero
+            if withNormals {
+                lightNormal = lightingNormal(local, shape, lens.normalSmoothing)
+                ellipse = ellipseNormal(local, shape)
+            }
+            var h: Float = 1
+            if i > 0 {
+                if lens.blend > 0 {
+                    h = clamp(0.5 + 0.5 * (group.distance - distance) / lens.blend, 0, 1)
+                } else {
+                    h = distance < group.distance ? 1 : 0
+                }
+            }
+            group.distance = group.distance + (distance - group.distance) * h - lens.blend * h * (1 - h)
+            group.lightNormal = group.lightNormal + (lightNormal - group.lightNormal) * h
+            group.ellipseNormal = group.ellipseNormal + (ellipse - group.ellipseNormal) * h
+            group.center = group.center + (SIMD2(shape.centerHalfSize.x, shape.centerHalfSize.y) - group.center) * h
+        }
+        group.lightNormal = safeNormalize(group.lightNormal)
+        group.ellipseNormal = safeNormalize(group.ellipseNormal)
+        return group
+    }
+
+    func groupDistance(_ p: SIMD2<Float>, _ lens: LensParams) -> Float {
+        groupSample(p, lens, false).distance
+    }
+
+    func coverage(_ distance: Float) -> Float {
+        clamp(0.5 - distance, 0, 1)
+    }
+
+    func refractionNormal(_ group: GroupSample, _ lens: LensParams) -> SIMD2<Float> {
+        safeNormalize(group.lightNormal + (group.ellipseNormal - group.lightNormal) * lens.ovalization)
+    }
+
+    func bandPosition(_ distance: Float, _ lens: LensParams) -> Float {
         if lens.bevelWidth <= 0 { return 0 }
-        let x = clamp(1 + distance / lens.bevelWidth, 0, 1)
-        return lens.bevelAmount * (1 - (1 - x * x).squareRoot())
+        return clamp(1 + distance / lens.bevelWidth, 0, 1)
+    }
+
+    func surfaceDisplacement(_ distance: Float, _ lens: LensParams) -> Float {
+        let x = bandPosition(distance, lens)
+        if lens.profileOffset == 0 {
+            return lens.bevelAmount * (1 - (1 - x * x).squareRoot())
+        }
+        let t = x * Float(TableLayout.profileSamples - 1)
+        let index = min(UInt32(t.rounded(.down)), UInt32(TableLayout.profileSamples - 2))
+        let f = t - Float(index)
+        let a = tables[Int(lens.profileOffset + index)]
+        let b = tables[Int(lens.profileOffset + index + 1)]
+        return a + (b - a) * f
     }
 
     func smoothStep01(_ edge0: Float, _ edge1: Float, _ x: Float) -> Float {
@@ -161,13 +280,21 @@ struct ShaderContext {
         return t * t * (3 - 2 * t)
     }
 
-    func dropShadow(_ local: SIMD2<Float>, _ lens: LensParams) -> Float {
+    func dropShadow(_ p: SIMD2<Float>, _ lens: LensParams) -> Float {
         let opacity = lens.shadow.w
         if opacity <= 0 { return 0 }
-        let distance = shapeDistance(local - SIMD2(lens.shadow.x, lens.shadow.y), lens)
+        let distance = groupDistance(p - SIMD2(lens.shadow.x, lens.shadow.y), lens)
         let radius = lens.shadow.z
         if radius < 0.5 { return opacity * coverage(distance) }
         return opacity * (1 - smoothStep01(-radius, radius, distance))
+    }
+
+    func innerShadow(_ p: SIMD2<Float>, _ lens: LensParams) -> Float {
+        let opacity = lens.innerShadow.w
+        if opacity <= 0 { return 0 }
+        let distance = groupDistance(p - SIMD2(lens.innerShadow.x, lens.innerShadow.y), lens)
+        let radius = max(lens.innerShadow.z, 0.5)
+        return opacity * smoothStep01(-radius, radius, distance)
     }
 
     func featherMask(_ distance: Float, _ lens: LensParams) -> Float {
@@ -177,11 +304,33 @@ struct ShaderContext {
 
     func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
         let background = sampleFrosted(position, lens)
-        let glyph = sampleLabel(position)
-        let accentShare = featherMask(
-            shapeDistance(position - SIMD2(lens.centerHalfSize.x, lens.centerHalfSize.y), lens), lens)
+        let glyph = sampleLabel(position, 0)
+        let accentShare = featherMask(groupDistance(position, lens), lens)
         let labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare
-        return composeLabel(background, glyph, labelColor)
+        var color = composeLabel(background, glyph * (1 - lens.liftedContentAlpha), labelColor)
+        if lens.liftedContentAlpha > 0 {
+            let lifted = sampleLabel(position, frame.liftedLabelWordOffset)
+            color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor)
+        }
+        return color
+    }
+
+    func dispersedContent(_ p: SIMD2<Float>, _ source: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+        if lens.dispersion <= 0 { return sampleContent(source, lens) }
+        let offset = source - p
+        if lens.spectralTaps == 0 {
+            return SIMD3(
+                sampleContent(p + offset * (1 - lens.dispersion), lens).x,
+                sampleContent(source, lens).y,
+                sampleContent(p + offset * (1 + lens.dispersion), lens).z)
+        }
+        var sum = SIMD3<Float>(repeating: 0)
+        for tap in 0..<UInt32(TableLayout.spectralTaps) {
+            let base = Int(UInt32(TableLayout.spectralOffset) + tap * 4)
+            let tapColor = sampleContent(p + offset * (1 + lens.dispersion * tables[base]), lens)
+            sum = sum + tapColor * SIMD3(tables[base + 1], tables[base + 2], tables[base + 3])
+        }
+        return sum
     }
 
     func integerPower(_ base: Float, _ exponent: UInt32) -> Float {
@@ -204,32 +353,41 @@ struct ShaderContext {
         return color + (SIMD3(repeating: 1) - color) * light
     }
 
-    func glassColor(_ p: SIMD2<Float>, _ local: SIMD2<Float>, _ distance: Float, _ lens: LensParams) -> SIMD3<Float> {
-        let boxNormal = lightingNormal(local, lens)
-        let normal = refractionNormal(local, boxNormal, lens)
-        let displaced = p - normal * bevelDisplacement(distance, lens)
-        let center = SIMD2(lens.centerHalfSize.x, lens.centerHalfSize.y)
-        let source = center + (displaced - center) * lens.inverseMagnification
-        var color: SIMD3<Float>
-        if lens.dispersion > 0 {
-            let offset = source - p
-            color = SIMD3(
-                sampleContent(p + offset * (1 - lens.dispersion), lens).x,
-                sampleContent(source, lens).y,
-                sampleContent(p + offset * (1 + lens.dispersion), lens).z)
-        } else {
-            color = sampleContent(source, lens)
+    func edgeShading(_ color: SIMD3<Float>, _ distance: Float, _ lens: LensParams) -> SIMD3<Float> {
+        var result = color
+        if lens.fresnel > 0 {
+            let x = bandPosition(distance, lens)
+            let tilt = 1 - (1 - x * x).squareRoot()
+            result = result + (SIMD3(repeating: 1) - result) * min(lens.fresnel * tilt * tilt * tilt, 1)
         }
+        if lens.contourOpacity > 0 && lens.contourWidth > 0 {
+            result = result * (1 - lens.contourOpacity * clamp(1 + distance / lens.contourWidth, 0, 1))
+        }
+        return result
+    }
+
+    func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams) -> SIMD3<Float> {
+        var source = p
+        if lens.warpsContentBelow != 0 {
+            let normal = refractionNormal(group, lens)
+            let displaced = p - normal * surfaceDisplacement(group.distance, lens)
+            source = group.center + (displaced - group.center) * lens.inverseMagnification
+        }
+        var color = dispersedContent(p, source, lens) * (1 - lens.darkening)
         color = applySaturation(color, lens.saturation)
+        color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         color = applyTint(color, lens.tint)
-        return rimLight(color, boxNormal, distance, lens)
+        color = color * (1 - lens.restingFill.w) + SIMD3(lens.restingFill.x, lens.restingFill.y, lens.restingFill.z)
+        color = rimLight(color, group.lightNormal, group.distance, lens)
+        color = edgeShading(color, group.distance, lens)
+        return color * (1 - innerShadow(p, lens))
     }
 
     // ---- Kernels: the `main` of compose.comp, frost.comp and lens.comp for one pixel ----
 
     func compose(_ x: Int, _ y: Int) {
         let index = y * Int(frame.width) + x
-        let glyph = labelCoverage(Int32(x), Int32(y))
+        let glyph = labelCoverage(Int32(x), Int32(y), 0)
         if glyph == 0 {
             outputPixels[index] = backdrop[index]
             return
@@ -263,15 +421,14 @@ struct ShaderContext {
 
     func lens(_ x: Int, _ y: Int, _ lens: LensParams) {
         let p = SIMD2(Float(x), Float(y)) + SIMD2(repeating: 0.5)
-        let local = p - SIMD2(lens.centerHalfSize.x, lens.centerHalfSize.y)
-        let distance = shapeDistance(local, lens)
-        let glassCoverage = coverage(distance)
-        let shadow = dropShadow(local, lens) * (1 - glassCoverage)
+        let group = groupSample(p, lens, true)
+        let glassCoverage = coverage(group.distance)
+        let shadow = dropShadow(p, lens) * (1 - glassCoverage)
         if glassCoverage <= 0 && shadow <= 0 { return }
         let index = y * Int(frame.width) + x
         var color = unpackColor(outputPixels[index]) * (1 - shadow)
         if glassCoverage > 0 {
-            let glass = glassColor(p, local, distance, lens)
+            let glass = glassColor(p, group, lens)
             color = color + (glass - color) * glassCoverage
         }
         outputPixels[index] = packColor(color)

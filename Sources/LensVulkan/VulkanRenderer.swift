@@ -69,7 +69,7 @@ public final class VulkanRenderer {
     public private(set) var lastStageTimes: GPUStageTimes?
 
     /// Buffer bindings, in the order of `Shaders/lens_common.glsl`.
-    private enum Binding: Int, CaseIterable { case params, tables, backdrop, label, scratch, frosted, output }
+    private enum Binding: Int, CaseIterable { case params, tables, backdrop, label, scratch, frosted, output, shapes }
 
     public init(options: VulkanOptions = VulkanOptions()) throws {
         let instance = try Instance(validation: options.validation)
@@ -108,6 +108,7 @@ public final class VulkanRenderer {
             .scratch: pixelCount * 16,
             .frosted: pixelCount * 16,
             .output: pixelCount * 4,
+            .shapes: parameters.shapes.count * MemoryLayout<ShapeParams>.stride,
         ])
         let timestampCount = UInt32(2 + 2 * parameters.lenses.count)
         if device.physical.timestampValidBits > 0, (queries?.capacity ?? 0) < timestampCount {
@@ -117,6 +118,7 @@ public final class VulkanRenderer {
         buffer(.tables).upload(parameters.tables)
         buffer(.backdrop).upload(parameters.backdrop)
         buffer(.label).upload(parameters.labelWords)
+        buffer(.shapes).upload(parameters.shapes)
 
         try commandBuffer.record { commands in record(commands, parameters) }
         try commandBuffer.submitAndWait(fence: fence)

@@ -6,11 +6,11 @@ import Testing
 
 @Suite("Analytic checks of the lens model")
 struct AnalyticTests {
-    static func lensParams(_ shape: Shape, _ frame: Rect, optics: Optics = Optics()) throws -> LensParams {
+    static func shapeParams(_ shape: Shape, _ frame: Rect) throws -> ShapeParams {
         let scene = Scene(
             canvas: Canvas(width: 256, height: 256, scale: 1), background: [],
-            glass: [GlassElement(shape: shape, frame: frame, optics: optics)])
-        return try resolve(scene).lenses[0]
+            glass: [GlassElement(shape: shape, frame: frame)])
+        return try resolve(scene).shapes[0]
     }
 
     struct SDFCase: Sendable, CustomTestStringConvertible {
@@ -48,24 +48,25 @@ struct AnalyticTests {
 
     @Test("Signed distances of each shape", arguments: sdfCases)
     func signedDistances(_ case_: SDFCase) throws {
-        let lens = try Self.lensParams(case_.shape, case_.frame)
+        let shape = try Self.shapeParams(case_.shape, case_.frame)
         let context = shaderContext()
         for (point, expected) in case_.samples {
-            let distance = context.shapeDistance(point, lens)
+            let distance = context.shapeDistance(point, shape)
             #expect(abs(distance - expected) < 1e-3, "\(case_.shape) at \(point): \(distance), expected \(expected)")
         }
     }
 
     @Test("Antialiased coverage of a circle sums to πr² within 0.5%", arguments: [7.3, 20.0, 40.3, 90.6])
     func circleArea(radius: Double) throws {
-        let lens = try Self.lensParams(
+        let shape = try Self.shapeParams(
             .circle, Rect(x: 128.2 - radius, y: 127.7 - radius, width: 2 * radius, height: 2 * radius))
         let context = shaderContext()
         var area = 0.0
         for y in 0..<256 {
             for x in 0..<256 {
-                let local = SIMD2(Float(x) + 0.5, Float(y) + 0.5) - SIMD2(lens.centerHalfSize.x, lens.centerHalfSize.y)
-                area += Double(context.coverage(context.shapeDistance(local, lens)))
+                let local =
+                    SIMD2(Float(x) + 0.5, Float(y) + 0.5) - SIMD2(shape.centerHalfSize.x, shape.centerHalfSize.y)
+                area += Double(context.coverage(context.shapeDistance(local, shape)))
             }
         }
         let expected = Double.pi * radius * radius

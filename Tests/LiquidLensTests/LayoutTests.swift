@@ -59,6 +59,7 @@ struct LayoutTests {
         switch name {
         case "FrameParams": FrameParams.fieldOffsets.map { ($0.name, $0.offset) }
         case "LensParams": LensParams.fieldOffsets.map { ($0.name, $0.offset) }
+        case "ShapeParams": ShapeParams.fieldOffsets.map { ($0.name, $0.offset) }
         default: DispatchConstants.fieldOffsets.map { ($0.name, $0.offset) }
         }
     }
@@ -66,7 +67,7 @@ struct LayoutTests {
     @Test("Swift and GLSL structs have the same members at the same offsets", arguments: ShaderModuleName.allCases)
     func structsAgree(module: ShaderModuleName) throws {
         let layout = SPIRVLayout(module.spirv)
-        for name in ["FrameParams", "LensParams", "DispatchConstants"] {
+        for name in ["FrameParams", "LensParams", "DispatchConstants"] + (module == .lens ? ["ShapeParams"] : []) {
             let id = try #require(layout.laidOutStruct(named: name), "\(name) missing from \(module.rawValue).spv")
             let glsl = layout.members(of: id)
             let swift = Self.swiftLayout(name)
@@ -85,5 +86,14 @@ struct LayoutTests {
         let arrayType = try #require(layout.memberTypes[block]?[1])
         #expect(layout.arrayStrides[arrayType] == ParamsBufferLayout.lensStride)
         #expect(MemoryLayout<LensParams>.stride == MemoryLayout<LensParams>.size, "LensParams has trailing padding")
+    }
+
+    @Test("The shapes array has Swift's stride")
+    func shapesBufferAgrees() throws {
+        let layout = SPIRVLayout(ShaderModuleName.lens.spirv)
+        let block = try #require(layout.laidOutStruct(named: "ShapesBuffer"))
+        let arrayType = try #require(layout.memberTypes[block]?[0])
+        #expect(layout.arrayStrides[arrayType] == MemoryLayout<ShapeParams>.stride)
+        #expect(MemoryLayout<ShapeParams>.stride == MemoryLayout<ShapeParams>.size)
     }
 }

@@ -55,7 +55,7 @@ func shaderContext(tables: UnsafeBufferPointer<Float> = UnsafeBufferPointer(star
         frame: FrameParams(
             width: 256, height: 256, lensCount: 1, labelWordsPerRow: 64, restingColor: .zero, accentColor: .zero),
         tables: tables, backdrop: UnsafeBufferPointer(start: nil, count: 0),
-        labelBytes: UnsafeBufferPointer(start: nil, count: 0),
+        labelBytes: UnsafeBufferPointer(start: nil, count: 0), shapes: UnsafeBufferPointer(start: nil, count: 0),
         scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
         frosted: UnsafeMutableBufferPointer(start: nil, count: 0),
         outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))

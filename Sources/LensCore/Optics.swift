@@ -1,0 +1,174 @@
+import Foundation
+
+/// How the glass bends the view ray.
+public enum RefractionModel: String, Codable, Sendable, CaseIterable {
+    /// Apple's fit: the band of width H shifts samples inward by A·(1 − √(1 − x²)).
+    case bevel
+    /// A surface profile of height `thickness` over the band, refracted with Snell's law.
+    case physical
+}
+
+/// Height of the physical surface across the band (s = 0 at the silhouette, 1 at depth H).
+public enum SurfaceProfile: String, Codable, Sendable, CaseIterable {
+    /// √(1 − (1 − s)²): a quarter circle rising from the rim.
+    case convexCircle
+    /// (1 − (1 − s)⁴)^¼: flatter top, steeper rim.
+    case convexSquircle
+    /// 1 − √(1 − (1 − s)²): a raised rim falling to a flat centre.
+    case concave
+    /// A rim that rises to full height by mid-band, then dips into a shallow trough.
+    case lip
+
+    /// Normalised height at band position s.
+    public func height(_ s: Double) -> Double {
+        let s = min(max(s, 0), 1)
+        switch self {
+        case .convexCircle: return (1 - (1 - s) * (1 - s)).squareRoot()
+        case .convexSquircle: return pow(1 - pow(1 - s, 4), 0.25)
+        case .concave: return 1 - (1 - (1 - s) * (1 - s)).squareRoot()
+        case .lip:
+            let rim = min(2 * s, 1)
+            let trough = sin(Double.pi * s)
+            return (1 - (1 - rim) * (1 - rim)).squareRoot() - 0.35 * trough * trough
+        }
+    }
+}
+
+/// Dispersion quality.
+public enum DispersionMode: String, Codable, Sendable, CaseIterable {
+    /// Red at 1−k, green at 1, blue at 1+k of the offset: three content samples.
+    case channels
+    /// Seven taps across the spread, each weighted into red, green and blue.
+    case spectral
+}
+
+/// Light or dark appearance of the glass.
+public enum Appearance: String, Codable, Sendable, CaseIterable {
+    case light
+    /// Dims what the glass shows by 30 %.
+    case dark
+}
+
+/// Starting values for ``Optics``, from Apple's measured glass.
+public enum OpticsPreset: String, Codable, Sendable, CaseIterable {
+    /// Regular glass: H 20 pt, A 60 pt, rim light, drop shadow, Apple's inner shadow.
+    case regular
+    /// Clear glass: regular optics, white 0.05 tint, saturation 1.2, lighter shadow.
+    case clear
+    /// The text loupe: H 8 pt, A 28 pt, ×1.25.
+    case loupe
+    /// The lifted segmented-control lens: ×1.22, H 10, A 9, a little dispersion.
+    case liftedSegmented
+}
+
+/// How the glass bends, blurs, colours and lights what is under it. Lengths in points.
+public struct Optics: Codable, Sendable, Equatable {
+    public var preset: OpticsPreset?
+    public var model: RefractionModel = .bevel
+    /// H: depth of the refracting band at the rim (capped to ¼ of the short side).
+    public var bevelWidth: Double = 20
+    /// A: inward displacement at the silhouette, bevel model (capped to half the short side).
+    public var bevelAmount: Double = 60
+    /// Physical model: the surface across the band.
+    public var profile: SurfaceProfile = .convexCircle
+    /// Physical model: index of refraction (1 bends nothing).
+    public var ior: Double = 1.5
+    /// Physical model: height of the surface above the backdrop.
+    public var thickness: Double = 20
+    /// Sampling scale about the lens centre (Apple's lifted lens ≈ 1.22).
+    public var magnification: Double = 1
+    /// Spread k of the displacement across the spectrum; skipped under ¼ px.
+    public var dispersion: Double = 0
+    public var dispersionMode: DispersionMode = .channels
+    /// Gaussian σ of the backdrop under the glass.
+    public var frost: Double = 0
+    public var saturation: Double = 1
+    /// Added to every channel (linear light).
+    public var brightness: Double = 0
+    /// Scale of the distance from mid grey (linear light).
+    public var contrast: Double = 1
+    /// Colour laid over the glass (premultiplied "over"); alpha is the amount.
+    public var tint: RGBAColor = .clear
+    public var appearance: Appearance = .light
+    /// Width of the tint-mask feather inside the rim.
+    public var softness: Double = 10
+    /// Share of the ellipse normal in the refraction direction (Apple: 0.5).
+    public var ovalization: Double = 0.5
+    public var rimLight: RimLight = .standard
+    /// Fresnel-like ambient `(1 − n_z)³` over the band.
+    public var fresnel: Double = 0
+    public var contour: Contour = .off
+    public var innerShadow: DropShadow = .off
+    public var shadow: DropShadow = .standard
+    /// Off: the glass lights and tints what is below it but does not refract or magnify it.
+    public var warpsContentBelow = true
+
+    public init() {}
+
+    /// The preset's values.
+    public init(preset: OpticsPreset) {
+        self.preset = preset
+        switch preset {
+        case .regular:
+            innerShadow = .appleInner
+        case .clear:
+            innerShadow = .appleInner
+            tint = RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.05)
+            saturation = 1.2
+            shadow = DropShadow(offset: Point(x: 0, y: 8), radius: 24, opacity: 0.15)
+        case .loupe:
+            bevelWidth = 8
+            bevelAmount = 28
+            magnification = 1.25
+            shadow = DropShadow(offset: Point(x: 0, y: 4), radius: 12, opacity: 0.2)
+            contour = Contour(width: 0.5, opacity: 0.15)
+        case .liftedSegmented:
+            bevelWidth = 10
+            bevelAmount = 9
+            magnification = 1.22
+            dispersion = 0.02
+            innerShadow = .appleInner
+            shadow = DropShadow(offset: Point(x: 0, y: 4), radius: 12, opacity: 0.18)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case preset, model, bevelWidth, bevelAmount, profile, ior, thickness, magnification, dispersion,
+            dispersionMode, frost, saturation, brightness, contrast, tint, appearance, softness, ovalization,
+            rimLight, fresnel, contour, innerShadow, shadow, warpsContentBelow
+    }
+
+    /// Starts from `preset` (when given), then applies every key present.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let preset = try container.decodeIfPresent(OpticsPreset.self, forKey: .preset) {
+            self.init(preset: preset)
+        } else {
+            self.init()
+        }
+        model = try container.value(.model, default: model)
+        bevelWidth = try container.number(.bevelWidth, default: bevelWidth, in: Limits.bevel)
+        bevelAmount = try container.number(.bevelAmount, default: bevelAmount, in: Limits.bevel)
+        profile = try container.value(.profile, default: profile)
+        ior = try container.number(.ior, default: ior, in: Limits.ior)
+        thickness = try container.number(.thickness, default: thickness, in: Limits.bevel)
+        magnification = try container.number(.magnification, default: magnification, in: Limits.magnification)
+        dispersion = try container.number(.dispersion, default: dispersion, in: Limits.dispersion)
+        dispersionMode = try container.value(.dispersionMode, default: dispersionMode)
+        frost = try container.number(.frost, default: frost, in: Limits.frost)
+        saturation = try container.number(.saturation, default: saturation, in: Limits.saturation)
+        brightness = try container.number(.brightness, default: brightness, in: Limits.brightness)
+        contrast = try container.number(.contrast, default: contrast, in: Limits.saturation)
+        tint = try container.value(.tint, default: tint)
+        appearance = try container.value(.appearance, default: appearance)
+        softness = try container.number(.softness, default: softness, in: Limits.softness)
+        ovalization = try container.number(.ovalization, default: ovalization, in: Limits.unit)
+        rimLight = try container.value(.rimLight, default: rimLight)
+        fresnel = try container.number(.fresnel, default: fresnel, in: Limits.rimAmount)
+        contour = try container.value(.contour, default: contour)
+        innerShadow = try container.value(.innerShadow, default: innerShadow)
+        shadow = try container.value(.shadow, default: shadow)
+        warpsContentBelow = try container.value(.warpsContentBelow, default: warpsContentBelow)
+    }
+}
