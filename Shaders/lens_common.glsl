@@ -449,15 +449,17 @@ vec3 edgeShading(vec3 color, float distance, LensParams lens) {
     return result;
 }
 
+// Where the glass at pixel centre p looks: refracted along the normal, then magnified.
+vec2 samplePosition(vec2 p, GroupSample group, LensParams lens) {
+    if (lens.warpsContentBelow == 0u) { return p; }
+    vec2 normal = refractionNormal(group, lens);
+    vec2 displaced = p - normal * surfaceDisplacement(group.distance, lens);
+    return group.center + (displaced - group.center) * lens.inverseMagnification;
+}
+
 // The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light.
 vec3 glassColor(vec2 p, GroupSample group, LensParams lens) {
-    vec2 source = p;
-    if (lens.warpsContentBelow != 0u) {
-        vec2 normal = refractionNormal(group, lens);
-        vec2 displaced = p - normal * surfaceDisplacement(group.distance, lens);
-        source = group.center + (displaced - group.center) * lens.inverseMagnification;
-    }
-    vec3 color = dispersedContent(p, source, lens) * (1.0 - lens.darkening);
+    vec3 color = dispersedContent(p, samplePosition(p, group, lens), lens) * (1.0 - lens.darkening);
     color = applySaturation(color, lens.saturation);
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     color = applyTint(color, lens.tint);

@@ -226,6 +226,8 @@ public struct SceneResolver: Sendable {
     /// down to the backdrop plane. Computed once in `Double`; both backends interpolate it.
     public static func physicalProfile(_ optics: Optics, bandWidth: Double, scale: Double) -> [Float] {
         let samples = TableLayout.profileSamples
+        // Air on both sides of the surface bends nothing; skip the rounding of the Snell terms.
+        guard optics.ior > 1 else { return [Float](repeating: 0, count: samples) }
         let thickness = optics.thickness * scale
         let ratio = 1 / optics.ior
         return (0..<samples).map { index in

@@ -366,14 +366,15 @@ struct ShaderContext {
         return result
     }
 
+    func samplePosition(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams) -> SIMD2<Float> {
+        if lens.warpsContentBelow == 0 { return p }
+        let normal = refractionNormal(group, lens)
+        let displaced = p - normal * surfaceDisplacement(group.distance, lens)
+        return group.center + (displaced - group.center) * lens.inverseMagnification
+    }
+
     func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams) -> SIMD3<Float> {
-        var source = p
-        if lens.warpsContentBelow != 0 {
-            let normal = refractionNormal(group, lens)
-            let displaced = p - normal * surfaceDisplacement(group.distance, lens)
-            source = group.center + (displaced - group.center) * lens.inverseMagnification
-        }
-        var color = dispersedContent(p, source, lens) * (1 - lens.darkening)
+        var color = dispersedContent(p, samplePosition(p, group, lens), lens) * (1 - lens.darkening)
         color = applySaturation(color, lens.saturation)
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         color = applyTint(color, lens.tint)

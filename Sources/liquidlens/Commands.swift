@@ -58,6 +58,21 @@ enum Commands {
                 help: "Per-channel difference (0…255) a pixel may have before it counts.", defaultValue: "1"),
         ])
 
+    static let gallery = CommandSpec(
+        name: "gallery",
+        abstract: "Render every shape and optical feature, each alone, into one contact sheet.",
+        discussion: "Cells run left to right, top to bottom, in the order 'liquidlens gallery --list' prints.",
+        arguments: [],
+        options: [
+            .init(
+                long: "output", short: "o", valueName: "output", help: "The PNG to write.", defaultValue: "gallery.png"),
+            .init(
+                long: "backend", short: nil, valueName: "backend", help: "auto, vulkan or cpu.", defaultValue: "auto"),
+            .init(
+                long: "list", short: nil, valueName: nil, help: "Print the cell names instead of rendering.",
+                defaultValue: nil),
+        ])
+
     static let examples = CommandSpec(
         name: "examples", abstract: "List the built-in scenes.", discussion: nil, arguments: [], options: [])
 
@@ -65,7 +80,7 @@ enum Commands {
         name: "devices", abstract: "List Vulkan devices and why each is or is not usable.", discussion: nil,
         arguments: [], options: [])
 
-    static let all = [render, diff, examples, devices]
+    static let all = [render, diff, gallery, examples, devices]
 
     static let rootHelp = """
         OVERVIEW: Render Apple-style Liquid Glass lenses offscreen, on Vulkan compute or the CPU reference.
@@ -212,6 +227,36 @@ enum Commands {
             try PNGCodec.write(ImageDiff.heatmap(actual, expected), to: URL(fileURLWithPath: heatmap))
             print("heatmap:     \(heatmap)")
         }
+    }
+
+    // MARK: gallery
+
+    static func runGallery(_ arguments: ParsedArguments) throws {
+        if arguments.flag("list") {
+            for (index, cell) in FeatureGallery.cells.enumerated() { print("\(index + 1). \(cell.name)") }
+            return
+        }
+        guard let backend = Backend(rawValue: arguments.value("backend")!) else {
+            throw UsageError(
+                message:
+                    "Invalid value '\(arguments.value("backend")!)' for '--backend <backend>' (expected auto, vulkan or cpu)",
+                spec: gallery)
+        }
+        let renderer: LensRenderer
+        do {
+            renderer = try LensRenderer(backend: backend)
+        } catch {
+            throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
+        }
+        var images: [RGBA8Image] = []
+        for (index, cell) in FeatureGallery.cells.enumerated() {
+            images.append(try renderer.render(cell.scene))
+            printError("[\(index + 1)/\(FeatureGallery.cells.count)] \(cell.name)")
+        }
+        let output = URL(fileURLWithPath: arguments.value("output")!)
+        let sheet = ContactSheet.compose(images, columns: FeatureGallery.columns)
+        try PNGCodec.write(sheet, to: output)
+        print("wrote \(output.path) (\(images.count) cells, \(sheet.width)×\(sheet.height) px)")
     }
 
     // MARK: examples, devices

@@ -39,6 +39,7 @@ func run(_ arguments: [String]) -> Int32 {
         switch spec.name {
         case "render": try Commands.runRender(parsed)
         case "diff": try Commands.runDiff(parsed)
+        case "gallery": try Commands.runGallery(parsed)
         case "examples": Commands.runExamples()
         default: try Commands.runDevices()
         }

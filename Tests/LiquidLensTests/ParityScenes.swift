@@ -129,4 +129,5 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
                     glass: [lens(.circle, frame: Rect(x: 40, y: 10, width: 120, height: 120))]))
         }
         + BuiltInScene.allCases.map { ParityScene(name: "example-\($0.rawValue)", scene: $0.scene) }
+        + FeatureGallery.cells.map { ParityScene(name: "gallery-\($0.name)", scene: $0.scene) }
 }

@@ -48,15 +48,27 @@ func resolve(_ scene: Scene, directory: URL? = nil) throws -> FrameParameters {
     try LensRenderer.resolve(scene, baseDirectory: directory)
 }
 
-/// A context for calling the reference's shader functions directly: geometry needs no buffers,
-/// colour needs the tables.
-func shaderContext(tables: UnsafeBufferPointer<Float> = UnsafeBufferPointer(start: nil, count: 0)) -> ShaderContext {
+/// A context for calling the reference's shader functions directly: geometry needs the shapes,
+/// colour and the physical model need the tables; no image buffers.
+func shaderContext(
+    tables: UnsafeBufferPointer<Float> = UnsafeBufferPointer(start: nil, count: 0),
+    shapes: UnsafeBufferPointer<ShapeParams> = UnsafeBufferPointer(start: nil, count: 0)
+) -> ShaderContext {
     ShaderContext(
         frame: FrameParams(
             width: 256, height: 256, lensCount: 1, labelWordsPerRow: 64, restingColor: .zero, accentColor: .zero),
         tables: tables, backdrop: UnsafeBufferPointer(start: nil, count: 0),
-        labelBytes: UnsafeBufferPointer(start: nil, count: 0), shapes: UnsafeBufferPointer(start: nil, count: 0),
+        labelBytes: UnsafeBufferPointer(start: nil, count: 0), shapes: shapes,
         scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
         frosted: UnsafeMutableBufferPointer(start: nil, count: 0),
         outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))
+}
+
+/// Runs `body` with a context over the tables and shapes of resolved parameters.
+func withShaderContext<T>(_ parameters: FrameParameters, _ body: (ShaderContext) throws -> T) rethrows -> T {
+    try parameters.tables.withUnsafeBufferPointer { tables in
+        try parameters.shapes.withUnsafeBufferPointer { shapes in
+            try body(shaderContext(tables: tables, shapes: shapes))
+        }
+    }
 }

@@ -1,0 +1,24 @@
+import LensCore
+
+/// Lays images of one size out in a grid, row by row, on a neutral background.
+public enum ContactSheet {
+    public static func compose(_ images: [RGBA8Image], columns: Int, gap: Int = 4) -> RGBA8Image {
+        guard let first = images.first else { return RGBA8Image(width: 1, height: 1, pixels: [40, 40, 40, 255]) }
+        let rows = (images.count + columns - 1) / columns
+        let width = columns * first.width + (columns + 1) * gap
+        let height = rows * first.height + (rows + 1) * gap
+        var pixels = [UInt8](repeating: 40, count: width * height * 4)
+        for index in stride(from: 3, to: pixels.count, by: 4) { pixels[index] = 255 }
+        for (index, image) in images.enumerated() {
+            let originX = gap + (index % columns) * (first.width + gap)
+            let originY = gap + (index / columns) * (first.height + gap)
+            for y in 0..<min(image.height, first.height) {
+                let source = y * image.width * 4
+                let target = ((originY + y) * width + originX) * 4
+                let count = min(image.width, first.width) * 4
+                pixels.replaceSubrange(target..<(target + count), with: image.pixels[source..<(source + count)])
+            }
+        }
+        return RGBA8Image(width: width, height: height, pixels: pixels)
+    }
+}

@@ -1,0 +1,322 @@
+import Foundation
+import LiquidLens
+import Testing
+
+@testable import LensReference
+
+@Suite("Glass geometry and optics")
+struct GeometryOpticsTests {
+    static func scene(_ glass: [GlassElement], width: Double = 240, height: Double = 240, label: LabelLayer? = nil)
+        -> Scene
+    {
+        Scene(
+            canvas: Canvas(width: width, height: height, scale: 1), background: [BackgroundLayer(.probe(.ramp))],
+            label: label, glass: glass)
+    }
+
+    /// Displacement (sample position − pixel position) along a path of points.
+    static func displacements(_ parameters: FrameParameters, along path: [SIMD2<Float>]) -> [SIMD2<Float>] {
+        withShaderContext(parameters) { context in
+            let lens = parameters.lenses[0]
+            return path.map { p in
+                let group = context.groupSample(p, lens, true)
+                return context.samplePosition(p, group, lens) - p
+            }
+        }
+    }
+
+    /// The largest change of the displacement between neighbouring path points.
+    static func largestJump(_ values: [SIMD2<Float>]) -> Float {
+        zip(values, values.dropFirst()).map { pair in
+            let change = pair.1 - pair.0
+            return (change * change).sum().squareRoot()
+        }.max() ?? 0
+    }
+
+    static func path(from start: SIMD2<Float>, to end: SIMD2<Float>, step: Float = 0.25) -> [SIMD2<Float>] {
+        let offset = end - start
+        let count = Int(((offset * offset).sum().squareRoot() / step).rounded(.up))
+        return (0...count).map { start + offset * (Float($0) / Float(count)) }
+    }
+
+    // Why 1 px per 0.25 px step: the paths cross where the shift is about 10 px (5 px deep in a
+    // 20 px band with A = 30). There the bevel profile changes the shift by under 1.5 px per pixel
+    // and the blended normal turns 90° over the 20 px the blend spans, moving the sample by about
+    // 10 · (π/2) / 20 ≈ 0.8 px per pixel: together under 0.6 px per 0.25 px step. A crease turns
+    // the normal by up to 90° at once, moving the sample by up to √2 · 10 px in a single step;
+    // the 50 % ellipse share of the refraction direction halves that at the rounded rectangle's
+    // medial axis, so a crease there still shows as a step over 3 px.
+    static let jumpLimit: Float = 1
+
+    @Test("No crease across the medial axis of a rounded rectangle; breaking the normal blend shows one")
+    func roundedRectangleMedialAxis() throws {
+        var optics = Optics()
+        optics.bevelWidth = 20
+        optics.bevelAmount = 30
+        let element = GlassElement(
+            shape: .roundedRectangle(cornerRadii: [4, 4, 4, 4]), frame: Rect(x: 20, y: 20, width: 200, height: 160),
+            optics: optics)
+        let parameters = try resolve(Self.scene([element]))
+        // Across the diagonal near the top-left corner, crossing it 5 px inside both edges.
+        let path = Self.path(from: SIMD2(22, 28), to: SIMD2(28, 22))
+        let smooth = Self.largestJump(Self.displacements(parameters, along: path))
+        #expect(smooth < Self.jumpLimit, "largest step \(smooth) px")
+
+        var broken = parameters
+        broken.lenses[0].normalSmoothing = 0.001
+        let creased = Self.largestJump(Self.displacements(broken, along: path))
+        #expect(creased > 3 * Self.jumpLimit, "without blending the crease must show: \(creased) px")
+    }
+
+    @Test("Two capsules grow a continuous liquid bridge; a hard union shows the seam")
+    func blendBridge() throws {
+        func group(blend: Double, gap: Double) -> GlassElement {
+            var optics = Optics()
+            optics.bevelWidth = 12
+            optics.bevelAmount = 20
+            return GlassElement(
+                shapes: [
+                    PlacedShape(shape: .capsule, frame: Rect(x: 20, y: 90, width: 90, height: 60)),
+                    PlacedShape(shape: .capsule, frame: Rect(x: 110 + gap, y: 90, width: 90, height: 60)),
+                ], blend: blend, optics: optics)
+        }
+        // Apart by 8 pt, a 24 pt blend already joins them: the neck point between them is glass.
+        let bridged = try resolve(Self.scene([group(blend: 24, gap: 8)]))
+        let neck = withShaderContext(bridged) { $0.groupDistance(SIMD2(114, 120), bridged.lenses[0]) }
+        #expect(neck < 0, "the bridge covers the gap: distance \(neck)")
+        let apart = try resolve(Self.scene([group(blend: 0, gap: 8)]))
+        let gapDistance = withShaderContext(apart) { $0.groupDistance(SIMD2(114, 120), apart.lenses[0]) }
+        #expect(gapDistance > 0, "without blend the gap stays open")
+
+        // Across the bridge, vertically through the neck and horizontally along the band.
+        let overlapping = try resolve(Self.scene([group(blend: 24, gap: -20)]))
+        let paths = [
+            Self.path(from: SIMD2(100, 95), to: SIMD2(100, 145)), Self.path(from: SIMD2(60, 104), to: SIMD2(140, 104)),
+        ]
+        for path in paths {
+            let jump = Self.largestJump(Self.displacements(overlapping, along: path))
+            #expect(jump < Self.jumpLimit, "bridge step \(jump) px")
+        }
+        let hard = try resolve(Self.scene([group(blend: 0, gap: -20)]))
+        let seam = Self.largestJump(Self.displacements(hard, along: paths[1]))
+        #expect(seam > 5 * Self.jumpLimit, "a hard union has a seam: \(seam) px")
+    }
+
+    @Test("Shapes far from a pixel are skipped without changing the result")
+    func farShapesAreSkipped() throws {
+        let near = PlacedShape(shape: .circle, frame: Rect(x: 40, y: 40, width: 60, height: 60))
+        let far = (0..<15).map {
+            PlacedShape(
+                shape: .circle,
+                frame: Rect(x: 150 + Double($0 % 4) * 20, y: 140 + Double($0 / 4) * 20, width: 12, height: 12))
+        }
+        let alone = try resolve(Self.scene([GlassElement(shapes: [near], blend: 10)]))
+        let crowded = try resolve(Self.scene([GlassElement(shapes: [near] + far, blend: 10)]))
+        #expect(crowded.shapes.count == 16)
+        for point in [SIMD2<Float>(70, 70), SIMD2(45, 60), SIMD2(99, 70), SIMD2(120, 110)] {
+            let a = withShaderContext(alone) { $0.groupSample(point, alone.lenses[0], true) }
+            let b = withShaderContext(crowded) { $0.groupSample(point, crowded.lenses[0], true) }
+            #expect(a.distance == b.distance && a.lightNormal == b.lightNormal && a.center == b.center)
+        }
+    }
+
+    @Test(
+        "Physical model: IOR 1 displaces nothing, and displacement grows with IOR", arguments: SurfaceProfile.allCases)
+    func physicalIOR(profile: SurfaceProfile) throws {
+        func table(_ ior: Double) -> [Float] {
+            var optics = Optics()
+            optics.model = .physical
+            optics.profile = profile
+            optics.ior = ior
+            return SceneResolver.physicalProfile(optics, bandWidth: 20, scale: 1)
+        }
+        #expect(table(1).allSatisfy { $0 == 0 })
+        var previous = table(1)
+        for ior in [1.1, 1.3, 1.5, 1.8, 2.2] {
+            let current = table(ior)
+            for (a, b) in zip(previous, current) {
+                #expect(abs(b) >= abs(a) - 1e-6, "\(profile) at IOR \(ior): |\(b)| < |\(a)|")
+            }
+            #expect(current.contains { $0 != 0 })
+            previous = current
+        }
+        // Convex surfaces pull inward, the concave one pushes outward.
+        let sum = table(1.5).reduce(0, +)
+        #expect(profile == .concave ? sum < 0 : sum > 0)
+    }
+
+    /// Decodes the sample position from the ramp probe (red = 4·x mod 256, green = 4·y mod 256),
+    /// choosing the period nearest to `expected`; nil near a sawtooth wrap.
+    static func decodeRamp(_ pixel: SIMD4<UInt8>, expected: SIMD2<Double>) -> SIMD2<Double>? {
+        var decoded = SIMD2<Double>.zero
+        for axis in 0..<2 {
+            let phase = (expected[axis] - 0.5).truncatingRemainder(dividingBy: 64)
+            if phase > 62.5 || phase < 0.5 { return nil }
+            let code = Double(axis == 0 ? pixel.x : pixel.y) / 4 + 0.5
+            decoded[axis] = code + 64 * ((expected[axis] - code) / 64).rounded()
+        }
+        return decoded
+    }
+
+    @Test(
+        "On the ramp probe the physical model's displacement matches Snell's law within 0.5 px",
+        arguments: [Backend.cpu, .vulkan])
+    func physicalRamp(backend: Backend) throws {
+        let radius = 80.0, band = 20.0, thickness = 24.0, ior = 1.5
+        let center = SIMD2<Double>(120, 120)
+        var optics = Optics()
+        optics.model = .physical
+        optics.profile = .convexCircle
+        optics.ior = ior
+        optics.thickness = thickness
+        optics.bevelWidth = band
+        optics.rimLight = .off
+        optics.shadow = .off
+        let element = GlassElement(
+            shape: .circle,
+            frame: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius),
+            optics: optics)
+        let parameters = try resolve(Self.scene([element]))
+        let image =
+            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+
+        // Independent Snell: surface z = T·√(1 − x²) (x = 1 at the rim), normal (−z', 1),
+        // the downward ray refracted into the glass and carried to z = 0.
+        func expectedShift(_ x: Double) -> Double {
+            let height = thickness * (1 - x * x).squareRoot()
+            let slope = -thickness * x / (1 - x * x).squareRoot() / band
+            let normal = SIMD2(-slope, 1) / (slope * slope + 1).squareRoot()
+            let eta = 1 / ior
+            let cosine = normal.y
+            let k = eta * cosine - (1 - eta * eta * (1 - cosine * cosine)).squareRoot()
+            let ray = SIMD2(0, -eta) + normal * k
+            return -ray.x * height / -ray.y
+        }
+        var worst = 0.0
+        var checked = 0
+        for y in 0..<240 {
+            for x in 0..<240 {
+                let p = SIMD2(Double(x) + 0.5, Double(y) + 0.5)
+                let offset = p - center
+                let length = (offset * offset).sum().squareRoot()
+                let bandX = min(max(1 + (length - radius) / band, 0), 1)
+                guard length - radius < -1, bandX < 0.8 else { continue }
+                let expected = p - offset / length * expectedShift(bandX)
+                guard let decoded = Self.decodeRamp(image[x, y], expected: expected) else { continue }
+                worst = max(worst, max(abs(decoded.x - expected.x), abs(decoded.y - expected.y)))
+                checked += 1
+            }
+        }
+        #expect(worst <= 0.5, "largest error \(worst) px over \(checked) pixels")
+        #expect(checked > 10000)
+    }
+
+    @Test("warpsContentBelow off shows the content below unmoved", arguments: [Backend.cpu, .vulkan])
+    func warpsOff(backend: Backend) throws {
+        var optics = Optics()
+        optics.warpsContentBelow = false
+        optics.magnification = 1.4
+        optics.rimLight = .off
+        optics.shadow = .off
+        let parameters = try resolve(
+            Self.scene([
+                GlassElement(shape: .circle, frame: Rect(x: 40, y: 40, width: 160, height: 160), optics: optics)
+            ]))
+        var plain = parameters
+        plain.lenses = []
+        plain.regions = []
+        let image =
+            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        #expect(image == ReferenceRenderer().render(plain))
+    }
+
+    @Test("Lift progress drives size, refraction, magnification, frost, resting background and lifted content")
+    func liftProgress() throws {
+        var optics = Optics()
+        optics.bevelAmount = 20
+        optics.bevelWidth = 10
+        optics.magnification = 1.2
+        optics.frost = 4
+        let mask = AlphaImage(width: 10, height: 10, coverage: [UInt8](repeating: 255, count: 100))
+        let label = LabelLayer(mask: .image(mask), scale: 1, liftedMask: .image(mask), liftedColor: .white)
+        func resolved(_ progress: Double) throws -> (LensParams, ShapeParams) {
+            let lift = LensLift(
+                progress: progress, growth: Point(x: 24, y: 16), restingBackground: RGBAColor(255, 255, 255, 0.4),
+                restingBevelAmount: 0, restingFrost: 0)
+            let element = GlassElement(
+                shape: .capsule, frame: Rect(x: 22, y: 100, width: 196, height: 28), optics: optics, lift: lift)
+            let parameters = try resolve(Self.scene([element], label: label))
+            return (parameters.lenses[0], parameters.shapes[0])
+        }
+        let (resting, restingShape) = try resolved(0)
+        let (half, halfShape) = try resolved(0.5)
+        let (lifted, liftedShape) = try resolved(1)
+        #expect(restingShape.centerHalfSize.z == 98 && restingShape.centerHalfSize.w == 14)
+        #expect(halfShape.centerHalfSize.z == 104 && halfShape.centerHalfSize.w == 18)
+        #expect(liftedShape.centerHalfSize.z == 110 && liftedShape.centerHalfSize.w == 22, "196×28 grows to 220×44")
+        #expect(resting.bevelAmount == 0 && half.bevelAmount == 10 && lifted.bevelAmount == 20)
+        #expect(resting.inverseMagnification == 1 && abs(1 / lifted.inverseMagnification - 1.2) < 1e-6)
+        #expect(resting.kernelRadius == 0 && lifted.kernelRadius == 12)
+        #expect(
+            abs(resting.restingFill.w - 0.4) < 1e-6 && abs(half.restingFill.w - 0.2) < 1e-6 && lifted.restingFill.w == 0
+        )
+        #expect(resting.liftedContentAlpha == 0 && half.liftedContentAlpha == 0.5 && lifted.liftedContentAlpha == 1)
+    }
+
+    @Test(
+        "Under a lifted lens the regular label is punched out and the lifted label shows",
+        arguments: [Backend.cpu, .vulkan])
+    func liftedContent(backend: Backend) throws {
+        // Regular label: a bar at x 100–120; lifted label: a bar at x 140–160. Both rows 100–140.
+        var regular = AlphaImage(width: 240, height: 240, coverage: [UInt8](repeating: 0, count: 240 * 240))
+        var lifted = regular
+        for y in 100..<140 {
+            for x in 100..<120 { regular.coverage[y * 240 + x] = 255 }
+            for x in 140..<160 { lifted.coverage[y * 240 + x] = 255 }
+        }
+        let label = LabelLayer(
+            mask: .image(regular), scale: 1, resting: .black, accent: RGBAColor(red: 0, green: 0, blue: 1),
+            liftedMask: .image(lifted), liftedColor: RGBAColor(red: 1, green: 0, blue: 0))
+        var optics = Optics()
+        optics.bevelAmount = 0
+        optics.rimLight = .off
+        optics.shadow = .off
+        let element = GlassElement(
+            shape: .roundedRectangle(cornerRadii: [0, 0, 0, 0]), frame: Rect(x: 60, y: 60, width: 120, height: 120),
+            optics: optics, lift: LensLift(progress: 1))
+        let scene = Scene(
+            canvas: Canvas(width: 240, height: 240, scale: 1), background: [BackgroundLayer(.probe(.white))],
+            label: label, glass: [element])
+        let parameters = try resolve(scene)
+        let image =
+            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        #expect(image[110, 120] == SIMD4(255, 255, 255, 255), "regular label punched out under the lens")
+        #expect(image[150, 120] == SIMD4(255, 0, 0, 255), "lifted label seen through the glass")
+        #expect(image[110, 50] == SIMD4(255, 255, 255, 255))
+    }
+
+    @Test("Presets carry Apple's measured values; explicit keys override them")
+    func presets() throws {
+        #expect(Optics(preset: .regular).bevelWidth == 20 && Optics(preset: .regular).bevelAmount == 60)
+        let loupe = Optics(preset: .loupe)
+        #expect(loupe.bevelWidth == 8 && loupe.bevelAmount == 28 && loupe.magnification == 1.25)
+        #expect(Optics(preset: .regular).innerShadow == DropShadow(offset: Point(x: 0, y: 7), radius: 3, opacity: 0.12))
+        #expect(Optics(preset: .liftedSegmented).magnification == 1.22)
+        let decoded = try JSONDecoder().decode(
+            Optics.self, from: Data(#"{"preset": "loupe", "magnification": 1.5}"#.utf8))
+        #expect(decoded.bevelAmount == 28 && decoded.magnification == 1.5)
+    }
+
+    @Test("Polynomial log2/exp2 track the true functions (the squircle corner relies on them)")
+    func polynomialPower() {
+        let context = shaderContext()
+        for base: Float in [0.001, 0.3, 1, 2.5, 17, 300] {
+            for exponent: Float in [0.2, 1, 4.5, 5] {
+                let expected = Float(pow(Double(base), Double(exponent)))
+                let actual = context.powerPolynomial(base, exponent)
+                #expect(
+                    abs(actual - expected) <= 1e-5 * max(1, expected), "\(base)^\(exponent): \(actual) vs \(expected)")
+            }
+        }
+    }
+}
