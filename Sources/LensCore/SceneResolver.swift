@@ -235,10 +235,13 @@ public struct SceneResolver: Sendable {
             guard bandWidth > 0 else { return 0 }
             let s = 1 - x
             let height = thickness * optics.profile.height(s)
-            // Slope of the surface along the outward direction (x grows outward, s shrinks).
+            // Slope along the outward direction (x grows outward, s shrinks), by central difference;
+            // past s = 1 the surface mirrors, as the flat face continues it, so the slope there is 0.
             let step = 1e-4
-            let rise = optics.profile.height(min(s + step, 1)) - optics.profile.height(max(s - step, 0))
-            let slope = -thickness * rise / ((min(s + step, 1) - max(s - step, 0)) * bandWidth)
+            func mirroredHeight(_ s: Double) -> Double { optics.profile.height(s > 1 ? 2 - s : s) }
+            let lower = max(s - step, 0)
+            let rise = mirroredHeight(s + step) - mirroredHeight(lower)
+            let slope = -thickness * rise / ((s + step - lower) * bandWidth)
             // Surface normal (outward r, up z), refracted view ray going down.
             let normalLength = (slope * slope + 1).squareRoot()
             let normalR = -slope / normalLength

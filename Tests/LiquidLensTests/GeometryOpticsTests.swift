@@ -68,6 +68,26 @@ struct GeometryOpticsTests {
         #expect(creased > 3 * Self.jumpLimit, "without blending the crease must show: \(creased) px")
     }
 
+    @Test(
+        "No seam where the band meets the flat face, for the bevel and every physical profile",
+        arguments: [nil] + SurfaceProfile.allCases.map(Optional.some))
+    func bandMeetsFlatFace(profile: SurfaceProfile?) throws {
+        var optics = Optics()
+        optics.bevelWidth = 20
+        optics.bevelAmount = 30
+        if let profile {
+            optics.model = .physical
+            optics.profile = profile
+        }
+        let element = GlassElement(shape: .circle, frame: Rect(x: 20, y: 20, width: 200, height: 200), optics: optics)
+        let parameters = try resolve(Self.scene([element]))
+        // Radially inward across depth H = 20 (x = 0) from depth 12 to depth 28.
+        let values = Self.displacements(parameters, along: Self.path(from: SIMD2(108, 120), to: SIMD2(92, 120)))
+        let jump = Self.largestJump(values)
+        #expect(jump < 0.1, "step \(jump) px at the inner edge of the band")
+        #expect(values.last == SIMD2(0, 0), "the flat face does not move")
+    }
+
     @Test("Two capsules grow a continuous liquid bridge; a hard union shows the seam")
     func blendBridge() throws {
         func group(blend: Double, gap: Double) -> GlassElement {
