@@ -11,7 +11,7 @@ void main() {
     vec2 p = vec2(pixel) + vec2(0.5);
     GroupSample group = groupSample(p, lens, true);
     float glassCoverage = coverage(group.distance);
-    float shadow = dropShadow(p, lens) * (1.0 - glassCoverage);
+    float shadow = glassCoverage < 1.0 ? dropShadow(p, lens) * (1.0 - glassCoverage) : 0.0;
     if (glassCoverage <= 0.0 && shadow <= 0.0) { return; }
     uint index = pixel.y * frame.width + pixel.x;
     vec3 color = unpackColor(outputPixels[index]) * (1.0 - shadow);

@@ -70,6 +70,11 @@ layout(push_constant) uniform DispatchConstants {
     uint axis;                   // frost: 0 horizontal, 1 vertical
 } dispatchInfo;
 
+// Pipeline variants: which shape kinds a group holds (bit 1 << kind) and whether it holds one
+// shape, so llvmpipe compiles out the code a group does not use. The results do not change.
+layout(constant_id = 0) const uint SHAPE_KINDS = 7u;
+layout(constant_id = 1) const bool SINGLE_SHAPE = false;
+
 const uint SRGB_DECODE_OFFSET = 0u;     // 256 linear values of the 8-bit sRGB codes
 const uint SRGB_ENCODE_OFFSET = 256u;   // 255 linear thresholds where the rounded code steps up
 const uint SPECTRAL_OFFSET = 511u;      // 7 taps x (scale, r, g, b) of the spectral dispersion
@@ -229,7 +234,7 @@ float cornerRadius(vec2 local, ShapeParams shape) {
 // the superellipse |x|^n + |y|^n = r^n: for kind 2 its length is the superellipse norm.
 vec2 cornerVector(vec2 q, ShapeParams shape) {
     vec2 outside = max(q, vec2(0.0));
-    if (shape.kind != 2u) { return outside; }
+    if ((SHAPE_KINDS & 4u) == 0u || shape.kind != 2u) { return outside; }
     float n = shape.exponent;
     float px = powerPolynomial(outside.x, n);
     float py = powerPolynomial(outside.y, n);
@@ -247,7 +252,7 @@ float ellipseDistance(vec2 local, vec2 halfSize) {
 
 float shapeDistance(vec2 local, ShapeParams shape) {
     vec2 halfSize = shape.centerHalfSize.zw;
-    if (shape.kind == 1u) { return ellipseDistance(local, halfSize); }
+    if ((SHAPE_KINDS & 2u) != 0u && shape.kind == 1u) { return ellipseDistance(local, halfSize); }
     float radius = cornerRadius(local, shape);
     vec2 q = abs(local) - halfSize + vec2(radius);
     return min(max(q.x, q.y), 0.0) + vectorLength(cornerVector(q, shape)) - radius;
@@ -260,7 +265,7 @@ vec2 ellipseNormal(vec2 local, ShapeParams shape) {
 
 // Outward SDF gradient, with edge normals blended across the medial axis (no diagonal creases).
 vec2 lightingNormal(vec2 local, ShapeParams shape, float smoothing) {
-    if (shape.kind == 1u) { return ellipseNormal(local, shape); }
+    if ((SHAPE_KINDS & 2u) != 0u && shape.kind == 1u) { return ellipseNormal(local, shape); }
     float radius = cornerRadius(local, shape);
     vec2 q = abs(local) - shape.centerHalfSize.zw + vec2(radius);
     vec2 outside = cornerVector(q, shape);
@@ -294,7 +299,8 @@ GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
     group.lightNormal = vec2(0.0);
     group.ellipseNormal = vec2(0.0);
     group.center = vec2(0.0);
-    for (uint i = 0u; i < lens.shapeCount; i++) {
+    uint count = SINGLE_SHAPE ? 1u : lens.shapeCount;
+    for (uint i = 0u; i < count; i++) {
         ShapeParams shape = shapes[lens.shapeOffset + i];
         vec2 local = p - shape.centerHalfSize.xy;
         if (i > 0u && boundsDistance(local, shape) > group.distance + lens.blend) { continue; }
@@ -389,11 +395,14 @@ float featherMask(float distance, LensParams lens) {
 // colour turns from resting to accent under the feathered lens mask (the LensTint accent copy),
 // punched out by the lifted label where the scene has one.
 vec3 sampleContent(vec2 position, LensParams lens) {
-    vec3 background = sampleFrosted(position, lens);
+    vec3 color = sampleFrosted(position, lens);
     float glyph = sampleLabel(position, 0u);
-    float accentShare = featherMask(groupDistance(position, lens), lens);
-    vec4 labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare;
-    vec3 color = composeLabel(background, glyph * (1.0 - lens.liftedContentAlpha), labelColor);
+    // Off the glyphs the label adds nothing, so the feather (a group distance) is not needed.
+    if (glyph > 0.0) {
+        float accentShare = featherMask(groupDistance(position, lens), lens);
+        vec4 labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare;
+        color = composeLabel(color, glyph * (1.0 - lens.liftedContentAlpha), labelColor);
+    }
     if (lens.liftedContentAlpha > 0.0) {
         float lifted = sampleLabel(position, frame.liftedLabelWordOffset);
         color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor);

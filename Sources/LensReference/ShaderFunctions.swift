@@ -1,7 +1,9 @@
 import LensCore
 
 /// The buffers a shader invocation reads, and the functions of `Shaders/lens_common.glsl` with the
-/// same names, arguments and fp32 operation order. Read the two side by side.
+/// same names, arguments and fp32 operation order. Read the two side by side. The GLSL
+/// specialisation constants (`SHAPE_KINDS`, `SINGLE_SHAPE`) only let the driver drop code a group
+/// does not use; they never change a result, so the reference has no counterpart.
 struct ShaderContext {
     let frame: FrameParams
     let tables: UnsafeBufferPointer<Float>
@@ -303,11 +305,13 @@ struct ShaderContext {
     }
 
     func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
-        let background = sampleFrosted(position, lens)
+        var color = sampleFrosted(position, lens)
         let glyph = sampleLabel(position, 0)
-        let accentShare = featherMask(groupDistance(position, lens), lens)
-        let labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare
-        var color = composeLabel(background, glyph * (1 - lens.liftedContentAlpha), labelColor)
+        if glyph > 0 {
+            let accentShare = featherMask(groupDistance(position, lens), lens)
+            let labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare
+            color = composeLabel(color, glyph * (1 - lens.liftedContentAlpha), labelColor)
+        }
         if lens.liftedContentAlpha > 0 {
             let lifted = sampleLabel(position, frame.liftedLabelWordOffset)
             color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor)
@@ -424,7 +428,7 @@ struct ShaderContext {
         let p = SIMD2(Float(x), Float(y)) + SIMD2(repeating: 0.5)
         let group = groupSample(p, lens, true)
         let glassCoverage = coverage(group.distance)
-        let shadow = dropShadow(p, lens) * (1 - glassCoverage)
+        let shadow = glassCoverage < 1 ? dropShadow(p, lens) * (1 - glassCoverage) : 0
         if glassCoverage <= 0 && shadow <= 0 { return }
         let index = y * Int(frame.width) + x
         var color = unpackColor(outputPixels[index]) * (1 - shadow)

@@ -134,25 +134,41 @@ final class PipelineCache {
     deinit { vkDestroyPipelineCache(device.handle, handle, nil) }
 }
 
-/// Owns one compute `VkPipeline`.
+/// Owns one compute `VkPipeline`, optionally specialised: `specialization[i]` is the value of
+/// the shader's `constant_id = i` (32-bit each; booleans as 0 or 1).
 final class ComputePipeline {
     let layout: PipelineLayout
     let handle: VkPipeline
 
-    init(layout: PipelineLayout, shader: ShaderModule, cache: PipelineCache) throws {
+    init(layout: PipelineLayout, shader: ShaderModule, cache: PipelineCache, specialization: [UInt32] = []) throws {
         self.layout = layout
+        var entries = specialization.indices.map {
+            VkSpecializationMapEntry(constantID: UInt32($0), offset: UInt32($0 * 4), size: 4)
+        }
+        var values = specialization
         var created: VkPipeline?
-        let result = "main".withCString { entry in
-            var stage = VkPipelineShaderStageCreateInfo()
-            stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
-            stage.stage = VK_SHADER_STAGE_COMPUTE_BIT
-            stage.module = shader.handle
-            stage.pName = entry
-            var info = VkComputePipelineCreateInfo()
-            info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO
-            info.stage = stage
-            info.layout = layout.handle
-            return vkCreateComputePipelines(shader.device.handle, cache.handle, 1, &info, nil, &created)
+        let result = entries.withUnsafeMutableBufferPointer { entryPointer in
+            values.withUnsafeMutableBytes { valueBytes in
+                var info = VkSpecializationInfo(
+                    mapEntryCount: UInt32(specialization.count), pMapEntries: entryPointer.baseAddress,
+                    dataSize: valueBytes.count, pData: valueBytes.baseAddress)
+                return withUnsafePointer(to: &info) { specializationPointer in
+                    "main".withCString { entry in
+                        var stage = VkPipelineShaderStageCreateInfo()
+                        stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
+                        stage.stage = VK_SHADER_STAGE_COMPUTE_BIT
+                        stage.module = shader.handle
+                        stage.pName = entry
+                        stage.pSpecializationInfo = specialization.isEmpty ? nil : specializationPointer
+                        var pipelineInfo = VkComputePipelineCreateInfo()
+                        pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO
+                        pipelineInfo.stage = stage
+                        pipelineInfo.layout = layout.handle
+                        return vkCreateComputePipelines(
+                            shader.device.handle, cache.handle, 1, &pipelineInfo, nil, &created)
+                    }
+                }
+            }
         }
         try vkCheck(result, "vkCreateComputePipelines")
         handle = created!

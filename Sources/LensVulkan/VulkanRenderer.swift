@@ -35,6 +35,17 @@ public struct VulkanOptions: Sendable {
     }
 }
 
+/// A lens pipeline variant: the `SHAPE_KINDS` and `SINGLE_SHAPE` specialisation constants.
+struct LensVariant: Hashable {
+    /// Bit `1 << kind` for each shape kind in the group.
+    var shapeKinds: UInt32
+    var singleShape: Bool
+
+    static let singleRoundedBox = LensVariant(shapeKinds: 1, singleShape: true)
+
+    var constants: [UInt32] { [shapeKinds, singleShape ? 1 : 0] }
+}
+
 /// GPU time of each stage of the last frame, from timestamp queries, in milliseconds.
 public struct GPUStageTimes: Sendable {
     public var compose: Double
@@ -52,7 +63,9 @@ public final class VulkanRenderer {
     private let cache: PipelineCache
     private let composePipeline: ComputePipeline
     private let frostPipeline: ComputePipeline
-    private let lensPipeline: ComputePipeline
+    private let lensShader: ShaderModule
+    /// Lens pipelines by variant, created on first use and kept for the renderer's life.
+    private var lensPipelines: [LensVariant: ComputePipeline] = [:]
     private let descriptorSet: DescriptorSet
     private let commandBuffer: CommandBuffer
     private let fence: Fence
@@ -83,8 +96,9 @@ public final class VulkanRenderer {
             layout: layout, shader: ShaderModule(device: device, name: .compose), cache: cache)
         frostPipeline = try ComputePipeline(
             layout: layout, shader: ShaderModule(device: device, name: .frost), cache: cache)
-        lensPipeline = try ComputePipeline(
-            layout: layout, shader: ShaderModule(device: device, name: .lens), cache: cache)
+        lensShader = try ShaderModule(device: device, name: .lens)
+        lensPipelines[LensVariant.singleRoundedBox] = try ComputePipeline(
+            layout: layout, shader: lensShader, cache: cache, specialization: LensVariant.singleRoundedBox.constants)
         cache.save()
         descriptorSet = try DescriptorSet(layout: setLayout, storageBufferCount: Binding.allCases.count)
         commandBuffer = try CommandBuffer(device: device)
@@ -120,7 +134,8 @@ public final class VulkanRenderer {
         buffer(.label).upload(parameters.labelWords)
         buffer(.shapes).upload(parameters.shapes)
 
-        try commandBuffer.record { commands in record(commands, parameters) }
+        let variants = try lensPipelines(for: parameters)
+        try commandBuffer.record { commands in record(commands, parameters, lensPipelines: variants) }
         try commandBuffer.submitAndWait(fence: fence)
 
         let output = buffer(.output)
@@ -150,7 +165,25 @@ public final class VulkanRenderer {
         if changed { descriptorSet.bind(buffers) }
     }
 
-    private func record(_ commands: VkCommandBuffer, _ parameters: FrameParameters) {
+    /// The specialised lens pipeline of each lens, creating the variants not seen before.
+    private func lensPipelines(for parameters: FrameParameters) throws -> [ComputePipeline] {
+        var created = false
+        let pipelines = try parameters.lenses.map { lens -> ComputePipeline in
+            let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
+            let variant = LensVariant(
+                shapeKinds: group.reduce(0) { $0 | 1 << $1.kind }, singleShape: lens.shapeCount == 1)
+            if let pipeline = lensPipelines[variant] { return pipeline }
+            let pipeline = try ComputePipeline(
+                layout: layout, shader: lensShader, cache: cache, specialization: variant.constants)
+            lensPipelines[variant] = pipeline
+            created = true
+            return pipeline
+        }
+        if created { cache.save() }
+        return pipelines
+    }
+
+    private func record(_ commands: VkCommandBuffer, _ parameters: FrameParameters, lensPipelines: [ComputePipeline]) {
         var query: UInt32 = 0
         func timestamp() {
             guard let queries else { return }
@@ -174,7 +207,7 @@ public final class VulkanRenderer {
             timestamp()
             // Vertical frost wrote frosted, compose/earlier lenses wrote output → this lens reads both, writes output.
             computeBarrier(commands)
-            dispatch(commands, lensPipeline, DispatchConstants(region: regions.lens, lensIndex: index))
+            dispatch(commands, lensPipelines[index], DispatchConstants(region: regions.lens, lensIndex: index))
             timestamp()
         }
         // The last compute pass wrote output → the host reads it after the fence.
