@@ -1,13 +1,17 @@
 #version 450
-// One glass group over its bounding box plus shadow margin: drop shadow outside the shape,
+// One glass group over its tiles, clipped to its bounding box plus shadow margin: drop shadow outside the shape,
 // then the glass composited over the frame with analytic coverage.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
+// One workgroup per tile of the group's tile list (tiles far from every shape are not listed).
 void main() {
-    uvec2 pixel = gl_GlobalInvocationID.xy + dispatchInfo.region.xy;
-    if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     LensParams lens = lenses[dispatchInfo.lensIndex];
+    uvec4 tile = tiles[lens.tileOffset + gl_WorkGroupID.x];
+    tileCandidates = tile.zw;
+    uvec2 pixel = tile.xy * TILE_SIZE + gl_LocalInvocationID.xy;
+    if (pixel.x < dispatchInfo.region.x || pixel.y < dispatchInfo.region.y) { return; }
+    if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     vec2 p = vec2(pixel) + vec2(0.5);
     GroupSample group = groupSample(p, lens, true);
     float glassCoverage = coverage(group.distance);

@@ -59,9 +59,9 @@ struct LensParams {
     float liftedContentAlpha;    // the lifted label replaces the regular one under the glass
     uint warpsContentBelow;      // 0: the glass shows what is below it without refraction
     float darkening;             // dark appearance: share of the content dimmed
+    uint tileOffset;             // first of this group's tiles in `tiles`
+    uint tileCount;
     float padding0;
-    float padding1;
-    float padding2;
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -92,6 +92,15 @@ layout(std430, set = 0, binding = 4) buffer ScratchBuffer { vec4 scratch[]; };
 layout(std430, set = 0, binding = 5) buffer FrostedBuffer { vec4 frosted[]; };
 layout(std430, set = 0, binding = 6) buffer OutputBuffer { uint outputPixels[]; };
 layout(std430, set = 0, binding = 7) readonly buffer ShapesBuffer { ShapeParams shapes[]; };
+// A lens tile: tile x, tile y (16 px units), first candidate in `tileShapes`, candidate count.
+layout(std430, set = 0, binding = 8) readonly buffer TilesBuffer { uvec4 tiles[]; };
+// Per tile, the shapes near enough to matter (indices into `shapes`), in group order.
+layout(std430, set = 0, binding = 9) readonly buffer TileShapesBuffer { uint tileShapes[]; };
+
+const uint TILE_SIZE = 16u;
+
+// The candidate shapes of the tile this invocation shades: offset and count in `tileShapes`.
+uvec2 tileCandidates = uvec2(0u);
 
 // ---- Colour ----
 
@@ -289,19 +298,19 @@ struct GroupSample {
     vec2 center;
 };
 
-// Folds the shapes in order with the polynomial smooth minimum; its gradient is the same blend of
-// the shapes' gradients, so normals and the magnification centre blend with the same weight.
-// A shape whose bounding box is farther than the current distance plus the blend radius cannot
-// change the result and is skipped.
+// Folds the tile's candidate shapes in order with the polynomial smooth minimum; its gradient is
+// the same blend of the shapes' gradients, so normals and the magnification centre blend with the
+// same weight. A shape whose bounding box is farther than the current distance plus the blend
+// radius cannot change the result and is skipped.
 GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
     GroupSample group;
     group.distance = 0.0;
     group.lightNormal = vec2(0.0);
     group.ellipseNormal = vec2(0.0);
     group.center = vec2(0.0);
-    uint count = SINGLE_SHAPE ? 1u : lens.shapeCount;
+    uint count = SINGLE_SHAPE ? 1u : tileCandidates.y;
     for (uint i = 0u; i < count; i++) {
-        ShapeParams shape = shapes[lens.shapeOffset + i];
+        ShapeParams shape = shapes[tileShapes[tileCandidates.x + i]];
         vec2 local = p - shape.centerHalfSize.xy;
         if (i > 0u && boundsDistance(local, shape) > group.distance + lens.blend) { continue; }
         float distance = shapeDistance(local, shape);

@@ -58,15 +58,22 @@ public struct FrameParameters: Sendable {
     public var lenses: [LensParams]
     /// The shapes of every group, `lenses[i].shapeOffset ..< shapeOffset + shapeCount`.
     public var shapes: [ShapeParams]
+    /// Lens tiles (tile x, tile y, first candidate, candidate count), `lenses[i].tileOffset ..<
+    /// tileOffset + tileCount`: only tiles some shape can reach, each with the shapes near it.
+    public var tiles: [SIMD4<UInt32>]
+    /// Candidate shape indices of every tile.
+    public var tileShapes: [UInt32]
     public var regions: [LensRegions]
     /// sRGB decode table, encode thresholds, then the frost kernels (see ``TableLayout``).
     public var tables: [Float]
 
     public init(
         backdrop: [UInt32], labelWords: [UInt32], frame: FrameParams, lenses: [LensParams], shapes: [ShapeParams],
-        regions: [LensRegions], tables: [Float]
+        tiles: [SIMD4<UInt32>], tileShapes: [UInt32], regions: [LensRegions], tables: [Float]
     ) {
         self.shapes = shapes
+        self.tiles = tiles
+        self.tileShapes = tileShapes
         self.backdrop = backdrop
         self.labelWords = labelWords
         self.frame = frame

@@ -132,9 +132,10 @@ public struct LensParams: Sendable, Equatable {
     public var warpsContentBelow: UInt32 = 1
     /// Dark appearance: share of the content dimmed under the glass.
     public var darkening: Float = 0
+    /// This group's tiles in the tile list: the first and how many.
+    public var tileOffset: UInt32 = 0
+    public var tileCount: UInt32 = 0
     var padding0: Float = 0
-    var padding1: Float = 0
-    var padding2: Float = 0
 
     public init() {}
 
@@ -172,9 +173,9 @@ public struct LensParams: Sendable, Equatable {
         ("liftedContentAlpha", MemoryLayout<Self>.offset(of: \.liftedContentAlpha)!),
         ("warpsContentBelow", MemoryLayout<Self>.offset(of: \.warpsContentBelow)!),
         ("darkening", MemoryLayout<Self>.offset(of: \.darkening)!),
+        ("tileOffset", MemoryLayout<Self>.offset(of: \.tileOffset)!),
+        ("tileCount", MemoryLayout<Self>.offset(of: \.tileCount)!),
         ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
-        ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
-        ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
     ]
 }
 
@@ -214,6 +215,8 @@ public enum TableLayout {
     public static let perLensOffset = spectralOffset + spectralTaps * 4
     /// Samples of a physical displacement profile over the band, silhouette last.
     public static let profileSamples = 256
+    /// Side of a lens tile in pixels (GLSL: `TILE_SIZE`, the workgroup size).
+    public static let tileSize = 16
 }
 
 /// The `ParamsBuffer` block: `FrameParams frame; LensParams lenses[];` (std430).

@@ -58,6 +58,8 @@ public struct SceneResolver: Sendable {
 
         var tables = ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds + Self.spectralTable()
         var shapes: [ShapeParams] = []
+        var tiles: [SIMD4<UInt32>] = []
+        var tileShapes: [UInt32] = []
         var lenses: [LensParams] = []
         var regions: [LensRegions] = []
         for element in scene.glass {
@@ -85,12 +87,18 @@ public struct SceneResolver: Sendable {
             lens.sourceRegion = SIMD4(
                 UInt32(lensRegions.source.x0), UInt32(lensRegions.source.y0),
                 UInt32(lensRegions.source.x1), UInt32(lensRegions.source.y1))
+            lens.tileOffset = UInt32(tiles.count)
+            for (tile, candidates) in Self.tiles(of: lens, geometry: geometry, region: lensRegions.lens) {
+                tiles.append(SIMD4(tile.x, tile.y, UInt32(tileShapes.count), UInt32(candidates.count)))
+                tileShapes += candidates.map { lens.shapeOffset + UInt32($0) }
+            }
+            lens.tileCount = UInt32(tiles.count) - lens.tileOffset
             lenses.append(lens)
             regions.append(lensRegions)
         }
         return FrameParameters(
-            backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lenses, shapes: shapes, regions: regions,
-            tables: tables)
+            backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lenses, shapes: shapes, tiles: tiles,
+            tileShapes: tileShapes, regions: regions, tables: tables)
     }
 
     /// Loads an image the scene names; a failure becomes a ``SceneError`` at `keyPath`.
@@ -268,6 +276,53 @@ public struct SceneResolver: Sendable {
         return (0..<taps).flatMap { tap in
             [Float(positions[tap])] + (0..<3).map { Float(responses[$0][tap] / sums[$0]) }
         }
+    }
+
+    /// The 16-pixel tiles of `region` that some shape can reach (its box grown by the antialiasing,
+    /// the blend bridge and the drop shadow), each with its candidate shapes: those whose box lies
+    /// within the blend radius plus the farthest a lens evaluation looks from its pixel (the
+    /// sample shift and magnification pull, the shadow offsets and radii). A shape beyond that
+    /// only changes group distances already past every visible threshold, so leaving it out keeps
+    /// the picture and makes the per-pixel cost independent of far shapes.
+    static func tiles(
+        of lens: LensParams, geometry: [ShapeGeometry], region: PixelRegion
+    ) -> [(tile: SIMD2<UInt32>, candidates: [Int])] {
+        guard !region.isEmpty else { return [] }
+        let blend = Double(lens.blend)
+        let shadowReach =
+            lens.shadow.w > 0
+            ? (Double(lens.shadow.x * lens.shadow.x + lens.shadow.y * lens.shadow.y)).squareRoot()
+                + Double(lens.shadow.z) : 0
+        let innerReach =
+            lens.innerShadow.w > 0
+            ? (Double(lens.innerShadow.x * lens.innerShadow.x + lens.innerShadow.y * lens.innerShadow.y)).squareRoot()
+                + Double(lens.innerShadow.z) : 0
+        let longest =
+            geometry.map { ($0.halfWidth * $0.halfWidth + $0.halfHeight * $0.halfHeight).squareRoot() }.max() ?? 0
+        let pull = longest * abs(1 - Double(lens.inverseMagnification))
+        let sampleReach = Double(max(lens.bevelAmount, lens.bevelWidth)) * (1 + Double(lens.dispersion)) + pull
+        let influence = 1 + blend / 4 + shadowReach
+        let candidateReach = 2 + blend + max(influence, sampleReach, innerReach)
+        let size = Double(TableLayout.tileSize)
+        var result: [(tile: SIMD2<UInt32>, candidates: [Int])] = []
+        for tileY in (region.y0 / TableLayout.tileSize)...((region.y1 - 1) / TableLayout.tileSize) {
+            for tileX in (region.x0 / TableLayout.tileSize)...((region.x1 - 1) / TableLayout.tileSize) {
+                let minX = Double(tileX) * size
+                let minY = Double(tileY) * size
+                func gap(_ shape: ShapeGeometry) -> Double {
+                    let dx = max(
+                        shape.centerX - shape.halfWidth - (minX + size), minX - (shape.centerX + shape.halfWidth), 0)
+                    let dy = max(
+                        shape.centerY - shape.halfHeight - (minY + size), minY - (shape.centerY + shape.halfHeight), 0)
+                    return (dx * dx + dy * dy).squareRoot()
+                }
+                let gaps = geometry.map(gap)
+                guard gaps.contains(where: { $0 <= influence }) else { continue }
+                let candidates = gaps.indices.filter { gaps[$0] <= candidateReach }
+                result.append((SIMD2(UInt32(tileX), UInt32(tileY)), candidates))
+            }
+        }
+        return result
     }
 
     /// The lens pass covers the group and its shadow; the source covers the group and the fringe

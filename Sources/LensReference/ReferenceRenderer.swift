@@ -8,31 +8,46 @@ public final class ReferenceRenderer {
 
     /// Renders one resolved frame to 8-bit sRGB pixels.
     public func render(_ parameters: FrameParameters) -> RGBA8Image {
-        let width = parameters.width
-        let height = parameters.height
-        var output = [UInt32](repeating: 0, count: width * height)
-        var scratch = [SIMD4<Float>](repeating: .zero, count: width * height)
-        var frosted = [SIMD4<Float>](repeating: .zero, count: width * height)
-        parameters.tables.withUnsafeBufferPointer { tables in
-            parameters.backdrop.withUnsafeBufferPointer { backdrop in
-                parameters.labelWords.withUnsafeBufferPointer { labels in
-                    parameters.shapes.withUnsafeBufferPointer { shapes in
-                        scratch.withUnsafeMutableBufferPointer { scratch in
-                            frosted.withUnsafeMutableBufferPointer { frosted in
-                                output.withUnsafeMutableBufferPointer { output in
-                                    let context = ShaderContext(
-                                        frame: parameters.frame, tables: tables, backdrop: backdrop, labelBytes: labels,
-                                        shapes: shapes,
-                                        scratch: scratch, frosted: frosted, outputPixels: output)
-                                    Self.run(context, parameters)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+        let count = parameters.width * parameters.height
+        let output = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
+        let scratch = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: count)
+        let frosted = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: count)
+        defer {
+            output.deallocate()
+            scratch.deallocate()
+            frosted.deallocate()
         }
-        return RGBA8Image(width: width, height: height, packed: output)
+        output.initialize(repeating: 0)
+        scratch.initialize(repeating: .zero)
+        frosted.initialize(repeating: .zero)
+        let tables = parameters.tables.withUnsafeBufferPointer { copy($0) }
+        let backdrop = parameters.backdrop.withUnsafeBufferPointer { copy($0) }
+        let labels = parameters.labelWords.withUnsafeBufferPointer { copy($0) }
+        let shapes = parameters.shapes.withUnsafeBufferPointer { copy($0) }
+        let tiles = parameters.tiles.withUnsafeBufferPointer { copy($0) }
+        let tileShapes = parameters.tileShapes.withUnsafeBufferPointer { copy($0) }
+        defer {
+            tables.deallocate()
+            backdrop.deallocate()
+            labels.deallocate()
+            shapes.deallocate()
+            tiles.deallocate()
+            tileShapes.deallocate()
+        }
+        let context = ShaderContext(
+            frame: parameters.frame, tables: UnsafeBufferPointer(tables), backdrop: UnsafeBufferPointer(backdrop),
+            labelBytes: UnsafeBufferPointer(labels), shapes: UnsafeBufferPointer(shapes),
+            tiles: UnsafeBufferPointer(tiles), tileShapes: UnsafeBufferPointer(tileShapes), scratch: scratch,
+            frosted: frosted, outputPixels: output)
+        Self.run(context, parameters)
+        return RGBA8Image(width: parameters.width, height: parameters.height, packed: Array(output))
+    }
+
+    /// A copy the renderer owns for the length of one frame, like a GPU buffer.
+    private func copy<T>(_ source: UnsafeBufferPointer<T>) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(source.count, 1))
+        _ = buffer.initialize(from: source)
+        return UnsafeMutableBufferPointer(rebasing: buffer[0..<source.count])
     }
 
     private static func run(_ context: ShaderContext, _ parameters: FrameParameters) {
@@ -40,7 +55,31 @@ public final class ReferenceRenderer {
         for (lens, regions) in zip(parameters.lenses, parameters.regions) {
             forEachPixel(in: regions.frostRows) { x, y in context.frost(x, y, lens, axis: 0) }
             forEachPixel(in: regions.source) { x, y in context.frost(x, y, lens, axis: 1) }
-            forEachPixel(in: regions.lens) { x, y in context.lens(x, y, lens) }
+            forEachTile(of: lens, clippedTo: regions.lens, context) { tileContext, x, y in tileContext.lens(x, y, lens)
+            }
+        }
+    }
+
+    /// The lens's tiles in parallel, each with its candidate shapes; pixels outside `region` skipped.
+    private static func forEachTile(
+        of lens: LensParams, clippedTo region: PixelRegion, _ context: ShaderContext,
+        _ body: (ShaderContext, Int, Int) -> Void
+    ) {
+        guard lens.tileCount > 0 else { return }
+        withoutActuallyEscaping(body) { body in
+            nonisolated(unsafe) let body = body
+            nonisolated(unsafe) let context = context
+            DispatchQueue.concurrentPerform(iterations: Int(lens.tileCount)) { index in
+                let tile = context.tiles[Int(lens.tileOffset) + index]
+                var tileContext = context
+                tileContext.tileCandidates = SIMD2(tile.z, tile.w)
+                let size = TableLayout.tileSize
+                for y in max(region.y0, Int(tile.y) * size)..<min(region.y1, Int(tile.y + 1) * size) {
+                    for x in max(region.x0, Int(tile.x) * size)..<min(region.x1, Int(tile.x + 1) * size) {
+                        body(tileContext, x, y)
+                    }
+                }
+            }
         }
     }
 

@@ -10,9 +10,13 @@ struct ShaderContext {
     let backdrop: UnsafeBufferPointer<UInt32>
     let labelBytes: UnsafeBufferPointer<UInt32>
     let shapes: UnsafeBufferPointer<ShapeParams>
+    let tiles: UnsafeBufferPointer<SIMD4<UInt32>>
+    let tileShapes: UnsafeBufferPointer<UInt32>
     let scratch: UnsafeMutableBufferPointer<SIMD4<Float>>
     let frosted: UnsafeMutableBufferPointer<SIMD4<Float>>
     let outputPixels: UnsafeMutableBufferPointer<UInt32>
+    /// The candidate shapes of the tile being shaded: offset and count in `tileShapes`.
+    var tileCandidates = SIMD2<UInt32>(0, 0)
 
     // ---- Colour ----
 
@@ -218,8 +222,8 @@ struct ShaderContext {
 
     func groupSample(_ p: SIMD2<Float>, _ lens: LensParams, _ withNormals: Bool) -> GroupSample {
         var group = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero)
-        for i in 0..<lens.shapeCount {
-            let shape = shapes[Int(lens.shapeOffset + i)]
+        for i in 0..<tileCandidates.y {
+            let shape = shapes[Int(tileShapes[Int(tileCandidates.x + i)])]
             let local = p - SIMD2(shape.centerHalfSize.x, shape.centerHalfSize.y)
             if i > 0 && boundsDistance(local, shape) > group.distance + lens.blend { continue }
             let distance = shapeDistance(local, shape)

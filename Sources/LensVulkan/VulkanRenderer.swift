@@ -82,7 +82,9 @@ public final class VulkanRenderer {
     public private(set) var lastStageTimes: GPUStageTimes?
 
     /// Buffer bindings, in the order of `Shaders/lens_common.glsl`.
-    private enum Binding: Int, CaseIterable { case params, tables, backdrop, label, scratch, frosted, output, shapes }
+    private enum Binding: Int, CaseIterable {
+        case params, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes
+    }
 
     public init(options: VulkanOptions = VulkanOptions()) throws {
         let instance = try Instance(validation: options.validation)
@@ -123,6 +125,8 @@ public final class VulkanRenderer {
             .frosted: pixelCount * 16,
             .output: pixelCount * 4,
             .shapes: parameters.shapes.count * MemoryLayout<ShapeParams>.stride,
+            .tiles: parameters.tiles.count * MemoryLayout<SIMD4<UInt32>>.stride,
+            .tileShapes: parameters.tileShapes.count * 4,
         ])
         let timestampCount = UInt32(2 + 2 * parameters.lenses.count)
         if device.physical.timestampValidBits > 0, (queries?.capacity ?? 0) < timestampCount {
@@ -133,6 +137,8 @@ public final class VulkanRenderer {
         buffer(.backdrop).upload(parameters.backdrop)
         buffer(.label).upload(parameters.labelWords)
         buffer(.shapes).upload(parameters.shapes)
+        buffer(.tiles).upload(parameters.tiles)
+        buffer(.tileShapes).upload(parameters.tileShapes)
 
         let variants = try lensPipelines(for: parameters)
         try commandBuffer.record { commands in record(commands, parameters, lensPipelines: variants) }
@@ -207,7 +213,9 @@ public final class VulkanRenderer {
             timestamp()
             // Vertical frost wrote frosted, compose/earlier lenses wrote output → this lens reads both, writes output.
             computeBarrier(commands)
-            dispatch(commands, lensPipelines[index], DispatchConstants(region: regions.lens, lensIndex: index))
+            dispatch(
+                commands, lensPipelines[index], DispatchConstants(region: regions.lens, lensIndex: index),
+                workgroups: (parameters.lenses[index].tileCount, 1))
             timestamp()
         }
         // The last compute pass wrote output → the host reads it after the fence.
@@ -232,15 +240,20 @@ public final class VulkanRenderer {
             &barrier, 0, nil, 0, nil)
     }
 
-    private func dispatch(_ commands: VkCommandBuffer, _ pipeline: ComputePipeline, _ constants: DispatchConstants) {
+    /// Dispatches over the region in 16×16 workgroups, or over `workgroups` when given (a tile list).
+    private func dispatch(
+        _ commands: VkCommandBuffer, _ pipeline: ComputePipeline, _ constants: DispatchConstants,
+        workgroups: (UInt32, UInt32)? = nil
+    ) {
         let width = constants.region.z - constants.region.x
         let height = constants.region.w - constants.region.y
-        guard width > 0, height > 0 else { return }
+        let groups = workgroups ?? ((width + 15) / 16, (height + 15) / 16)
+        guard width > 0, height > 0, groups.0 > 0, groups.1 > 0 else { return }
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle)
         var pushed = constants
         vkCmdPushConstants(
             commands, layout.handle, VK_SHADER_STAGE_COMPUTE_BIT.rawValue, 0, layout.pushConstantSize, &pushed)
-        vkCmdDispatch(commands, (width + 15) / 16, (height + 15) / 16, 1)
+        vkCmdDispatch(commands, groups.0, groups.1, 1)
     }
 
     private func readStageTimes(count: UInt32, lensCount: Int) throws {

@@ -140,6 +140,45 @@ struct GeometryOpticsTests {
         }
     }
 
+    @Test("Tiles list only the shapes near them, and culling the far ones leaves the picture unchanged")
+    func tileCulling() throws {
+        var optics = Optics()
+        optics.magnification = 1.2
+        optics.dispersion = 0.03
+        optics.innerShadow = .appleInner
+        let capsule = PlacedShape(shape: .capsule, frame: Rect(x: 20, y: 60, width: 120, height: 60))
+        let far = (0..<15).map {
+            PlacedShape(
+                shape: .circle,
+                frame: Rect(x: 170 + Double($0 % 3) * 22, y: 20 + Double($0 / 3) * 40, width: 16, height: 16))
+        }
+        let parameters = try resolve(
+            Self.scene([GlassElement(shapes: [capsule] + far, blend: 8, optics: optics)], label: ParityScene.label))
+        let lens = parameters.lenses[0]
+        let tiles = parameters.tiles[Int(lens.tileOffset)..<Int(lens.tileOffset + lens.tileCount)]
+        // The candidate reach here is about 75 px (blend, shadow offset and radius); the nearest
+        // far circle starts at x = 170.
+        let capsuleTiles = tiles.filter { $0.x * 16 + 16 <= 90 }
+        #expect(
+            !capsuleTiles.isEmpty && capsuleTiles.allSatisfy { $0.w == 1 },
+            "tiles over the capsule see only the capsule")
+        #expect(tiles.count < 15 * 15, "empty tiles between the shapes are not listed")
+
+        var everyShape = parameters
+        everyShape.tileShapes = []
+        everyShape.tiles = parameters.tiles.map { tile in
+            defer { everyShape.tileShapes += (0..<UInt32(16)) }
+            return SIMD4(tile.x, tile.y, UInt32(everyShape.tileShapes.count), 16)
+        }
+        let culled = ReferenceRenderer().render(parameters)
+        let full = ReferenceRenderer().render(everyShape)
+        let diff = try ImageDiff(culled, full, threshold: 0)
+        #expect(diff.maxError.max() == 0, "culling changed the picture:\n\(diff.report)")
+        let gpu = try SharedGPU.with { try $0.render(parameters) }
+        let parity = try ImageDiff(gpu, culled)
+        #expect(parity.maxError.max() <= 1 && parity.identicalFraction >= 0.999, "\(parity.report)")
+    }
+
     @Test(
         "Physical model: IOR 1 displaces nothing, and displacement grows with IOR", arguments: SurfaceProfile.allCases)
     func physicalIOR(profile: SurfaceProfile) throws {
