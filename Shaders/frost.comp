@@ -1,13 +1,15 @@
 #version 450
-// One axis of the separable Gaussian frost: axis 0 reads the sRGB backdrop into `scratch`,
-// axis 1 reads `scratch` into `frosted`. Radius 0 is a plain decode copy.
+// One axis of the separable Gaussian frost over a tile list, one workgroup per tile: axis 0
+// reads the sRGB backdrop into `scratch` over the row tiles, axis 1 reads `scratch` into
+// `frosted` over the frost tiles. Radius 0 is a plain decode copy.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
 void main() {
-    uvec2 pixel = gl_GlobalInvocationID.xy + dispatchInfo.region.xy;
-    if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     LensParams lens = lenses[dispatchInfo.lensIndex];
+    uint tileIndex = (dispatchInfo.axis == 0u ? lens.rowTileOffset : lens.frostTileOffset) + gl_WorkGroupID.x;
+    uvec2 pixel = tiles[tileIndex].xy * TILE_SIZE + gl_LocalInvocationID.xy;
+    if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     int w = int(frame.width);
     int h = int(frame.height);
     int radius = int(lens.kernelRadius);

@@ -59,8 +59,12 @@ struct LensParams {
     float liftedContentAlpha;    // the lifted label replaces the regular one under the glass
     uint warpsContentBelow;      // 0: the glass shows what is below it without refraction
     float darkening;             // dark appearance: share of the content dimmed
-    uint tileOffset;             // first of this group's tiles in `tiles`
+    uint tileOffset;             // first of this group's lens tiles in `tiles`
     uint tileCount;
+    uint frostTileOffset;        // tiles the vertical frost writes: every tile a sample can land in
+    uint frostTileCount;
+    uint rowTileOffset;          // tiles the horizontal frost writes: those grown by the kernel radius
+    uint rowTileCount;
     float padding0;
 };
 
@@ -92,7 +96,8 @@ layout(std430, set = 0, binding = 4) buffer ScratchBuffer { vec4 scratch[]; };
 layout(std430, set = 0, binding = 5) buffer FrostedBuffer { vec4 frosted[]; };
 layout(std430, set = 0, binding = 6) buffer OutputBuffer { uint outputPixels[]; };
 layout(std430, set = 0, binding = 7) readonly buffer ShapesBuffer { ShapeParams shapes[]; };
-// A lens tile: tile x, tile y (16 px units), first candidate in `tileShapes`, candidate count.
+// A tile: tile x, tile y (16 px units); for lens tiles also the first candidate in `tileShapes`
+// and the candidate count.
 layout(std430, set = 0, binding = 8) readonly buffer TilesBuffer { uvec4 tiles[]; };
 // Per tile, the shapes near enough to matter (indices into `shapes`), in group order.
 layout(std430, set = 0, binding = 9) readonly buffer TileShapesBuffer { uint tileShapes[]; };

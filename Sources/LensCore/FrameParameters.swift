@@ -27,21 +27,14 @@ public struct PixelRegion: Sendable, Equatable {
         x1 = max(x0, min(width, Int((maxX + margin).rounded(.up))))
         y1 = max(y0, min(height, Int((maxY + margin).rounded(.up))))
     }
-
-    /// The same columns, rows grown by `rows` each way, clamped to `height`.
-    func growingRows(by rows: Int, height: Int) -> PixelRegion {
-        PixelRegion(x0: x0, y0: max(0, y0 - rows), x1: x1, y1: min(height, y1 + rows))
-    }
 }
 
 /// Where each pass of one lens runs.
 public struct LensRegions: Sendable, Equatable {
     /// Glass bounding box plus shadow margin: the lens pass.
     public var lens: PixelRegion
-    /// What the lens may sample: the vertical frost pass writes it.
+    /// The box lens samples are clamped into (the frost tiles cover every sample inside it).
     public var source: PixelRegion
-    /// The source grown by the kernel radius in rows: the horizontal frost pass writes it.
-    public var frostRows: PixelRegion
 }
 
 /// One frame, resolved for the backends: sizes in pixels, colours in linear light, the backdrop

@@ -135,6 +135,12 @@ public struct LensParams: Sendable, Equatable {
     /// This group's tiles in the tile list: the first and how many.
     public var tileOffset: UInt32 = 0
     public var tileCount: UInt32 = 0
+    /// Tiles the vertical frost writes: every tile a lens sample can land in.
+    public var frostTileOffset: UInt32 = 0
+    public var frostTileCount: UInt32 = 0
+    /// Tiles the horizontal frost writes: the frost tiles grown by the kernel radius in rows.
+    public var rowTileOffset: UInt32 = 0
+    public var rowTileCount: UInt32 = 0
     var padding0: Float = 0
 
     public init() {}
@@ -175,6 +181,10 @@ public struct LensParams: Sendable, Equatable {
         ("darkening", MemoryLayout<Self>.offset(of: \.darkening)!),
         ("tileOffset", MemoryLayout<Self>.offset(of: \.tileOffset)!),
         ("tileCount", MemoryLayout<Self>.offset(of: \.tileCount)!),
+        ("frostTileOffset", MemoryLayout<Self>.offset(of: \.frostTileOffset)!),
+        ("frostTileCount", MemoryLayout<Self>.offset(of: \.frostTileCount)!),
+        ("rowTileOffset", MemoryLayout<Self>.offset(of: \.rowTileOffset)!),
+        ("rowTileCount", MemoryLayout<Self>.offset(of: \.rowTileCount)!),
         ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
     ]
 }

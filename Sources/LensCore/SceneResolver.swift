@@ -87,12 +87,22 @@ public struct SceneResolver: Sendable {
             lens.sourceRegion = SIMD4(
                 UInt32(lensRegions.source.x0), UInt32(lensRegions.source.y0),
                 UInt32(lensRegions.source.x1), UInt32(lensRegions.source.y1))
+            let lensTiles = Self.tiles(of: lens, geometry: geometry, region: lensRegions.lens)
             lens.tileOffset = UInt32(tiles.count)
-            for (tile, candidates) in Self.tiles(of: lens, geometry: geometry, region: lensRegions.lens) {
+            lens.tileCount = UInt32(lensTiles.count)
+            for (tile, candidates) in lensTiles {
                 tiles.append(SIMD4(tile.x, tile.y, UInt32(tileShapes.count), UInt32(candidates.count)))
                 tileShapes += candidates.map { lens.shapeOffset + UInt32($0) }
             }
-            lens.tileCount = UInt32(tiles.count) - lens.tileOffset
+            let frost = Self.frostTiles(
+                around: lensTiles.map(\.tile), reach: Self.sampleReach(lens, geometry) + 2,
+                kernelRadius: Int(lens.kernelRadius), width: width, height: height)
+            lens.frostTileOffset = UInt32(tiles.count)
+            lens.frostTileCount = UInt32(frost.frost.count)
+            tiles += frost.frost.map { SIMD4($0.x, $0.y, 0, 0) }
+            lens.rowTileOffset = UInt32(tiles.count)
+            lens.rowTileCount = UInt32(frost.rows.count)
+            tiles += frost.rows.map { SIMD4($0.x, $0.y, 0, 0) }
             lenses.append(lens)
             regions.append(lensRegions)
         }
@@ -297,10 +307,7 @@ public struct SceneResolver: Sendable {
             lens.innerShadow.w > 0
             ? (Double(lens.innerShadow.x * lens.innerShadow.x + lens.innerShadow.y * lens.innerShadow.y)).squareRoot()
                 + Double(lens.innerShadow.z) : 0
-        let longest =
-            geometry.map { ($0.halfWidth * $0.halfWidth + $0.halfHeight * $0.halfHeight).squareRoot() }.max() ?? 0
-        let pull = longest * abs(1 - Double(lens.inverseMagnification))
-        let sampleReach = Double(max(lens.bevelAmount, lens.bevelWidth)) * (1 + Double(lens.dispersion)) + pull
+        let sampleReach = Self.sampleReach(lens, geometry)
         let influence = 1 + blend / 4 + shadowReach
         let candidateReach = 2 + blend + max(influence, sampleReach, innerReach)
         let size = Double(TableLayout.tileSize)
@@ -325,6 +332,46 @@ public struct SceneResolver: Sendable {
         return result
     }
 
+    /// The farthest a lens sample lands from its pixel: the surface shift (with the dispersion
+    /// spread) plus the magnification's pull at the far corner of the largest shape.
+    static func sampleReach(_ lens: LensParams, _ geometry: [ShapeGeometry]) -> Double {
+        let longest =
+            geometry.map { ($0.halfWidth * $0.halfWidth + $0.halfHeight * $0.halfHeight).squareRoot() }.max() ?? 0
+        let pull = longest * abs(1 - Double(lens.inverseMagnification))
+        return Double(max(lens.bevelAmount, lens.bevelWidth)) * (1 + Double(lens.dispersion)) + pull
+    }
+
+    /// The tiles the frost passes write: every tile within `reach` pixels of a lens tile (a sample
+    /// clamped into the group's box only moves closer to its pixel, so it lands in one), and for
+    /// the horizontal pass those tiles grown by the kernel radius in rows.
+    static func frostTiles(
+        around lensTiles: [SIMD2<UInt32>], reach: Double, kernelRadius: Int, width: Int, height: Int
+    ) -> (frost: [SIMD2<UInt32>], rows: [SIMD2<UInt32>]) {
+        let size = TableLayout.tileSize
+        let columns = (width + size - 1) / size
+        let rows = (height + size - 1) / size
+        let grow = Int((reach / Double(size)).rounded(.up))
+        let growRows = (kernelRadius + size - 1) / size
+        var frost = [Bool](repeating: false, count: columns * rows)
+        var horizontal = frost
+        for tile in lensTiles {
+            for y in max(0, Int(tile.y) - grow)...min(rows - 1, Int(tile.y) + grow) {
+                for x in max(0, Int(tile.x) - grow)...min(columns - 1, Int(tile.x) + grow) {
+                    frost[y * columns + x] = true
+                }
+            }
+        }
+        for y in 0..<rows {
+            for x in 0..<columns where frost[y * columns + x] {
+                for row in max(0, y - growRows)...min(rows - 1, y + growRows) { horizontal[row * columns + x] = true }
+            }
+        }
+        func list(_ marks: [Bool]) -> [SIMD2<UInt32>] {
+            marks.indices.filter { marks[$0] }.map { SIMD2(UInt32($0 % columns), UInt32($0 / columns)) }
+        }
+        return (list(frost), list(horizontal))
+    }
+
     /// The lens pass covers the group and its shadow; the source covers the group and the fringe
     /// dispersion can push past it.
     static func regions(of lens: LensParams, geometry: [ShapeGeometry], width: Int, height: Int) -> LensRegions {
@@ -345,7 +392,6 @@ public struct SceneResolver: Sendable {
             covering: lower.x, lower.y, upper.x, upper.y, margin: 1, width: width, height: height)
         let fringe = 2 + Double(lens.dispersion) * Double(max(lens.bevelAmount, lens.bevelWidth))
         let source = PixelRegion(covering: minX, minY, maxX, maxY, margin: fringe, width: width, height: height)
-        return LensRegions(
-            lens: lensRegion, source: source, frostRows: source.growingRows(by: Int(lens.kernelRadius), height: height))
+        return LensRegions(lens: lensRegion, source: source)
     }
 }

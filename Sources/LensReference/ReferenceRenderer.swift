@@ -53,24 +53,31 @@ public final class ReferenceRenderer {
     private static func run(_ context: ShaderContext, _ parameters: FrameParameters) {
         forEachPixel(in: parameters.fullFrame) { x, y in context.compose(x, y) }
         for (lens, regions) in zip(parameters.lenses, parameters.regions) {
-            forEachPixel(in: regions.frostRows) { x, y in context.frost(x, y, lens, axis: 0) }
-            forEachPixel(in: regions.source) { x, y in context.frost(x, y, lens, axis: 1) }
-            forEachTile(of: lens, clippedTo: regions.lens, context) { tileContext, x, y in tileContext.lens(x, y, lens)
+            let canvas = parameters.fullFrame
+            forEachTile(lens.rowTileOffset, lens.rowTileCount, clippedTo: canvas, context) { tileContext, x, y in
+                tileContext.frost(x, y, lens, axis: 0)
+            }
+            forEachTile(lens.frostTileOffset, lens.frostTileCount, clippedTo: canvas, context) { tileContext, x, y in
+                tileContext.frost(x, y, lens, axis: 1)
+            }
+            forEachTile(lens.tileOffset, lens.tileCount, clippedTo: regions.lens, context) { tileContext, x, y in
+                tileContext.lens(x, y, lens)
             }
         }
     }
 
-    /// The lens's tiles in parallel, each with its candidate shapes; pixels outside `region` skipped.
+    /// Tiles `offset ..< offset + count` of the tile list in parallel, each with its candidate
+    /// shapes; pixels outside `region` skipped.
     private static func forEachTile(
-        of lens: LensParams, clippedTo region: PixelRegion, _ context: ShaderContext,
+        _ offset: UInt32, _ count: UInt32, clippedTo region: PixelRegion, _ context: ShaderContext,
         _ body: (ShaderContext, Int, Int) -> Void
     ) {
-        guard lens.tileCount > 0 else { return }
+        guard count > 0 else { return }
         withoutActuallyEscaping(body) { body in
             nonisolated(unsafe) let body = body
             nonisolated(unsafe) let context = context
-            DispatchQueue.concurrentPerform(iterations: Int(lens.tileCount)) { index in
-                let tile = context.tiles[Int(lens.tileOffset) + index]
+            DispatchQueue.concurrentPerform(iterations: Int(count)) { index in
+                let tile = context.tiles[Int(offset) + index]
                 var tileContext = context
                 tileContext.tileCandidates = SIMD2(tile.z, tile.w)
                 let size = TableLayout.tileSize

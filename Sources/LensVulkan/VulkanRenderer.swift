@@ -206,16 +206,21 @@ public final class VulkanRenderer {
         for (index, regions) in parameters.regions.enumerated() {
             // Earlier passes wrote scratch/frosted/output → this lens's frost overwrites scratch/frosted.
             computeBarrier(commands)
-            dispatch(commands, frostPipeline, DispatchConstants(region: regions.frostRows, lensIndex: index, axis: 0))
+            let lens = parameters.lenses[index]
+            dispatch(
+                commands, frostPipeline, DispatchConstants(region: parameters.fullFrame, lensIndex: index, axis: 0),
+                workgroups: (lens.rowTileCount, 1))
             // Horizontal frost wrote scratch → vertical frost reads it.
             computeBarrier(commands)
-            dispatch(commands, frostPipeline, DispatchConstants(region: regions.source, lensIndex: index, axis: 1))
+            dispatch(
+                commands, frostPipeline, DispatchConstants(region: parameters.fullFrame, lensIndex: index, axis: 1),
+                workgroups: (lens.frostTileCount, 1))
             timestamp()
             // Vertical frost wrote frosted, compose/earlier lenses wrote output → this lens reads both, writes output.
             computeBarrier(commands)
             dispatch(
                 commands, lensPipelines[index], DispatchConstants(region: regions.lens, lensIndex: index),
-                workgroups: (parameters.lenses[index].tileCount, 1))
+                workgroups: (lens.tileCount, 1))
             timestamp()
         }
         // The last compute pass wrote output → the host reads it after the fence.
