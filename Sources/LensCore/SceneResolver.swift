@@ -95,8 +95,8 @@ public struct SceneResolver: Sendable {
                 tileShapes += candidates.map { lens.shapeOffset + UInt32($0) }
             }
             let frost = Self.frostTiles(
-                around: lensTiles.map(\.tile), reach: Self.sampleReach(lens, geometry) + 2,
-                kernelRadius: Int(lens.kernelRadius), width: width, height: height)
+                for: lens, lensTiles: lensTiles, geometry: geometry, source: lensRegions.source,
+                shift: Self.maxShift(lens, tables: tables), width: width, height: height)
             lens.frostTileOffset = UInt32(tiles.count)
             lens.frostTileCount = UInt32(frost.frost.count)
             tiles += frost.frost.map { SIMD4($0.x, $0.y, 0, 0) }
@@ -341,26 +341,71 @@ public struct SceneResolver: Sendable {
         return Double(max(lens.bevelAmount, lens.bevelWidth)) * (1 + Double(lens.dispersion)) + pull
     }
 
-    /// The tiles the frost passes write: every tile within `reach` pixels of a lens tile (a sample
-    /// clamped into the group's box only moves closer to its pixel, so it lands in one), and for
-    /// the horizontal pass those tiles grown by the kernel radius in rows.
+    /// The largest surface shift of the lens, either way along the normal, in pixels.
+    static func maxShift(_ lens: LensParams, tables: [Float]) -> Double {
+        guard lens.profileOffset != 0 else { return Double(lens.bevelAmount) }
+        let profile = tables[Int(lens.profileOffset)..<Int(lens.profileOffset) + TableLayout.profileSamples]
+        return Double(profile.map(abs).max() ?? 0)
+    }
+
+    /// The tiles the frost passes write. For each lens tile the box its samples can land in is
+    /// bounded exactly: a sample is c + (q − c)/m with q the pixel moved at most `shift` along the
+    /// normal and c a blend of the candidate shapes' centres, so its extremes come from the
+    /// centres and the corners of the grown tile; dispersion scales the offset by 1 ± k; then the
+    /// box is mirrored at the canvas edge and clamped into the source box, as `sampleFrosted`
+    /// does. The vertical pass writes every tile those boxes touch; the horizontal pass writes
+    /// them grown by the kernel radius in rows.
     static func frostTiles(
-        around lensTiles: [SIMD2<UInt32>], reach: Double, kernelRadius: Int, width: Int, height: Int
+        for lens: LensParams, lensTiles: [(tile: SIMD2<UInt32>, candidates: [Int])], geometry: [ShapeGeometry],
+        source: PixelRegion, shift: Double, width: Int, height: Int
     ) -> (frost: [SIMD2<UInt32>], rows: [SIMD2<UInt32>]) {
         let size = TableLayout.tileSize
         let columns = (width + size - 1) / size
         let rows = (height + size - 1) / size
-        let grow = Int((reach / Double(size)).rounded(.up))
-        let growRows = (kernelRadius + size - 1) / size
         var frost = [Bool](repeating: false, count: columns * rows)
-        var horizontal = frost
-        for tile in lensTiles {
-            for y in max(0, Int(tile.y) - grow)...min(rows - 1, Int(tile.y) + grow) {
-                for x in max(0, Int(tile.x) - grow)...min(columns - 1, Int(tile.x) + grow) {
+        let scale = Double(lens.inverseMagnification)
+        let spread = Double(lens.dispersion)
+        for (tile, candidates) in lensTiles {
+            let pixelMin = SIMD2(Double(tile.x), Double(tile.y)) * Double(size)
+            let pixelCorners = [
+                pixelMin, pixelMin + SIMD2(Double(size), 0), pixelMin + SIMD2(0, Double(size)), pixelMin + Double(size),
+            ]
+            var samples = pixelCorners
+            if lens.warpsContentBelow != 0 {
+                let low: SIMD2<Double> = pixelMin - shift
+                let high: SIMD2<Double> = pixelMin + (Double(size) + shift)
+                let moved: [SIMD2<Double>] = [low, SIMD2(high.x, low.y), SIMD2(low.x, high.y), high]
+                var sources: [SIMD2<Double>] = []
+                for index in candidates {
+                    let centre = SIMD2(geometry[index].centerX, geometry[index].centerY)
+                    for corner in moved { sources.append(centre + (corner - centre) * scale) }
+                }
+                samples = sources
+                for p in pixelCorners {
+                    for sample in sources {
+                        let offset: SIMD2<Double> = sample - p
+                        samples.append(p + offset * (1 + spread))
+                        samples.append(p + offset * (1 - spread))
+                    }
+                }
+            }
+            var lower = samples.reduce(SIMD2(repeating: Double.infinity)) { pointwiseMin($0, $1) } - 2
+            var upper = samples.reduce(SIMD2(repeating: -Double.infinity)) { pointwiseMax($0, $1) } + 2
+            for (axis, extent) in [(0, Double(width)), (1, Double(height))] {
+                if lower[axis] < 0 { upper[axis] = max(upper[axis], -lower[axis]) }
+                if upper[axis] > extent { lower[axis] = min(lower[axis], 2 * extent - upper[axis]) }
+            }
+            lower = pointwiseMax(lower, SIMD2(Double(source.x0), Double(source.y0)))
+            upper = pointwiseMin(upper, SIMD2(Double(source.x1), Double(source.y1)))
+            guard lower.x < upper.x, lower.y < upper.y else { continue }
+            for y in Int(lower.y) / size...min(rows - 1, Int(upper.y.rounded(.up)) / size) {
+                for x in Int(lower.x) / size...min(columns - 1, Int(upper.x.rounded(.up)) / size) {
                     frost[y * columns + x] = true
                 }
             }
         }
+        let growRows = (Int(lens.kernelRadius) + size - 1) / size
+        var horizontal = frost
         for y in 0..<rows {
             for x in 0..<columns where frost[y * columns + x] {
                 for row in max(0, y - growRows)...min(rows - 1, y + growRows) { horizontal[row * columns + x] = true }

@@ -180,6 +180,62 @@ struct GeometryOpticsTests {
     }
 
     @Test(
+        "Every texel a lens sample reads lies in a tile the frost passes wrote",
+        arguments: [0.6, 1.0, 1.3])
+    func frostTilesCoverSamples(magnification: Double) throws {
+        var optics = Optics()
+        optics.magnification = magnification
+        optics.dispersion = 0.1
+        optics.dispersionMode = .spectral
+        optics.frost = 3
+        let element = GlassElement(
+            shapes: [
+                PlacedShape(shape: .capsule, frame: Rect(x: -30, y: 150, width: 120, height: 70)),
+                PlacedShape(
+                    shape: .squircle(cornerRadii: [20, 20, 20, 20], exponent: 5),
+                    frame: Rect(x: 60, y: 120, width: 90, height: 90)),
+                PlacedShape(shape: .circle, frame: Rect(x: 180, y: 10, width: 50, height: 50)),
+            ], blend: 20, optics: optics)
+        let parameters = try resolve(Self.scene([element]))
+        let lens = parameters.lenses[0]
+        let frostTiles = Set(
+            parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)].map {
+                SIMD2($0.x, $0.y)
+            })
+        let region = SIMD4<Int32>(truncatingIfNeeded: lens.sourceRegion)
+        var missing = 0
+        withShaderContext(parameters) { context in
+            for tile in parameters.tiles[Int(lens.tileOffset)..<Int(lens.tileOffset + lens.tileCount)] {
+                for y in Int(tile.y) * 16..<min(240, Int(tile.y) * 16 + 16) {
+                    for x in Int(tile.x) * 16..<min(240, Int(tile.x) * 16 + 16) {
+                        let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
+                        let group = context.groupSample(p, lens, true)
+                        guard context.coverage(group.distance) > 0 else { continue }
+                        let source = context.samplePosition(p, group, lens)
+                        for scale in stride(
+                            from: 1 - lens.dispersion, through: 1 + lens.dispersion, by: lens.dispersion / 3)
+                        {
+                            let texel = p + (source - p) * scale - SIMD2(repeating: 0.5)
+                            for dx: Int32 in 0...1 {
+                                for dy: Int32 in 0...1 {
+                                    let tx = min(
+                                        max(context.mirrorIndex(Int32(texel.x.rounded(.down)) + dx, 240), region.x),
+                                        region.z - 1)
+                                    let ty = min(
+                                        max(context.mirrorIndex(Int32(texel.y.rounded(.down)) + dy, 240), region.y),
+                                        region.w - 1)
+                                    if !frostTiles.contains(SIMD2(UInt32(tx) / 16, UInt32(ty) / 16)) { missing += 1 }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(missing == 0, "\(missing) texel reads outside the frosted tiles")
+    }
+
+    @Test(
         "Physical model: IOR 1 displaces nothing, and displacement grows with IOR", arguments: SurfaceProfile.allCases)
     func physicalIOR(profile: SurfaceProfile) throws {
         func table(_ ior: Double) -> [Float] {
