@@ -91,8 +91,7 @@ struct AnalyticTests {
                     optics: optics)
             ])
         let parameters = try resolve(scene)
-        let image =
-            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        let image = try render(parameters, on: backend)
 
         var checkedBand = 0
         var checkedFlat = 0
@@ -107,17 +106,7 @@ struct AnalyticTests {
                 let t = min(max(1 + distance / bevelWidth, 0), 1)
                 let shift = bevelAmount * (1 - (1 - t * t).squareRoot())
                 let expected = p - offset / length * shift
-                let pixel = image[x, y]
-                var decoded = SIMD2<Double>.zero
-                var nearWrap = false
-                for axis in 0..<2 {
-                    // Column i carries 4·i mod 256: the sample position is code/4 + 0.5, modulo 64.
-                    let phase = (expected[axis] - 0.5).truncatingRemainder(dividingBy: 64)
-                    nearWrap = nearWrap || phase > 62.5 || phase < 0.5
-                    let code = Double(axis == 0 ? pixel.x : pixel.y) / 4 + 0.5
-                    decoded[axis] = code + 64 * ((expected[axis] - code) / 64).rounded()
-                }
-                guard !nearWrap else { continue }
+                guard let decoded = decodeRamp(image[x, y], expected: expected) else { continue }
                 let error = max(abs(decoded.x - expected.x), abs(decoded.y - expected.y))
                 worst = max(worst, error)
                 if distance < -bevelWidth - 1 {
@@ -153,8 +142,7 @@ struct AnalyticTests {
                     frame: Rect(x: 40, y: 50, width: 120, height: 70), optics: optics)
             ])
         let parameters = try resolve(scene)
-        let image =
-            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        let image = try render(parameters, on: backend)
 
         // Outside the silhouette: resting colour (black), no blue anywhere on the glyph.
         for y in 20..<50 {

@@ -260,19 +260,6 @@ struct GeometryOpticsTests {
         #expect(profile == .concave ? sum < 0 : sum > 0)
     }
 
-    /// Decodes the sample position from the ramp probe (red = 4·x mod 256, green = 4·y mod 256),
-    /// choosing the period nearest to `expected`; nil near a sawtooth wrap.
-    static func decodeRamp(_ pixel: SIMD4<UInt8>, expected: SIMD2<Double>) -> SIMD2<Double>? {
-        var decoded = SIMD2<Double>.zero
-        for axis in 0..<2 {
-            let phase = (expected[axis] - 0.5).truncatingRemainder(dividingBy: 64)
-            if phase > 62.5 || phase < 0.5 { return nil }
-            let code = Double(axis == 0 ? pixel.x : pixel.y) / 4 + 0.5
-            decoded[axis] = code + 64 * ((expected[axis] - code) / 64).rounded()
-        }
-        return decoded
-    }
-
     @Test(
         "On the ramp probe the physical model's displacement matches Snell's law within 0.5 px",
         arguments: [Backend.cpu, .vulkan])
@@ -292,8 +279,7 @@ struct GeometryOpticsTests {
             frame: Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius),
             optics: optics)
         let parameters = try resolve(Self.scene([element]))
-        let image =
-            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        let image = try render(parameters, on: backend)
 
         // Independent Snell: surface z = T·√(1 − x²) (x = 1 at the rim), normal (−z', 1),
         // the downward ray refracted into the glass and carried to z = 0.
@@ -317,7 +303,7 @@ struct GeometryOpticsTests {
                 let bandX = min(max(1 + (length - radius) / band, 0), 1)
                 guard length - radius < -1, bandX < 0.8 else { continue }
                 let expected = p - offset / length * expectedShift(bandX)
-                guard let decoded = Self.decodeRamp(image[x, y], expected: expected) else { continue }
+                guard let decoded = decodeRamp(image[x, y], expected: expected) else { continue }
                 worst = max(worst, max(abs(decoded.x - expected.x), abs(decoded.y - expected.y)))
                 checked += 1
             }
@@ -340,8 +326,7 @@ struct GeometryOpticsTests {
         var plain = parameters
         plain.lenses = []
         plain.regions = []
-        let image =
-            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        let image = try render(parameters, on: backend)
         #expect(image == ReferenceRenderer().render(plain))
     }
 
@@ -403,8 +388,7 @@ struct GeometryOpticsTests {
             canvas: Canvas(width: 240, height: 240, scale: 1), background: [BackgroundLayer(.probe(.white))],
             label: label, glass: [element])
         let parameters = try resolve(scene)
-        let image =
-            backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+        let image = try render(parameters, on: backend)
         #expect(image[110, 120] == SIMD4(255, 255, 255, 255), "regular label punched out under the lens")
         #expect(image[150, 120] == SIMD4(255, 0, 0, 255), "lifted label seen through the glass")
         #expect(image[110, 50] == SIMD4(255, 255, 255, 255))

@@ -22,6 +22,24 @@ enum SharedGPU {
     }
 }
 
+/// Renders resolved parameters on the CPU reference or on the shared Vulkan renderer.
+func render(_ parameters: FrameParameters, on backend: Backend) throws -> RGBA8Image {
+    backend == .cpu ? ReferenceRenderer().render(parameters) : try SharedGPU.with { try $0.render(parameters) }
+}
+
+/// Decodes the sample position from the ramp probe (red = 4·x mod 256, green = 4·y mod 256),
+/// choosing the period nearest to `expected`; nil near a sawtooth wrap.
+func decodeRamp(_ pixel: SIMD4<UInt8>, expected: SIMD2<Double>) -> SIMD2<Double>? {
+    var decoded = SIMD2<Double>.zero
+    for axis in 0..<2 {
+        let phase = (expected[axis] - 0.5).truncatingRemainder(dividingBy: 64)
+        if phase > 62.5 || phase < 0.5 { return nil }
+        let code = Double(axis == 0 ? pixel.x : pixel.y) / 4 + 0.5
+        decoded[axis] = code + 64 * ((expected[axis] - code) / 64).rounded()
+    }
+    return decoded
+}
+
 /// Where failing image tests leave actual/expected/diff PNGs.
 let failureDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Failures")
 
