@@ -18,6 +18,15 @@ let package = Package(
         .systemLibrary(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(
+            name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
+            providers: [.apt(["libfontconfig-dev", "fonts-dejavu-core"])]),
 
         // Build-time shader compilation: GLSL in Shaders/ becomes SPIR-V embedded in LensShaders.
         .executableTarget(name: "ShaderCompiler", dependencies: ["CGlslang"]),
@@ -31,13 +40,17 @@ let package = Package(
         .target(name: "LensReference", dependencies: ["LensCore"]),
         .target(name: "LensVulkan", dependencies: ["LensCore", "LensShaders", "CVulkan"]),
         .target(name: "LensIO", dependencies: ["LensCore", "CPNG"]),
+        .target(name: "LensText", dependencies: ["LensCore", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(
             name: "LiquidLens",
-            dependencies: ["LensCore", "LensReference", "LensVulkan", "LensIO"]),
+            dependencies: ["LensCore", "LensReference", "LensVulkan", "LensIO", "LensText"]),
         .executableTarget(name: "liquidlens", dependencies: ["LiquidLens"]),
 
         .testTarget(
             name: "LiquidLensTests",
-            dependencies: ["LiquidLens", "LensReference", "LensVulkan", "LensShaders", "LensIO", "liquidlens"]),
+            dependencies: [
+                "LiquidLens", "LensReference", "LensVulkan", "LensShaders", "LensIO", "LensText", "liquidlens",
+                "CHarfBuzz", "CFreeType",
+            ]),
     ]
 )

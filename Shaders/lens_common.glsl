@@ -65,7 +65,7 @@ struct LensParams {
     uint frostTileCount;
     uint rowTileOffset;          // tiles the horizontal frost writes: those grown by the kernel radius
     uint rowTileCount;
-    float padding0;
+    float accentStrength;        // 1: the label turns accent under this glass (LensTint); 0: it stays resting
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -413,7 +413,7 @@ vec3 sampleContent(vec2 position, LensParams lens) {
     float glyph = sampleLabel(position, 0u);
     // Off the glyphs the label adds nothing, so the feather (a group distance) is not needed.
     if (glyph > 0.0) {
-        float accentShare = featherMask(groupDistance(position, lens), lens);
+        float accentShare = featherMask(groupDistance(position, lens), lens) * lens.accentStrength;
         vec4 labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare;
         color = composeLabel(color, glyph * (1.0 - lens.liftedContentAlpha), labelColor);
     }

@@ -93,6 +93,14 @@ struct BackdropPainter {
             return aspectFill(try loadImage(path, "\(keyPath).path"))
         case .probe(let probe):
             return probeShader(probe)
+        case .mask(let mask, let left, let top, let color):
+            let value = Self.vector(color)
+            return { x, y in
+                let mx = x - left
+                let my = y - top
+                guard mx >= 0, my >= 0, mx < mask.width, my < mask.height else { return .zero }
+                return SIMD4(value.x, value.y, value.z, value.w * Double(mask.coverage[my * mask.width + mx]) / 255)
+            }
         }
     }
 

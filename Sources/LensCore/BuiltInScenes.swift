@@ -4,6 +4,10 @@ import Foundation
 public enum BuiltInScene: String, CaseIterable, Sendable {
     /// The showcase: a Health-style picker, its lens lifted mid-drag so the "M" is split at the rim.
     case segmented
+    /// A floating glass tab bar with a lens under the selected tab and badges.
+    case tabBar = "tab-bar"
+    /// The `_UILiquidLensView` article's circular three-item menu on glass over a gradient.
+    case lensMenu = "lens-menu"
     case probeGrid = "probe-grid"
     case probeRamp = "probe-ramp"
     case probeBlack = "probe-black"
@@ -12,7 +16,9 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
     /// One line for `liquidlens examples`.
     public var summary: String {
         switch self {
-        case .segmented: "Health-style picker (D W M 6M Y), lens lifted mid-drag, the M split at the rim"
+        case .segmented: "Health-style picker (D W M 6M Y), thumb lifted mid-drag, the M split at the rim"
+        case .tabBar: "floating glass tab bar, lens under the selected tab, badges"
+        case .lensMenu: "circular three-item lens menu (Chats, Contacts, Settings) over a gradient"
         case .probeGrid: "circle lens over a grid (10 pt grey, 50 pt black lines)"
         case .probeRamp: "circle lens over the sawtooth ramp; displacement decodes from red/green"
         case .probeBlack: "circle lens over black: rim light and contour alone"
@@ -20,9 +26,15 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         }
     }
 
-    public var scene: Scene {
+    /// The scene in the light appearance at the stock text size.
+    public var scene: Scene { scene() }
+
+    /// The scene in an appearance and at a Dynamic Type size (probes ignore both).
+    public func scene(appearance: ControlAppearance = .light, contentSize: ContentSizeCategory = .large) -> Scene {
         switch self {
-        case .segmented: Self.segmentedScene()
+        case .segmented: Self.segmentedScene(appearance, contentSize)
+        case .tabBar: Self.tabBarScene(appearance)
+        case .lensMenu: Self.lensMenuScene(appearance)
         case .probeGrid: Self.probeScene(.grid)
         case .probeRamp: Self.probeScene(.ramp)
         case .probeBlack: Self.probeScene(.black)
@@ -37,51 +49,82 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
             glass: [GlassElement(shape: .circle, frame: Rect(x: 90, y: 25, width: 140, height: 140))])
     }
 
-    /// The picker's label row drawn with ``StrokeFont``, titles centred in their segments.
-    static func segmentedLabel(titles: [String], railX: Double, railWidth: Double, railMidY: Double, capHeight: Double)
-        -> LabelLayer
-    {
-        let maskScale = 4.0
-        let originY = railMidY - capHeight / 2 - 2
-        var mask = AlphaImage(
-            width: Int((railWidth * maskScale).rounded(.up)), height: Int(((capHeight + 4) * maskScale).rounded(.up)),
-            coverage: [UInt8](
-                repeating: 0,
-                count: Int((railWidth * maskScale).rounded(.up)) * Int(((capHeight + 4) * maskScale).rounded(.up))))
-        let segmentWidth = railWidth / Double(titles.count)
-        for (index, title) in titles.enumerated() {
-            let centerX = segmentWidth * (Double(index) + 0.5)
-            let left = centerX - StrokeFont.advance(of: title) * capHeight / 2
-            StrokeFont.draw(title, into: &mask, x: left * maskScale, y: 2 * maskScale, size: capHeight * maskScale)
-        }
-        return LabelLayer(mask: .image(mask), origin: Point(x: railX, y: originY), scale: maskScale)
-    }
-
-    static func segmentedScene() -> Scene {
-        let rail = Rect(x: 20, y: 54, width: 350, height: 32)
-        var optics = Optics()
-        optics.bevelWidth = 8
-        optics.bevelAmount = 3
-        optics.magnification = 1.05
-        optics.dispersion = 0.04
-        optics.saturation = 1.3
-        optics.tint = RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.08)
-        optics.shadow = DropShadow(offset: Point(x: 0, y: 4), radius: 12, opacity: 0.18)
-        optics.rimLight = RimLight(
-            key: RimLobe(angle: -45, amount: 0.9), fill: RimLobe(angle: 135, amount: 0.6), width: 1.5, falloff: 2)
-        return Scene(
-            canvas: Canvas(width: 390, height: 140, scale: 2),
-            background: [
+    static func backdrop(_ appearance: ControlAppearance) -> [BackgroundLayer] {
+        appearance == .light
+            ? [
                 BackgroundLayer(
                     .gradient(
                         colors: [RGBAColor(255, 214, 165), RGBAColor(255, 173, 200), RGBAColor(160, 196, 255)],
                         angle: 20)),
                 BackgroundLayer(.lines(spacing: 14, width: 1.5, angle: 60, color: .white), opacity: 0.35),
-                BackgroundLayer(.fill(shape: .capsule, frame: rail, color: RGBAColor(255, 255, 255, 0.55))),
+            ]
+            : [
+                BackgroundLayer(
+                    .gradient(colors: [RGBAColor(28, 30, 60), RGBAColor(70, 24, 70), RGBAColor(18, 60, 80)], angle: 20)),
+                BackgroundLayer(.lines(spacing: 14, width: 1.5, angle: 60, color: .white), opacity: 0.12),
+            ]
+    }
+
+    static func segmentedScene(_ appearance: ControlAppearance, _ contentSize: ContentSizeCategory) -> Scene {
+        Scene(
+            canvas: Canvas(width: 390, height: 120, scale: 2), background: backdrop(appearance), glass: [],
+            controls: [
+                .segmented(
+                    SegmentedControl(
+                        center: Point(x: 195, y: 60), width: 350, titles: ["D", "W", "M", "6M", "Y"],
+                        thumbPosition: 1.37,
+                        lift: 1, held: 1, contentSize: contentSize, appearance: appearance))
+            ])
+    }
+
+    static func tabBarScene(_ appearance: ControlAppearance) -> Scene {
+        Scene(
+            canvas: Canvas(width: 390, height: 150, scale: 2),
+            background: backdrop(appearance) + [
+                BackgroundLayer(
+                    .fill(
+                        shape: .circle, frame: Rect(x: 40, y: 10, width: 120, height: 120),
+                        color: RGBAColor(255, 149, 0, 0.8))),
+                BackgroundLayer(
+                    .fill(
+                        shape: .roundedRectangle(cornerRadii: [18, 18, 18, 18]),
+                        frame: Rect(x: 230, y: 20, width: 130, height: 90), color: RGBAColor(52, 199, 89, 0.8))),
             ],
-            label: segmentedLabel(
-                titles: ["D", "W", "M", "6M", "Y"], railX: rail.x, railWidth: rail.width, railMidY: rail.midY,
-                capHeight: 12),
-            glass: [GlassElement(shape: .capsule, frame: Rect(x: 112, y: 48, width: 84, height: 44), optics: optics)])
+            glass: [],
+            controls: [
+                .tabBar(
+                    TabBar(
+                        center: Point(x: 195, y: 100), width: 360, height: 64,
+                        items: [
+                            ControlItem(title: "Home", symbol: "⌂"),
+                            ControlItem(title: "Favourites", symbol: "★", badge: 3),
+                            ControlItem(title: "Inbox", symbol: "✉", badge: 12),
+                            ControlItem(title: "Settings", symbol: "⚙"),
+                        ], lensPosition: 1, lift: 0.6, appearance: appearance))
+            ])
+    }
+
+    static func lensMenuScene(_ appearance: ControlAppearance) -> Scene {
+        Scene(
+            canvas: Canvas(width: 360, height: 360, scale: 2),
+            background: [
+                BackgroundLayer(
+                    .gradient(
+                        colors: appearance == .light
+                            ? [RGBAColor(94, 92, 230), RGBAColor(255, 55, 95), RGBAColor(255, 204, 0)]
+                            : [RGBAColor(20, 20, 60), RGBAColor(90, 20, 50), RGBAColor(60, 50, 0)], angle: 45)),
+                BackgroundLayer(.checker(size: 30, colors: [.black, .white]), opacity: 0.08),
+            ],
+            glass: [],
+            controls: [
+                .lensMenu(
+                    LensMenu(
+                        center: Point(x: 180, y: 180),
+                        items: [
+                            ControlItem(title: "Chats", symbol: "✉"), ControlItem(title: "Contacts", symbol: "☺"),
+                            ControlItem(title: "Settings", symbol: "⚙"),
+                        ],
+                        lensOffset: Point(x: 0, y: -81), lift: 1, appearance: appearance))
+            ])
     }
 }

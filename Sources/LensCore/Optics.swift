@@ -102,6 +102,8 @@ public struct Optics: Codable, Sendable, Equatable {
     public var shadow: DropShadow = .standard
     /// Off: the glass lights and tints what is below it but does not refract or magnify it.
     public var warpsContentBelow = true
+    /// Off: the label row keeps its resting colour under this glass (a platter, not a lens).
+    public var tintsLabel = true
 
     public init() {}
 
@@ -135,7 +137,7 @@ public struct Optics: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case preset, model, bevelWidth, bevelAmount, profile, ior, thickness, magnification, dispersion,
             dispersionMode, frost, saturation, brightness, contrast, tint, appearance, softness, ovalization,
-            rimLight, fresnel, contour, innerShadow, shadow, warpsContentBelow
+            rimLight, fresnel, contour, innerShadow, shadow, warpsContentBelow, tintsLabel
     }
 
     /// Starts from `preset` (when given), then applies every key present.
@@ -170,5 +172,6 @@ public struct Optics: Codable, Sendable, Equatable {
         innerShadow = try container.value(.innerShadow, default: innerShadow)
         shadow = try container.value(.shadow, default: shadow)
         warpsContentBelow = try container.value(.warpsContentBelow, default: warpsContentBelow)
+        tintsLabel = try container.value(.tintsLabel, default: tintsLabel)
     }
 }

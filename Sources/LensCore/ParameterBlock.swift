@@ -141,7 +141,8 @@ public struct LensParams: Sendable, Equatable {
     /// Tiles the horizontal frost writes: the frost tiles grown by the kernel radius in rows.
     public var rowTileOffset: UInt32 = 0
     public var rowTileCount: UInt32 = 0
-    var padding0: Float = 0
+    /// 1: the label turns accent under this glass (LensTint); 0: it keeps its resting colour.
+    public var accentStrength: Float = 1
 
     public init() {}
 
@@ -185,7 +186,7 @@ public struct LensParams: Sendable, Equatable {
         ("frostTileCount", MemoryLayout<Self>.offset(of: \.frostTileCount)!),
         ("rowTileOffset", MemoryLayout<Self>.offset(of: \.rowTileOffset)!),
         ("rowTileCount", MemoryLayout<Self>.offset(of: \.rowTileCount)!),
-        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
+        ("accentStrength", MemoryLayout<Self>.offset(of: \.accentStrength)!),
     ]
 }
 

@@ -10,15 +10,22 @@ public struct Scene: Codable, Sendable {
     public var label: LabelLayer?
     /// Glass elements composited in order.
     public var glass: [GlassElement]
+    /// Controls (segmented control, tab bar, lens menu): each adds backdrop layers, text to the
+    /// label row and glass, drawn after `background` and `glass`.
+    public var controls: [Control]
 
-    public init(canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement]) {
+    public init(
+        canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement],
+        controls: [Control] = []
+    ) {
         self.canvas = canvas
         self.background = background
         self.label = label
         self.glass = glass
+        self.controls = controls
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case canvas, background, label, glass }
+    enum CodingKeys: String, CodingKey, CaseIterable { case canvas, background, label, glass, controls }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -35,6 +42,12 @@ public struct Scene: Codable, Sendable {
         }
         label = try container.decodeIfPresent(LabelLayer.self, forKey: .label)
         glass = try container.value(.glass, default: [])
+        controls = try container.value(.controls, default: [])
+        if label != nil && controls.contains(where: { _ in true }) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .label, in: container,
+                debugDescription: "controls draw the label row themselves; remove \"label\"")
+        }
     }
 
     /// Reads and validates a scene file.

@@ -25,6 +25,9 @@ public struct BackgroundLayer: Codable, Sendable {
         /// A PNG scaled to fill the canvas (aspect fill); the path is relative to the scene file.
         case image(path: String)
         case probe(ProbeBackground)
+        /// A coverage mask painted in one colour at a pixel position (controls' badges). Built in
+        /// code only: it has no JSON form.
+        case mask(AlphaImage, left: Int, top: Int, color: RGBAColor)
     }
 
     public var kind: Kind
@@ -127,6 +130,10 @@ public struct BackgroundLayer: Codable, Sendable {
             try container.encode(path, forKey: .path)
         case .probe(let probe):
             try container.encode(probe.rawValue, forKey: .type)
+        case .mask:
+            throw EncodingError.invalidValue(
+                kind,
+                .init(codingPath: encoder.codingPath, debugDescription: "an in-memory mask layer has no JSON form"))
         }
     }
 }

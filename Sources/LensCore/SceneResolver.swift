@@ -10,8 +10,12 @@ public struct SceneResolver: Sendable {
     /// resolved against the scene file by the caller.
     public var loadImage: @Sendable (String) throws -> RGBA8Image
 
-    public init(loadImage: @escaping @Sendable (String) throws -> RGBA8Image) {
+    /// Shapes and rasterises the controls' text; scenes without controls need none.
+    public var text: (any TextRasterizer)?
+
+    public init(loadImage: @escaping @Sendable (String) throws -> RGBA8Image, text: (any TextRasterizer)? = nil) {
         self.loadImage = loadImage
+        self.text = text
     }
 
     /// Resolves `scene`; `scale` overrides the canvas scale when given.
@@ -27,6 +31,7 @@ public struct SceneResolver: Sendable {
                 message: "\(width)×\(height) px is outside 1…8192 px per side at scale \(scale.formatted)")
         }
 
+        let scene = try expandControls(scene, scale: scale, width: width, height: height)
         let backdrop = try BackdropPainter(width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:))
             .paint(scene.background)
         let wordsPerRow = (width + 3) / 4
@@ -109,6 +114,34 @@ public struct SceneResolver: Sendable {
         return FrameParameters(
             backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lenses, shapes: shapes, tiles: tiles,
             tileShapes: tileShapes, regions: regions, tables: tables)
+    }
+
+    /// The scene with its controls laid out as backdrop layers, glass and a label row.
+    private func expandControls(_ scene: Scene, scale: Double, width: Int, height: Int) throws -> Scene {
+        guard !scene.controls.isEmpty else { return scene }
+        guard let text else {
+            throw SceneError(
+                keyPath: "controls", message: "controls need a text renderer (LensRenderer.resolve provides one)")
+        }
+        let layout = ControlLayout(scale: scale, width: width, height: height, text: text) { path, keyPath in
+            try labelMask(.file(path), keyPath: keyPath)
+        }
+        let parts: ControlLayout.Parts
+        do {
+            parts = try layout.layout(scene.controls)
+        } catch let error as SceneError {
+            throw error
+        } catch {
+            throw SceneError(keyPath: "controls", message: "\(error)")
+        }
+        var expanded = scene
+        expanded.controls = []
+        expanded.background += parts.background
+        expanded.glass += parts.glass
+        expanded.label = LabelLayer(
+            mask: .image(parts.mask), scale: scale, resting: parts.resting, accent: parts.accent)
+        try expanded.validate()
+        return expanded
     }
 
     /// Loads an image the scene names; a failure becomes a ``SceneError`` at `keyPath`.
@@ -235,6 +268,7 @@ public struct SceneResolver: Sendable {
         lens.ovalization = Float(optics.ovalization)
         lens.liftedContentAlpha = liftedContent ? Float(progress) : 0
         lens.warpsContentBelow = optics.warpsContentBelow ? 1 : 0
+        lens.accentStrength = optics.tintsLabel ? 1 : 0
         lens.darkening = optics.appearance == .dark ? 0.3 : 0
         return lens
     }

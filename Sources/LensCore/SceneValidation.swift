@@ -77,6 +77,8 @@ extension BackgroundLayer {
             try shape.validate("\(path).shape")
             try frame.validate("\(path).frame")
             try check(color, "\(path).color")
+        case .mask(_, _, _, let color):
+            try check(color, "\(path).color")
         case .image, .probe:
             break
         }

@@ -312,7 +312,7 @@ struct ShaderContext {
         var color = sampleFrosted(position, lens)
         let glyph = sampleLabel(position, 0)
         if glyph > 0 {
-            let accentShare = featherMask(groupDistance(position, lens), lens)
+            let accentShare = featherMask(groupDistance(position, lens), lens) * lens.accentStrength
             let labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare
             color = composeLabel(color, glyph * (1 - lens.liftedContentAlpha), labelColor)
         }

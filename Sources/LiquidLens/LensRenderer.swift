@@ -2,6 +2,7 @@ import Foundation
 @_exported import LensCore
 @_exported import LensIO
 import LensReference
+import LensText
 import LensVulkan
 
 public typealias VulkanOptions = LensVulkan.VulkanOptions
@@ -78,11 +79,25 @@ public final class LensRenderer {
         -> FrameParameters
     {
         let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let resolver = SceneResolver { path in
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
-            return try PNGCodec.read(contentsOf: url)
-        }
+        let resolver = SceneResolver(
+            loadImage: { path in
+                let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
+                return try PNGCodec.read(contentsOf: url)
+            }, text: scene.controls.isEmpty ? nil : try sharedText())
         return try resolver.resolve(scene, scale: scale)
+    }
+
+    private static let textLock = NSLock()
+    nonisolated(unsafe) private static var text: TextRenderer?
+
+    /// One FreeType/HarfBuzz renderer per process, made on first use.
+    private static func sharedText() throws -> TextRenderer {
+        try textLock.withLock {
+            if let text { return text }
+            let created = try TextRenderer()
+            text = created
+            return created
+        }
     }
 
     /// Every Vulkan device with why it is or is not usable.

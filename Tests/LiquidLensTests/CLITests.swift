@@ -126,7 +126,7 @@ struct CLITests {
         let folder = try temporaryFolder("cli-render")
         let gpu = try runCLI(["render", "--backend", "vulkan", "--validation", "-o", "gpu.png"], in: folder)
         #expect(gpu.status == 0, "\(gpu.stderr)")
-        #expect(gpu.stdout.contains("780×280 px, vulkan"))
+        #expect(gpu.stdout.contains("780×240 px, vulkan"))
         #expect(gpu.stderr.isEmpty, "validation or other messages: \(gpu.stderr)")
         let cpu = try runCLI(["render", "--example", "segmented", "--backend", "cpu", "-o", "cpu.png"], in: folder)
         #expect(cpu.status == 0)

@@ -1,0 +1,253 @@
+import Foundation
+
+/// Turns a scene's controls into plain scene parts: backdrop layers (rails, washes, badges),
+/// glass elements (platters, lenses) and one label row drawn with the text rasterizer.
+struct ControlLayout {
+    let scale: Double
+    let width: Int
+    let height: Int
+    let text: any TextRasterizer
+    let loadIcon: (_ path: String, _ keyPath: String) throws -> AlphaImage
+
+    /// What the controls add to the scene.
+    struct Parts {
+        var background: [BackgroundLayer] = []
+        var glass: [GlassElement] = []
+        var mask: AlphaImage
+        var resting = LabelLayer.restingLight
+        var accent = LabelLayer.defaultAccent
+    }
+
+    /// The stock (Large) footnote size the rail height is measured against.
+    static let stockSize = ContentSizeCategory.large.footnoteSize
+
+    /// Rail height in points for titles at `size`: 32 at the stock size, growing with the line height.
+    func railHeight(font: FontSpec, size: Double) throws -> Double {
+        let line = try text.line("Ag", font: font, pixelSize: size * scale).lineHeight / scale
+        let stock = try text.line("Ag", font: font, pixelSize: Self.stockSize * scale).lineHeight / scale
+        return Self.railHeight(lineHeight: line, stockLineHeight: stock)
+    }
+
+    /// height = max(32, 32 + (line height − stock line height)), in points.
+    static func railHeight(lineHeight: Double, stockLineHeight: Double) -> Double {
+        max(32, 32 + (lineHeight - stockLineHeight))
+    }
+
+    func layout(_ controls: [Control]) throws -> Parts {
+        var parts = Parts(
+            mask: AlphaImage(width: width, height: height, coverage: [UInt8](repeating: 0, count: width * height)))
+        for (index, control) in controls.enumerated() {
+            let keyPath = "controls[\(index)]"
+            switch control {
+            case .segmented(let segmented): try layout(segmented, into: &parts, keyPath: keyPath)
+            case .tabBar(let bar): try layout(bar, into: &parts, keyPath: keyPath)
+            case .lensMenu(let menu): try layout(menu, into: &parts, keyPath: keyPath)
+            }
+        }
+        return parts
+    }
+
+    // MARK: Segmented control
+
+    func layout(_ control: SegmentedControl, into parts: inout Parts, keyPath: String) throws {
+        let grow = control.reduceMotion ? 1 : 1 + control.railGrowth * control.held
+        let titleSize = control.contentSize.footnoteSize * grow
+        let railHeight = try self.railHeight(font: control.font, size: control.contentSize.footnoteSize) * grow
+        let railWidth = control.width * grow
+        let rail = Rect(
+            x: control.center.x - railWidth / 2, y: control.center.y - railHeight / 2, width: railWidth,
+            height: railHeight)
+        let dark = control.appearance == .dark
+        parts.background.append(
+            BackgroundLayer(.fill(shape: .capsule, frame: rail, color: RGBAColor(118, 118, 128, dark ? 0.24 : 0.12))))
+        if control.railDensify * control.held > 0 {
+            parts.background.append(
+                BackgroundLayer(
+                    .fill(shape: .capsule, frame: rail, color: RGBAColor(0, 0, 0, control.railDensify * control.held))))
+        }
+        let segment = railWidth / Double(control.titles.count)
+        for (index, title) in control.titles.enumerated() {
+            let line = try text.line(title, font: control.font, pixelSize: titleSize * scale)
+            stamp(
+                line, centerX: (rail.x + segment * (Double(index) + 0.5)) * scale, centerY: control.center.y * scale,
+                into: &parts.mask)
+        }
+        let thumbHeight = (railHeight - 4 * grow)
+        let thumb = Rect(
+            x: rail.x + segment * control.thumbPosition + 2 * grow, y: control.center.y - thumbHeight / 2,
+            width: segment - 4 * grow, height: thumbHeight)
+        var optics = Optics(preset: .liftedSegmented)
+        optics.softness = min(control.softness, (thumbHeight + 16 * control.lift) / 2 - 1)
+        optics.tint = dark ? RGBAColor(0, 0, 0, 0.1) : RGBAColor(255, 255, 255, 0.06)
+        parts.glass.append(
+            GlassElement(
+                shape: .capsule, frame: thumb, optics: optics,
+                lift: LensLift(
+                    progress: control.lift, growth: Point(x: 24, y: 16),
+                    restingBackground: RGBAColor(255, 255, 255, control.restingFillAlpha))))
+        parts.resting = control.restingTitleColor ?? (dark ? LabelLayer.restingDark : LabelLayer.restingLight)
+        parts.accent = control.accent
+    }
+
+    // MARK: Tab bar
+
+    func layout(_ bar: TabBar, into parts: inout Parts, keyPath: String) throws {
+        let dark = bar.appearance == .dark
+        let frame = Rect(
+            x: bar.center.x - bar.width / 2, y: bar.center.y - bar.height / 2, width: bar.width, height: bar.height)
+        var platter = Optics(preset: .clear)
+        platter.bevelWidth = 6
+        platter.bevelAmount = 12
+        platter.tint = dark ? RGBAColor(0, 0, 0, 0.3) : RGBAColor(255, 255, 255, 0.2)
+        platter.saturation = 1.4
+        platter.tintsLabel = false
+        parts.glass.append(GlassElement(shape: .capsule, frame: frame, optics: platter))
+        let itemWidth = bar.width / Double(bar.items.count)
+        for (index, item) in bar.items.enumerated() {
+            let centerX = frame.x + itemWidth * (Double(index) + 0.5)
+            let iconCenter = Point(x: centerX, y: bar.center.y - bar.height * 0.12)
+            try drawIcon(
+                item, size: 24, center: iconCenter, font: bar.font, into: &parts.mask,
+                keyPath: "\(keyPath).items[\(index)]")
+            let title = try text.line(item.title, font: bar.font, pixelSize: 10 * scale)
+            stamp(
+                title, centerX: centerX * scale, centerY: (bar.center.y + bar.height * 0.24) * scale, into: &parts.mask)
+            if let badge = item.badge {
+                try drawBadge(badge, at: Point(x: iconCenter.x + 14, y: iconCenter.y - 6), font: bar.font, into: &parts)
+            }
+        }
+        var lens = Optics(preset: .liftedSegmented)
+        lens.softness = min(10, (bar.height - 8) / 2 - 1)
+        let lensFrame = Rect(
+            x: frame.x + itemWidth * bar.lensPosition + 4, y: frame.y + 4, width: itemWidth - 8, height: bar.height - 8)
+        parts.glass.append(
+            GlassElement(
+                shape: .capsule, frame: lensFrame, optics: lens,
+                lift: LensLift(
+                    progress: bar.lift, growth: Point(x: 8, y: 8),
+                    restingBackground: dark ? RGBAColor(255, 255, 255, 0.12) : RGBAColor(0, 0, 0, 0.06))))
+        parts.resting = dark ? LabelLayer.restingDark : RGBAColor(60, 60, 67, 0.85)
+        parts.accent = bar.accent
+    }
+
+    // MARK: Lens menu
+
+    func layout(_ menu: LensMenu, into parts: inout Parts, keyPath: String) throws {
+        let dark = menu.appearance == .dark
+        let frame = Rect(
+            x: menu.center.x - menu.diameter / 2, y: menu.center.y - menu.diameter / 2, width: menu.diameter,
+            height: menu.diameter)
+        var platter = Optics(preset: .regular)
+        platter.tint = dark ? RGBAColor(0, 0, 0, 0.35) : RGBAColor(255, 255, 255, 0.3)
+        platter.frost = 0
+        platter.bevelWidth = 16
+        platter.bevelAmount = 30
+        platter.tintsLabel = false
+        parts.glass.append(GlassElement(shape: .circle, frame: frame, optics: platter))
+        for (index, item) in menu.items.enumerated() {
+            let angle = LensMenu.itemAngles[index] * .pi / 180
+            let center = Point(
+                x: menu.center.x + cos(angle) * 0.27 * menu.diameter,
+                y: menu.center.y + sin(angle) * 0.27 * menu.diameter)
+            try drawIcon(
+                item, size: 28, center: Point(x: center.x, y: center.y - 9), font: menu.font, into: &parts.mask,
+                keyPath: "\(keyPath).items[\(index)]")
+            let title = try text.line(item.title, font: menu.font, pixelSize: 12 * scale)
+            stamp(title, centerX: center.x * scale, centerY: (center.y + 17) * scale, into: &parts.mask)
+        }
+        var lens = Optics(preset: .liftedSegmented)
+        lens.softness = 10
+        lens.bevelWidth = 14
+        lens.bevelAmount = 16
+        let lensCenter = Point(x: menu.center.x + menu.lensOffset.x, y: menu.center.y + menu.lensOffset.y)
+        parts.glass.append(
+            GlassElement(
+                shape: .circle, frame: Rect(x: lensCenter.x - 48, y: lensCenter.y - 48, width: 96, height: 96),
+                optics: lens,
+                lift: LensLift(
+                    progress: menu.lift, growth: Point(x: 20, y: 20),
+                    restingBackground: RGBAColor(255, 255, 255, 0.38))))
+        parts.resting = dark ? LabelLayer.restingDark : RGBAColor(60, 60, 67, 0.85)
+        parts.accent = menu.accent
+    }
+
+    // MARK: Drawing
+
+    /// Draws a line of text centred on (centerX, centerY) in pixels: the ink's vertical middle is
+    /// taken as the middle of ascent and descent; the pen lands on whole pixels for crisp glyphs.
+    func stamp(_ line: TextLine, centerX: Double, centerY: Double, into mask: inout AlphaImage) {
+        let left = (centerX - line.advance / 2 - line.originX).rounded()
+        let top = (centerY + (line.ascent - line.descent) / 2 - line.baseline).rounded()
+        stamp(line.mask, left: Int(left), top: Int(top), into: &mask)
+    }
+
+    func stamp(_ source: AlphaImage, left: Int, top: Int, into mask: inout AlphaImage) {
+        for y in 0..<source.height {
+            let row = top + y
+            guard row >= 0, row < mask.height else { continue }
+            for x in 0..<source.width {
+                let column = left + x
+                guard column >= 0, column < mask.width else { continue }
+                let value = source.coverage[y * source.width + x]
+                let index = row * mask.width + column
+                mask.coverage[index] = max(mask.coverage[index], value)
+            }
+        }
+    }
+
+    func drawIcon(
+        _ item: ControlItem, size: Double, center: Point, font: FontSpec, into mask: inout AlphaImage, keyPath: String
+    ) throws {
+        if let path = item.icon {
+            let icon = try loadIcon(path, "\(keyPath).icon")
+            let target = Int((size * scale).rounded())
+            let scaled = Self.resample(icon, to: target)
+            stamp(
+                scaled, left: Int((center.x * scale).rounded()) - target / 2,
+                top: Int((center.y * scale).rounded()) - target / 2, into: &mask)
+        } else if let symbol = item.symbol {
+            let line = try text.line(symbol, font: font, pixelSize: size * scale)
+            stamp(line, centerX: center.x * scale, centerY: center.y * scale, into: &mask)
+        }
+    }
+
+    /// A red capsule with the count in white, drawn into the backdrop (the glass refracts it; the
+    /// lens does not tint it).
+    func drawBadge(_ count: Int, at center: Point, font: FontSpec, into parts: inout Parts) throws {
+        let line = try text.line(
+            String(count), font: FontSpec(family: font.family, weight: .bold), pixelSize: 11 * scale)
+        let height = 18.0
+        let width = max(height, line.advance / scale + 10)
+        parts.background.append(
+            BackgroundLayer(
+                .fill(
+                    shape: .capsule,
+                    frame: Rect(x: center.x - width / 2, y: center.y - height / 2, width: width, height: height),
+                    color: RGBAColor(255, 59, 48))))
+        let left = (center.x * scale - line.advance / 2 - line.originX).rounded()
+        let top = (center.y * scale + (line.ascent - line.descent) / 2 - line.baseline).rounded()
+        parts.background.append(BackgroundLayer(.mask(line.mask, left: Int(left), top: Int(top), color: .white)))
+    }
+
+    /// Bilinear resample of a square-ish icon to `size`×`size` pixels.
+    static func resample(_ image: AlphaImage, to size: Int) -> AlphaImage {
+        var out = AlphaImage(width: size, height: size, coverage: [UInt8](repeating: 0, count: size * size))
+        let sx = Double(image.width) / Double(size)
+        let sy = Double(image.height) / Double(size)
+        func value(_ x: Int, _ y: Int) -> Double {
+            Double(image.coverage[min(max(y, 0), image.height - 1) * image.width + min(max(x, 0), image.width - 1)])
+        }
+        for y in 0..<size {
+            for x in 0..<size {
+                let u = (Double(x) + 0.5) * sx - 0.5
+                let v = (Double(y) + 0.5) * sy - 0.5
+                let x0 = Int(u.rounded(.down)), y0 = Int(v.rounded(.down))
+                let tx = u - Double(x0), ty = v - Double(y0)
+                let top = value(x0, y0) + (value(x0 + 1, y0) - value(x0, y0)) * tx
+                let bottom = value(x0, y0 + 1) + (value(x0 + 1, y0 + 1) - value(x0, y0 + 1)) * tx
+                out.coverage[y * size + x] = UInt8(min(255, max(0, (top + (bottom - top) * ty).rounded())))
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+
+/// Light or dark appearance of a control (title colours, rail fill, glass tint).
+public enum ControlAppearance: String, Codable, Sendable, CaseIterable {
+    case light, dark
+}
+
+/// A Health-style segmented control with a LensTint glass thumb (the `LensTintSegmentedControl`
+/// package): titles centred in segments on a capsule rail, the thumb lens over `thumbPosition`,
+/// titles under the lens in the accent colour, split at the rim.
+public struct SegmentedControl: Codable, Sendable {
+    /// Centre of the rail in points.
+    public var center: Point
+    /// Rail width in points (its height follows Dynamic Type: 32 pt at the stock size).
+    public var width: Double
+    public var titles: [String]
+    /// The thumb's position in segments (0 = first segment); fractional mid-drag.
+    public var thumbPosition: Double
+    /// Lift progress of the thumb lens.
+    public var lift: Double
+    /// Touch presence 0…1: grows the whole control by 1 + railGrowth·held and darkens the rail.
+    public var held: Double
+    public var accent: RGBAColor
+    /// Nil picks secondaryLabel for the appearance.
+    public var restingTitleColor: RGBAColor?
+    /// Cap of the settled thumb's milky platter.
+    public var restingFillAlpha: Double
+    public var railGrowth: Double
+    public var railDensify: Double
+    /// Tint-mask feather in points, clamped to half the thumb height minus 1.
+    public var softness: Double
+    public var contentSize: ContentSizeCategory
+    public var appearance: ControlAppearance
+    /// Reduce Motion: no rail growth.
+    public var reduceMotion: Bool
+    public var font: FontSpec
+
+    public init(
+        center: Point, width: Double, titles: [String], thumbPosition: Double, lift: Double = 1, held: Double = 1,
+        accent: RGBAColor = LabelLayer.defaultAccent, restingTitleColor: RGBAColor? = nil,
+        restingFillAlpha: Double = 0.5, railGrowth: Double = 0.10, railDensify: Double = 0.25, softness: Double = 10,
+        contentSize: ContentSizeCategory = .large, appearance: ControlAppearance = .light, reduceMotion: Bool = false,
+        font: FontSpec = FontSpec(weight: .semibold)
+    ) {
+        self.center = center
+        self.width = width
+        self.titles = titles
+        self.thumbPosition = thumbPosition
+        self.lift = lift
+        self.held = held
+        self.accent = accent
+        self.restingTitleColor = restingTitleColor
+        self.restingFillAlpha = restingFillAlpha
+        self.railGrowth = railGrowth
+        self.railDensify = railDensify
+        self.softness = softness
+        self.contentSize = contentSize
+        self.appearance = appearance
+        self.reduceMotion = reduceMotion
+        self.font = font
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, center, width, titles, thumbPosition, lift, held, accent, restingTitleColor, restingFillAlpha,
+            railGrowth, railDensify, softness, contentSize, appearance, reduceMotion, font
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        center = try container.decode(Point.self, forKey: .center)
+        width = try container.number(.width, in: Limits.extent)
+        titles = try container.decode([String].self, forKey: .titles)
+        guard (1...12).contains(titles.count), titles.allSatisfy({ $0.count <= 64 }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .titles, in: container, debugDescription: "expected 1 to 12 titles of at most 64 characters")
+        }
+        thumbPosition = try container.number(.thumbPosition, default: 0, in: -1...Double(titles.count))
+        lift = try container.number(.lift, default: 1, in: Limits.unit)
+        held = try container.number(.held, default: 1, in: Limits.unit)
+        accent = try container.value(.accent, default: LabelLayer.defaultAccent)
+        restingTitleColor = try container.decodeIfPresent(RGBAColor.self, forKey: .restingTitleColor)
+        restingFillAlpha = try container.number(.restingFillAlpha, default: 0.5, in: Limits.unit)
+        railGrowth = try container.number(.railGrowth, default: 0.10, in: Limits.unit)
+        railDensify = try container.number(.railDensify, default: 0.25, in: Limits.unit)
+        softness = try container.number(.softness, default: 10, in: Limits.softness)
+        contentSize = try container.value(.contentSize, default: .large)
+        appearance = try container.value(.appearance, default: .light)
+        reduceMotion = try container.value(.reduceMotion, default: false)
+        font = try container.value(.font, default: FontSpec(weight: .semibold))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("segmented", forKey: .type)
+        try container.encode(center, forKey: .center)
+        try container.encode(width, forKey: .width)
+        try container.encode(titles, forKey: .titles)
+        try container.encode(thumbPosition, forKey: .thumbPosition)
+        try container.encode(lift, forKey: .lift)
+        try container.encode(held, forKey: .held)
+        try container.encode(accent, forKey: .accent)
+        try container.encodeIfPresent(restingTitleColor, forKey: .restingTitleColor)
+        try container.encode(restingFillAlpha, forKey: .restingFillAlpha)
+        try container.encode(railGrowth, forKey: .railGrowth)
+        try container.encode(railDensify, forKey: .railDensify)
+        try container.encode(softness, forKey: .softness)
+        try container.encode(contentSize, forKey: .contentSize)
+        try container.encode(appearance, forKey: .appearance)
+        try container.encode(reduceMotion, forKey: .reduceMotion)
+        try container.encode(font, forKey: .font)
+    }
+}
+
+/// An item of a tab bar or lens menu: a title, a monochrome icon and an optional badge count.
+public struct ControlItem: Codable, Sendable {
+    public var title: String
+    /// A symbol character drawn with the font (SF Symbols do not exist on Linux), e.g. "★".
+    public var symbol: String?
+    /// A monochrome PNG icon (alpha, or grey when opaque), relative to the scene file.
+    public var icon: String?
+    public var badge: Int?
+
+    public init(title: String, symbol: String? = nil, icon: String? = nil, badge: Int? = nil) {
+        self.title = title
+        self.symbol = symbol
+        self.icon = icon
+        self.badge = badge
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case title, symbol, icon, badge }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decode(String.self, forKey: .title)
+        symbol = try container.decodeIfPresent(String.self, forKey: .symbol)
+        icon = try container.decodeIfPresent(String.self, forKey: .icon)
+        badge = try container.decodeIfPresent(Int.self, forKey: .badge)
+        if let badge, !(0...9999).contains(badge) {
+            throw DecodingError.dataCorruptedError(forKey: .badge, in: container, debugDescription: "must be 0…9999")
+        }
+    }
+}
+
+/// A floating glass tab bar: a capsule of glass with a lens under the selected tab.
+public struct TabBar: Codable, Sendable {
+    public var center: Point
+    public var width: Double
+    public var height: Double
+    public var items: [ControlItem]
+    /// The lens position in tabs (0 = first); fractional mid-drag.
+    public var lensPosition: Double
+    public var lift: Double
+    public var accent: RGBAColor
+    public var appearance: ControlAppearance
+    public var font: FontSpec
+
+    public init(
+        center: Point, width: Double, height: Double = 62, items: [ControlItem], lensPosition: Double, lift: Double = 0,
+        accent: RGBAColor = LabelLayer.defaultAccent, appearance: ControlAppearance = .light,
+        font: FontSpec = FontSpec(weight: .medium)
+    ) {
+        self.center = center
+        self.width = width
+        self.height = height
+        self.items = items
+        self.lensPosition = lensPosition
+        self.lift = lift
+        self.accent = accent
+        self.appearance = appearance
+        self.font = font
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, center, width, height, items, lensPosition, lift, accent, appearance, font
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        center = try container.decode(Point.self, forKey: .center)
+        width = try container.number(.width, in: Limits.extent)
+        height = try container.number(.height, default: 62, in: 24...200)
+        items = try container.decode([ControlItem].self, forKey: .items)
+        guard (1...8).contains(items.count) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .items, in: container, debugDescription: "expected 1 to 8 items")
+        }
+        lensPosition = try container.number(.lensPosition, default: 0, in: -1...Double(items.count))
+        lift = try container.number(.lift, default: 0, in: Limits.unit)
+        accent = try container.value(.accent, default: LabelLayer.defaultAccent)
+        appearance = try container.value(.appearance, default: .light)
+        font = try container.value(.font, default: FontSpec(weight: .medium))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tabBar", forKey: .type)
+        try container.encode(center, forKey: .center)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(items, forKey: .items)
+        try container.encode(lensPosition, forKey: .lensPosition)
+        try container.encode(lift, forKey: .lift)
+        try container.encode(accent, forKey: .accent)
+        try container.encode(appearance, forKey: .appearance)
+        try container.encode(font, forKey: .font)
+    }
+}
+
+/// The `_UILiquidLensView` article's circular three-item menu: a round glass platter, items at
+/// −90°, 150° and 30° on a radius of 0.27 × the diameter, a lens (96 pt resting, 116 pt lifted).
+public struct LensMenu: Codable, Sendable {
+    public var center: Point
+    public var diameter: Double
+    public var items: [ControlItem]
+    /// Lens centre relative to the menu centre, in points.
+    public var lensOffset: Point
+    public var lift: Double
+    public var accent: RGBAColor
+    public var appearance: ControlAppearance
+    public var font: FontSpec
+
+    /// The item angles of the article's demo, in degrees (screen axes).
+    public static let itemAngles = [-90.0, 150, 30]
+
+    public init(
+        center: Point, diameter: Double = 300, items: [ControlItem], lensOffset: Point, lift: Double = 1,
+        accent: RGBAColor = LabelLayer.defaultAccent, appearance: ControlAppearance = .light,
+        font: FontSpec = FontSpec(weight: .medium)
+    ) {
+        self.center = center
+        self.diameter = diameter
+        self.items = items
+        self.lensOffset = lensOffset
+        self.lift = lift
+        self.accent = accent
+        self.appearance = appearance
+        self.font = font
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, center, diameter, items, lensOffset, lift, accent, appearance, font
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        center = try container.decode(Point.self, forKey: .center)
+        diameter = try container.number(.diameter, default: 300, in: 150...2000)
+        items = try container.decode([ControlItem].self, forKey: .items)
+        guard items.count == 3 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .items, in: container, debugDescription: "the lens menu has exactly 3 items")
+        }
+        lensOffset = try container.value(.lensOffset, default: Point(x: 0, y: -0.27 * diameter))
+        lift = try container.number(.lift, default: 1, in: Limits.unit)
+        accent = try container.value(.accent, default: LabelLayer.defaultAccent)
+        appearance = try container.value(.appearance, default: .light)
+        font = try container.value(.font, default: FontSpec(weight: .medium))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("lensMenu", forKey: .type)
+        try container.encode(center, forKey: .center)
+        try container.encode(diameter, forKey: .diameter)
+        try container.encode(items, forKey: .items)
+        try container.encode(lensOffset, forKey: .lensOffset)
+        try container.encode(lift, forKey: .lift)
+        try container.encode(accent, forKey: .accent)
+        try container.encode(appearance, forKey: .appearance)
+        try container.encode(font, forKey: .font)
+    }
+}
+
+/// A control drawn with glass and a text label row. JSON: an object with `"type"`
+/// (`segmented`, `tabBar`, `lensMenu`) and that control's keys.
+public enum Control: Codable, Sendable {
+    case segmented(SegmentedControl)
+    case tabBar(TabBar)
+    case lensMenu(LensMenu)
+
+    enum TypeKey: String, CodingKey { case type }
+
+    public init(from decoder: any Decoder) throws {
+        let type = try decoder.container(keyedBy: TypeKey.self).decode(String.self, forKey: .type)
+        switch type {
+        case "segmented": self = .segmented(try SegmentedControl(from: decoder))
+        case "tabBar": self = .tabBar(try TabBar(from: decoder))
+        case "lensMenu": self = .lensMenu(try LensMenu(from: decoder))
+        default:
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath + [TypeKey.type],
+                    debugDescription: "unknown control type \"\(type)\" (expected segmented, tabBar or lensMenu)"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .segmented(let control): try control.encode(to: encoder)
+        case .tabBar(let control): try control.encode(to: encoder)
+        case .lensMenu(let control): try control.encode(to: encoder)
+        }
+    }
+}

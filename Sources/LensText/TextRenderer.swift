@@ -1,0 +1,198 @@
+internal import CFontconfig
+internal import CFreeType
+internal import CHarfBuzz
+import Foundation
+import LensCore
+
+/// A text problem: a font that does not exist, a font file FreeType cannot read.
+public struct TextError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+/// Shapes with HarfBuzz and rasterises with FreeType (grey, subpixel-positioned). Fonts are found
+/// by family through fontconfig; faces are cached per file and size. One lock guards FreeType,
+/// which is not thread-safe, so a renderer can be shared.
+public final class TextRenderer: TextRasterizer, @unchecked Sendable {
+    private let lock = NSLock()
+    private var library: FT_Library?
+    private var faces: [String: FT_Face] = [:]
+    private var paths: [FontSpec: String] = [:]
+
+    /// Where `fonts-dejavu-core` installs DejaVu Sans, used when fontconfig finds nothing at all.
+    public static let bundledDefault = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+    public init() throws {
+        var created: FT_Library?
+        guard FT_Init_FreeType(&created) == 0, let created else {
+            throw TextError(description: "FreeType could not be initialised")
+        }
+        library = created
+    }
+
+    deinit {
+        for face in faces.values { FT_Done_Face(face) }
+        FT_Done_FreeType(library)
+    }
+
+    public func line(_ text: String, font: FontSpec, pixelSize: Double) throws -> TextLine {
+        guard pixelSize.isFinite, pixelSize >= 1, pixelSize <= 1000 else {
+            throw TextError(description: "text size \(pixelSize) px is outside 1…1000")
+        }
+        return try lock.withLock {
+            let face = try face(for: font, pixelSize: pixelSize)
+            return try render(text, face: face)
+        }
+    }
+
+    /// The font file for `font`: fontconfig's match, which must be the family asked for.
+    public func path(for font: FontSpec) throws -> String {
+        try lock.withLock { try locate(font) }
+    }
+
+    private func locate(_ font: FontSpec) throws -> String {
+        if let known = paths[font] { return known }
+        guard let config = FcInitLoadConfigAndFonts() else {
+            guard FileManager.default.fileExists(atPath: Self.bundledDefault), font.family == FontSpec.defaultFamily
+            else {
+                throw TextError(
+                    description:
+                        "fontconfig is unavailable and \(Self.bundledDefault) is missing (apt-get install fonts-dejavu-core)"
+                )
+            }
+            return Self.bundledDefault
+        }
+        defer { FcConfigDestroy(config) }
+        let pattern = FcPatternCreate()
+        defer { FcPatternDestroy(pattern) }
+        _ = font.family.withCString {
+            FcPatternAddString(pattern, "family", UnsafeRawPointer($0).assumingMemoryBound(to: FcChar8.self))
+        }
+        _ = FcPatternAddInteger(pattern, "weight", Self.fontconfigWeight(font.weight))
+        _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let match = FcFontMatch(config, pattern, &result) else {
+            guard font.family == FontSpec.defaultFamily, FileManager.default.fileExists(atPath: Self.bundledDefault)
+            else {
+                throw TextError(
+                    description:
+                        "no font found for family \"\(font.family)\" (is fontconfig configured? apt-get install fonts-dejavu-core)"
+                )
+            }
+            paths[font] = Self.bundledDefault
+            return Self.bundledDefault
+        }
+        defer { FcPatternDestroy(match) }
+        var families: [String] = []
+        var index: Int32 = 0
+        var value: UnsafeMutablePointer<FcChar8>?
+        while FcPatternGetString(match, "family", index, &value) == FcResultMatch, let value {
+            families.append(String(cString: UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self)))
+            index += 1
+        }
+        guard families.contains(where: { $0.caseInsensitiveCompare(font.family) == .orderedSame }) else {
+            throw TextError(
+                description:
+                    "font family \"\(font.family)\" is not installed (fontconfig offered \"\(families.first ?? "nothing")\" instead; fc-list lists what is installed)"
+            )
+        }
+        var file: UnsafeMutablePointer<FcChar8>?
+        guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else {
+            throw TextError(description: "fontconfig matched \"\(font.family)\" but gave no file")
+        }
+        let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
+        paths[font] = path
+        return path
+    }
+
+    private static func fontconfigWeight(_ weight: FontWeight) -> Int32 {
+        switch weight {
+        case .regular: 80  // FC_WEIGHT_REGULAR
+        case .medium: 100  // FC_WEIGHT_MEDIUM
+        case .semibold: 180  // FC_WEIGHT_DEMIBOLD
+        case .bold: 200  // FC_WEIGHT_BOLD
+        }
+    }
+
+    private func face(for font: FontSpec, pixelSize: Double) throws -> FT_Face {
+        let path = try locate(font)
+        let face: FT_Face
+        if let cached = faces[path] {
+            face = cached
+        } else {
+            var created: FT_Face?
+            guard FT_New_Face(library, path, 0, &created) == 0, let created else {
+                throw TextError(description: "FreeType cannot read the font file \(path)")
+            }
+            faces[path] = created
+            face = created
+        }
+        guard FT_Set_Char_Size(face, 0, FT_F26Dot6((pixelSize * 64).rounded()), 72, 72) == 0 else {
+            throw TextError(description: "\(path) has no size \(pixelSize) px")
+        }
+        return face
+    }
+
+    private func render(_ text: String, face: FT_Face) throws -> TextLine {
+        guard let font = hb_ft_font_create_referenced(face) else {
+            throw TextError(description: "HarfBuzz could not open the font")
+        }
+        defer { hb_font_destroy(font) }
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        hb_buffer_add_utf8(buffer, text, -1, 0, -1)
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        let infos = hb_buffer_get_glyph_infos(buffer, &count)
+        let positions = hb_buffer_get_glyph_positions(buffer, &count)
+
+        let metrics = face.pointee.size.pointee.metrics
+        let ascent = Double(metrics.ascender) / 64
+        let descent = -Double(metrics.descender) / 64
+        let lineHeight = Double(metrics.height) / 64
+        var pen = 0.0
+        var placed: [(glyph: UInt32, x: Double, y: Double)] = []
+        for index in 0..<Int(count) {
+            guard let infos, let positions else { break }
+            let position = positions[index]
+            placed.append(
+                (infos[index].codepoint, pen + Double(position.x_offset) / 64, -Double(position.y_offset) / 64))
+            pen += Double(position.x_advance) / 64
+        }
+        let padding = 2.0
+        let width = max(1, Int((pen + 2 * padding + lineHeight * 0.25).rounded(.up)))
+        let height = max(1, Int((ascent + descent + 2 * padding).rounded(.up)))
+        let originX = padding
+        let baseline = (padding + ascent).rounded()
+        var mask = AlphaImage(width: width, height: height, coverage: [UInt8](repeating: 0, count: width * height))
+        for glyph in placed {
+            let x = originX + glyph.x
+            let whole = x.rounded(.down)
+            guard FT_Load_Glyph(face, glyph.glyph, FT_Int32(FT_LOAD_NO_BITMAP)) == 0 else { continue }
+            let slot = face.pointee.glyph!
+            if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+                FT_Outline_Translate(&slot.pointee.outline, FT_Pos(((x - whole) * 64).rounded()), 0)
+            }
+            guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { continue }
+            let bitmap = slot.pointee.bitmap
+            let left = Int(whole) + Int(slot.pointee.bitmap_left)
+            let top = Int(baseline + glyph.y) - Int(slot.pointee.bitmap_top)
+            guard let source = bitmap.buffer else { continue }
+            for row in 0..<Int(bitmap.rows) {
+                let y = top + row
+                guard y >= 0, y < height else { continue }
+                for column in 0..<Int(bitmap.width) {
+                    let px = left + column
+                    guard px >= 0, px < width else { continue }
+                    let value = source[row * Int(bitmap.pitch) + column]
+                    let index = y * width + px
+                    mask.coverage[index] = UInt8(min(255, Int(mask.coverage[index]) + Int(value)))
+                }
+            }
+        }
+        return TextLine(
+            mask: mask, originX: originX, baseline: baseline, advance: pen, ascent: ascent, descent: descent,
+            lineHeight: lineHeight)
+    }
+}
