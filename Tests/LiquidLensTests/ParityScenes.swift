@@ -130,4 +130,14 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
         }
         + BuiltInScene.allCases.map { ParityScene(name: "example-\($0.rawValue)", scene: $0.scene) }
         + FeatureGallery.cells.map { ParityScene(name: "gallery-\($0.name)", scene: $0.scene) }
+        + [ContentSizeCategory.extraSmall, .large, .accessibility3, .accessibility5].flatMap { size in
+            ControlAppearance.allCases.map { appearance in
+                ParityScene(
+                    name: "segmented-\(size.rawValue)-\(appearance.rawValue)",
+                    scene: BuiltInScene.segmented.scene(appearance: appearance, contentSize: size))
+            }
+        }
+        + [BuiltInScene.tabBar, .lensMenu].map {
+            ParityScene(name: "\($0.rawValue)-dark", scene: $0.scene(appearance: .dark))
+        }
 }

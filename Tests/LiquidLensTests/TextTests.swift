@@ -1,0 +1,196 @@
+import CFreeType
+import CHarfBuzz
+import Foundation
+import LensText
+import LiquidLens
+import Testing
+
+@testable import LensCore
+
+/// HarfBuzz's own advance for `text`, shaped directly (not through LensText).
+func harfBuzzAdvance(_ text: String, path: String, pixelSize: Double) -> Double {
+    var library: FT_Library?
+    FT_Init_FreeType(&library)
+    defer { FT_Done_FreeType(library) }
+    var face: FT_Face?
+    FT_New_Face(library, path, 0, &face)
+    defer { FT_Done_Face(face) }
+    FT_Set_Char_Size(face, 0, FT_F26Dot6(pixelSize * 64), 72, 72)
+    let font = hb_ft_font_create_referenced(face)
+    defer { hb_font_destroy(font) }
+    let buffer = hb_buffer_create()
+    defer { hb_buffer_destroy(buffer) }
+    hb_buffer_add_utf8(buffer, text, -1, 0, -1)
+    hb_buffer_guess_segment_properties(buffer)
+    hb_shape(font, buffer, nil, 0)
+    var count: UInt32 = 0
+    let positions = hb_buffer_get_glyph_positions(buffer, &count)!
+    return (0..<Int(count)).reduce(0.0) { $0 + Double(positions[$1].x_advance) / 64 }
+}
+
+/// FreeType's unhinted bounding box of one glyph, in pixels: (width, height).
+func glyphSize(_ character: Character, path: String, pixelSize: Double) -> (Double, Double) {
+    var library: FT_Library?
+    FT_Init_FreeType(&library)
+    defer { FT_Done_FreeType(library) }
+    var face: FT_Face?
+    FT_New_Face(library, path, 0, &face)
+    defer { FT_Done_Face(face) }
+    FT_Set_Char_Size(face, 0, FT_F26Dot6(pixelSize * 64), 72, 72)
+    FT_Load_Char(face, FT_ULong(character.unicodeScalars.first!.value), FT_Int32(FT_LOAD_NO_BITMAP))
+    let metrics = face!.pointee.glyph.pointee.metrics
+    return (Double(metrics.width) / 64, Double(metrics.height) / 64)
+}
+
+@Suite("Text")
+struct TextTests {
+    static let renderer: TextRenderer = try! TextRenderer()
+
+    @Test(
+        "A label's advance is HarfBuzz's, kerning included",
+        arguments: ["Liquid Glass", "AVATAR", "Health 6M", "office"])
+    func advanceMatchesHarfBuzz(text: String) throws {
+        let path = try Self.renderer.path(for: FontSpec())
+        let line = try Self.renderer.line(text, font: FontSpec(), pixelSize: 64)
+        #expect(abs(line.advance - harfBuzzAdvance(text, path: path, pixelSize: 64)) < 1e-9)
+    }
+
+    @Test("Shaping applies kerning: AV is narrower than A plus V")
+    func kerning() throws {
+        let pair = try Self.renderer.line("AV", font: FontSpec(), pixelSize: 64).advance
+        let apart =
+            try Self.renderer.line("A", font: FontSpec(), pixelSize: 64).advance
+            + Self.renderer.line("V", font: FontSpec(), pixelSize: 64).advance
+        #expect(pair < apart - 1, "AV \(pair) vs A+V \(apart)")
+    }
+
+    @Test("The ink bounds of a glyph match FreeType's outline box within a pixel", arguments: ["H", "W", "g"])
+    func inkBounds(character: String) throws {
+        let path = try Self.renderer.path(for: FontSpec())
+        let line = try Self.renderer.line(character, font: FontSpec(), pixelSize: 100)
+        let ink = try #require(line.inkBounds)
+        let (width, height) = glyphSize(Character(character), path: path, pixelSize: 100)
+        #expect(abs(Double(ink.width) - width) <= 1.5, "ink width \(ink.width) vs \(width)")
+        #expect(abs(Double(ink.height) - height) <= 1.5, "ink height \(ink.height) vs \(height)")
+    }
+
+    @Test("Weights and families are found by name; a missing font is a clear error")
+    func fontLookup() throws {
+        #expect(try Self.renderer.path(for: FontSpec(weight: .bold)).hasSuffix("DejaVuSans-Bold.ttf"))
+        #expect(try Self.renderer.path(for: FontSpec()).hasSuffix("DejaVuSans.ttf"))
+        let error = #expect(throws: TextError.self) {
+            try Self.renderer.line("x", font: FontSpec(family: "No Such Font Family"), pixelSize: 20)
+        }
+        #expect(
+            error?.description.contains("\"No Such Font Family\" is not installed") == true,
+            "\(String(describing: error))")
+    }
+
+    @Test("Right-to-left text renders in visual order")
+    func rightToLeft() throws {
+        let font = FontSpec()
+        let alef = try Self.renderer.line("א", font: font, pixelSize: 48)
+        let bet = try Self.renderer.line("ב", font: font, pixelSize: 48)
+        let word = try Self.renderer.line("אב", font: font, pixelSize: 48)
+        func inkColumns(_ line: TextLine) -> ClosedRange<Int> {
+            let ink = line.inkBounds!
+            return ink.x0...(ink.x1 - 1)
+        }
+        // Visually bet comes first (left), alef second: the word's ink splits where bet's advance ends.
+        let split = Int((word.originX + bet.advance).rounded())
+        let wordInk = inkColumns(word)
+        #expect(wordInk.lowerBound < split && wordInk.upperBound > split)
+        func columnSums(_ line: TextLine, _ range: Range<Int>) -> [Int] {
+            range.map { x in (0..<line.mask.height).reduce(0) { $0 + Int(line.mask.coverage[$1 * line.mask.width + x]) }
+            }
+        }
+        let leftOfWord = columnSums(word, 0..<split)
+        let betAlone = columnSums(bet, 0..<split)
+        let alefAlone = columnSums(alef, 0..<split)
+        func distance(_ a: [Int], _ b: [Int]) -> Int { zip(a, b).reduce(0) { $0 + abs($1.0 - $1.1) } }
+        #expect(distance(leftOfWord, betAlone) < distance(leftOfWord, alefAlone), "the left glyph is bet")
+    }
+
+    @Test("Dynamic Type: footnote sizes rise monotonically over the twelve categories")
+    func dynamicTypeSizes() {
+        let sizes = ContentSizeCategory.allCases.map(\.footnoteSize)
+        #expect(sizes == [12, 12, 12, 13, 15, 17, 19, 23, 27, 33, 38, 44])
+        #expect(zip(sizes, sizes.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test("Rail height = max(32, 32 + line height − stock line height)")
+    func railHeights() throws {
+        #expect(ControlLayout.railHeight(lineHeight: 15.1, stockLineHeight: 15.1) == 32)
+        #expect(ControlLayout.railHeight(lineHeight: 13.9, stockLineHeight: 15.1) == 32)
+        #expect(ControlLayout.railHeight(lineHeight: 20.1, stockLineHeight: 15.1) == 37)
+        let layout = ControlLayout(scale: 3, width: 10, height: 10, text: Self.renderer) { _, _ in
+            AlphaImage(width: 1, height: 1, coverage: [0])
+        }
+        var previous = 0.0
+        for category in ContentSizeCategory.allCases {
+            let height = try layout.railHeight(font: FontSpec(weight: .semibold), size: category.footnoteSize)
+            let line =
+                try Self.renderer.line("Ag", font: FontSpec(weight: .semibold), pixelSize: category.footnoteSize * 3)
+                .lineHeight / 3
+            let stock =
+                try Self.renderer.line("Ag", font: FontSpec(weight: .semibold), pixelSize: 13 * 3).lineHeight / 3
+            #expect(abs(height - max(32, 32 + line - stock)) < 1e-9)
+            #expect(height >= previous)
+            previous = height
+        }
+        #expect(previous > 50, "AX5 titles need a taller rail")
+    }
+
+    @Test(
+        "A segmented title straddling the thumb's rim is split: accent inside, resting outside",
+        arguments: [Backend.cpu, .vulkan])
+    func segmentedSplit(backend: Backend) throws {
+        func scene(thumb: Double) -> Scene {
+            Scene(
+                canvas: Canvas(width: 390, height: 120, scale: 2), background: [BackgroundLayer(.probe(.white))],
+                glass: [],
+                controls: [
+                    .segmented(
+                        SegmentedControl(
+                            center: Point(x: 195, y: 60), width: 350, titles: ["D", "W", "M", "6M", "Y"],
+                            thumbPosition: thumb,
+                            lift: 0, held: 0, accent: RGBAColor(red: 0, green: 0, blue: 1), restingFillAlpha: 0))
+                ])
+        }
+        let split = try resolve(scene(thumb: 1.45))
+        let elsewhere = try resolve(scene(thumb: 4))
+        let a = try render(split, on: backend)
+        let b = try render(elsewhere, on: backend)
+        let thumb = try #require(split.shapes.last)
+        var inside = 0
+        var outside = 0
+        withShaderContext(split) { _ in
+            for y in 0..<split.height {
+                for x in 0..<split.width {
+                    let word = split.labelWords[y * Int(split.frame.labelWordsPerRow) + x / 4]
+                    guard (word >> UInt32((x % 4) * 8)) & 255 == 255 else { continue }
+                    let geometry = ShapeGeometry(
+                        shape: .capsule,
+                        frame: Rect(
+                            x: Double(thumb.centerHalfSize.x - thumb.centerHalfSize.z) / 2,
+                            y: Double(thumb.centerHalfSize.y - thumb.centerHalfSize.w) / 2,
+                            width: Double(thumb.centerHalfSize.z), height: Double(thumb.centerHalfSize.w)), scale: 2)
+                    let distance = geometry.distance(Double(x) + 0.5, Double(y) + 0.5)
+                    if distance >= 1 && distance < 12 {
+                        outside += 1
+                        // Only the thumb's drop shadow may darken it; its hue stays the resting grey.
+                        let blueness = Int(a[x, y].z) - Int(a[x, y].x)
+                        let restingBlueness = Int(b[x, y].z) - Int(b[x, y].x)
+                        #expect(abs(blueness - restingBlueness) <= 1, "resting outside the rim at \(x),\(y)")
+                    } else if distance <= -2 && distance > -20 {
+                        inside += 1
+                        #expect(
+                            Int(a[x, y].z) - Int(a[x, y].x) > Int(b[x, y].z) - Int(b[x, y].x) + 8,
+                            "accent inside the rim at \(x),\(y)")
+                    }
+                }
+            }
+        }
+        #expect(inside > 20 && outside > 20, "a glyph straddles the rim: \(inside) inside, \(outside) outside")
+    }
+}
