@@ -194,3 +194,81 @@ struct TextTests {
         #expect(inside > 20 && outside > 20, "a glyph straddles the rim: \(inside) inside, \(outside) outside")
     }
 }
+
+@Suite("Controls")
+struct ControlTests {
+    static func layout(
+        _ controls: [Control],
+        loadIcon: @escaping (String, String) throws -> AlphaImage = { _, _ in
+            AlphaImage(width: 1, height: 1, coverage: [0])
+        }
+    ) throws -> ControlLayout.Parts {
+        try ControlLayout(scale: 2, width: 780, height: 300, text: TextTests.renderer, loadIcon: loadIcon).layout(
+            controls)
+    }
+
+    static func segmented(held: Double, reduceMotion: Bool) -> Control {
+        .segmented(
+            SegmentedControl(
+                center: Point(x: 195, y: 60), width: 300, titles: ["A", "B", "C"], thumbPosition: 1, held: held,
+                reduceMotion: reduceMotion))
+    }
+
+    @Test(
+        "Held, the whole control grows by 1 + railGrowth·p and the rail darkens by railDensify·p; Reduce Motion keeps the size"
+    )
+    func heldState() throws {
+        func rail(_ parts: ControlLayout.Parts) -> (Rect, Double) {
+            guard case .fill(_, let frame, _) = parts.background[0].kind else {
+                return (Rect(x: 0, y: 0, width: 0, height: 0), -1)
+            }
+            let wash =
+                parts.background.count > 1
+                ? {
+                    if case .fill(_, _, let color) = parts.background[1].kind { return color.alpha } else { return 0 }
+                }() : 0
+            return (frame, wash)
+        }
+        let (resting, restingWash) = rail(try Self.layout([Self.segmented(held: 0, reduceMotion: false)]))
+        let (held, heldWash) = rail(try Self.layout([Self.segmented(held: 1, reduceMotion: false)]))
+        let (reduced, _) = rail(try Self.layout([Self.segmented(held: 1, reduceMotion: true)]))
+        #expect(resting.width == 300 && abs(held.width - 330) < 1e-9 && reduced.width == 300)
+        #expect(abs(held.midX - resting.midX) < 1e-9 && abs(held.midY - resting.midY) < 1e-9, "grows about its centre")
+        #expect(restingWash == 0 && abs(heldWash - 0.25) < 1e-9)
+    }
+
+    @Test("The thumb's feather is clamped to half its height minus one")
+    func softnessClamp() throws {
+        let parts = try Self.layout([Self.segmented(held: 0, reduceMotion: false)])
+        let thumb = try #require(parts.glass.last)
+        // Rail 32 pt, thumb 28 pt resting, 44 pt lifted (progress 1): softness min(10, 44/2 − 1) = 10.
+        #expect(thumb.optics.softness == 10)
+        let tall = try Self.layout([
+            .segmented(
+                SegmentedControl(
+                    center: Point(x: 195, y: 60), width: 300, titles: ["A"], thumbPosition: 0, lift: 0, held: 0,
+                    softness: 40))
+        ])
+        let softness = try #require(tall.glass.last?.optics.softness)
+        #expect(abs(softness - (28.0 / 2 - 1)) < 1e-9)
+    }
+
+    @Test("A tab item's PNG icon is drawn into the label row beside its title")
+    func pngIcon() throws {
+        let square = AlphaImage(width: 8, height: 8, coverage: [UInt8](repeating: 255, count: 64))
+        func bar(icon: String?) -> Control {
+            .tabBar(
+                TabBar(
+                    center: Point(x: 195, y: 100), width: 300, items: [ControlItem(title: "Home", icon: icon)],
+                    lensPosition: 0))
+        }
+        let without = try Self.layout([bar(icon: nil)])
+        let with = try Self.layout([bar(icon: "square.png")]) { path, _ in
+            #expect(path == "square.png")
+            return square
+        }
+        let inkWithout = without.mask.coverage.filter { $0 > 0 }.count
+        let inkWith = with.mask.coverage.filter { $0 > 0 }.count
+        #expect(inkWith >= inkWithout + 40 * 40, "a 24 pt icon at scale 2 adds about 48×48 px of ink")
+    }
+}
