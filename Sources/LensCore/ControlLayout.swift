@@ -72,10 +72,12 @@ struct ControlLayout {
                 line, centerX: (rail.x + segment * (Double(index) + 0.5)) * scale, centerY: control.center.y * scale,
                 into: &parts.mask)
         }
-        let thumbHeight = (railHeight - 4 * grow)
+        let thumbHeight = (railHeight - 4 * grow) / control.thumbStretch
+        let thumbWidth = (segment - 4 * grow) * control.thumbStretch
+        let thumbCenter = rail.x + segment * (control.thumbPosition + 0.5)
         let thumb = Rect(
-            x: rail.x + segment * control.thumbPosition + 2 * grow, y: control.center.y - thumbHeight / 2,
-            width: segment - 4 * grow, height: thumbHeight)
+            x: thumbCenter - thumbWidth / 2, y: control.center.y - thumbHeight / 2, width: thumbWidth,
+            height: thumbHeight)
         var optics = Optics(preset: .liftedSegmented)
         optics.softness = min(control.softness, (thumbHeight + 16 * control.lift) / 2 - 1)
         optics.tint = dark ? RGBAColor(0, 0, 0, 0.1) : RGBAColor(255, 255, 255, 0.06)

@@ -34,6 +34,8 @@ public struct SegmentedControl: Codable, Sendable {
     /// Reduce Motion: no rail growth.
     public var reduceMotion: Bool
     public var font: FontSpec
+    /// Squash and stretch of the thumb: width × s, height ÷ s (drag velocity; 1 at rest).
+    public var thumbStretch: Double = 1
 
     public init(
         center: Point, width: Double, titles: [String], thumbPosition: Double, lift: Double = 1, held: Double = 1,
@@ -62,7 +64,7 @@ public struct SegmentedControl: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, center, width, titles, thumbPosition, lift, held, accent, restingTitleColor, restingFillAlpha,
-            railGrowth, railDensify, softness, contentSize, appearance, reduceMotion, font
+            railGrowth, railDensify, softness, contentSize, appearance, reduceMotion, font, thumbStretch
     }
 
     public init(from decoder: any Decoder) throws {
@@ -88,6 +90,7 @@ public struct SegmentedControl: Codable, Sendable {
         appearance = try container.value(.appearance, default: .light)
         reduceMotion = try container.value(.reduceMotion, default: false)
         font = try container.value(.font, default: FontSpec(weight: .semibold))
+        thumbStretch = try container.number(.thumbStretch, default: 1, in: 0.75...1.15)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -109,6 +112,7 @@ public struct SegmentedControl: Codable, Sendable {
         try container.encode(appearance, forKey: .appearance)
         try container.encode(reduceMotion, forKey: .reduceMotion)
         try container.encode(font, forKey: .font)
+        try container.encode(thumbStretch, forKey: .thumbStretch)
     }
 }
 

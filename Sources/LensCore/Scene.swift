@@ -13,19 +13,22 @@ public struct Scene: Codable, Sendable {
     /// Controls (segmented control, tab bar, lens menu): each adds backdrop layers, text to the
     /// label row and glass, drawn after `background` and `glass`.
     public var controls: [Control]
+    /// Motion over time, driving the first control; `frame(at:)` gives the still at a time.
+    public var animation: SceneAnimation?
 
     public init(
         canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement],
-        controls: [Control] = []
+        controls: [Control] = [], animation: SceneAnimation? = nil
     ) {
         self.canvas = canvas
         self.background = background
         self.label = label
         self.glass = glass
         self.controls = controls
+        self.animation = animation
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case canvas, background, label, glass, controls }
+    enum CodingKeys: String, CodingKey, CaseIterable { case canvas, background, label, glass, controls, animation }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -43,6 +46,7 @@ public struct Scene: Codable, Sendable {
         label = try container.decodeIfPresent(LabelLayer.self, forKey: .label)
         glass = try container.value(.glass, default: [])
         controls = try container.value(.controls, default: [])
+        animation = try container.decodeIfPresent(SceneAnimation.self, forKey: .animation)
         if label != nil && controls.contains(where: { _ in true }) {
             throw DecodingError.dataCorruptedError(
                 forKey: .label, in: container,

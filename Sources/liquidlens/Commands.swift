@@ -73,6 +73,35 @@ enum Commands {
                 defaultValue: nil),
         ])
 
+    static let animate = CommandSpec(
+        name: "animate",
+        abstract: "Render an animation: a folder of PNGs, an animated PNG, a GIF, an MP4 or a WebM.",
+        discussion: """
+            The output's extension picks the format: a folder (no extension) gets numbered PNGs;
+            .png is an animated PNG, .gif a GIF, .mp4 / .webm a video (those need ffmpeg). The scene's
+            "animation" drives its first control; motion is a function of time, so any --fps samples
+            the same curves. With neither <scene> nor --example, renders segmented-drag.
+            """,
+        arguments: [.init(name: "scene", help: "A scene JSON file with an \"animation\".", optional: true)],
+        options: [
+            .init(
+                long: "example", short: nil, valueName: "name",
+                help: "A built-in animation (see 'liquidlens examples').", defaultValue: nil),
+            .init(
+                long: "output", short: "o", valueName: "output", help: "Folder, .png, .gif, .mp4 or .webm.",
+                defaultValue: nil),
+            .init(long: "fps", short: nil, valueName: "fps", help: "Frames per second, 1…240.", defaultValue: "30"),
+            .init(
+                long: "duration", short: nil, valueName: "seconds", help: "Length (default: the animation's).",
+                defaultValue: nil),
+            .init(
+                long: "backend", short: nil, valueName: "backend", help: "auto, vulkan or cpu.", defaultValue: "auto"),
+            .init(
+                long: "scale", short: nil, valueName: "scale", help: "Pixels per point, 1…4 (default: the scene's).",
+                defaultValue: nil),
+            .init(long: "quiet", short: "q", valueName: nil, help: "No progress output.", defaultValue: nil),
+        ])
+
     static let examples = CommandSpec(
         name: "examples", abstract: "List the built-in scenes.", discussion: nil, arguments: [], options: [])
 
@@ -80,7 +109,7 @@ enum Commands {
         name: "devices", abstract: "List Vulkan devices and why each is or is not usable.", discussion: nil,
         arguments: [], options: [])
 
-    static let all = [render, diff, gallery, examples, devices]
+    static let all = [render, animate, diff, gallery, examples, devices]
 
     static let rootHelp = """
         OVERVIEW: Render Apple-style Liquid Glass lenses offscreen, on Vulkan compute or the CPU reference.
@@ -229,6 +258,99 @@ enum Commands {
         }
     }
 
+    // MARK: animate
+
+    static func runAnimate(_ arguments: ParsedArguments) throws {
+        guard let backend = Backend(rawValue: arguments.value("backend")!) else {
+            throw UsageError(
+                message:
+                    "Invalid value '\(arguments.value("backend")!)' for '--backend <backend>' (expected auto, vulkan or cpu)",
+                spec: animate)
+        }
+        guard let fps = Double(arguments.value("fps")!), fps.isFinite, (1...240).contains(fps) else {
+            throw UsageError(
+                message: "Invalid value '\(arguments.value("fps")!)' for '--fps <fps>' (expected 1…240)", spec: animate)
+        }
+        var scale: Double?
+        if let text = arguments.value("scale") {
+            guard let value = Double(text), value.isFinite, (1...4).contains(value) else {
+                throw UsageError(
+                    message: "Invalid value '\(text)' for '--scale <scale>' (expected a number in 1…4)", spec: animate)
+            }
+            scale = value
+        }
+        let scenePath = arguments.positionals["scene"]
+        if scenePath != nil && arguments.value("example") != nil {
+            throw UsageError(message: "Give either <scene> or --example, not both", spec: animate)
+        }
+        let frameAt: (Double) -> Scene
+        let naturalDuration: Double
+        let name: String
+        var baseDirectory: URL?
+        if let scenePath {
+            let url = URL(fileURLWithPath: scenePath)
+            let scene: Scene
+            do {
+                scene = try Scene.load(contentsOf: url)
+            } catch let error as SceneError {
+                throw CommandFailure(message: "\(scenePath): \(error)")
+            }
+            guard let animation = scene.animation else {
+                throw CommandFailure(message: "\(scenePath): the scene has no \"animation\" to render")
+            }
+            frameAt = { scene.frame(at: $0) }
+            naturalDuration = animation.duration
+            name = url.deletingPathExtension().lastPathComponent
+            baseDirectory = url.deletingLastPathComponent()
+        } else {
+            let exampleName = arguments.value("example") ?? BuiltInAnimation.segmentedDrag.rawValue
+            guard let example = BuiltInAnimation(rawValue: exampleName) else {
+                throw UsageError(
+                    message:
+                        "Unknown animation '\(exampleName)' (expected one of: \(BuiltInAnimation.allCases.map(\.rawValue).joined(separator: ", ")))",
+                    spec: animate)
+            }
+            frameAt = { example.frame(at: $0) }
+            naturalDuration = example.duration
+            name = example.rawValue
+        }
+        var duration = naturalDuration
+        if let text = arguments.value("duration") {
+            guard let value = Double(text), value.isFinite, value > 0, value <= 600 else {
+                throw UsageError(
+                    message: "Invalid value '\(text)' for '--duration <seconds>' (expected 0…600)", spec: animate)
+            }
+            duration = value
+        }
+        let output = URL(fileURLWithPath: arguments.value("output") ?? name + ".gif")
+        let frameCount = max(1, Int((duration * fps).rounded()))
+        let renderer: LensRenderer
+        do {
+            renderer = try LensRenderer(backend: backend)
+        } catch {
+            throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
+        }
+        let writer = try AnimationWriter(output: output, fps: fps, frameCount: frameCount)
+        let progress = Progress(total: frameCount, quiet: arguments.flag("quiet"))
+        for index in 0..<frameCount {
+            let scene = frameAt(Double(index) / fps)
+            let parameters: FrameParameters
+            do {
+                parameters = try LensRenderer.resolve(scene, baseDirectory: baseDirectory, scale: scale)
+            } catch let error as SceneError {
+                throw CommandFailure(message: "\(scenePath ?? name) at frame \(index + 1): \(error)")
+            }
+            try writer.append(try renderer.render(parameters))
+            progress.advance()
+        }
+        try writer.finish()
+        progress.finish()
+        let backendName = renderer.device.map { "vulkan, \($0.name)" } ?? "cpu reference"
+        print(
+            "wrote \(output.path) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(backendName))"
+        )
+    }
+
     // MARK: gallery
 
     static func runGallery(_ arguments: ParsedArguments) throws {
@@ -262,8 +384,13 @@ enum Commands {
     // MARK: examples, devices
 
     static func runExamples() {
+        print("STILLS (render --example NAME):")
         for example in BuiltInScene.allCases {
             print(helpRow(example.rawValue, example.summary), terminator: "")
+        }
+        print("\nANIMATIONS (animate --example NAME):")
+        for animation in BuiltInAnimation.allCases {
+            print(helpRow(animation.rawValue, animation.summary), terminator: "")
         }
     }
 

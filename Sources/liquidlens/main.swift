@@ -39,6 +39,7 @@ func run(_ arguments: [String]) -> Int32 {
         switch spec.name {
         case "render": try Commands.runRender(parsed)
         case "diff": try Commands.runDiff(parsed)
+        case "animate": try Commands.runAnimate(parsed)
         case "gallery": try Commands.runGallery(parsed)
         case "examples": Commands.runExamples()
         default: try Commands.runDevices()
@@ -67,4 +68,6 @@ func usageFailure(_ error: UsageError) -> Int32 {
     return 64
 }
 
+// A writer whose ffmpeg died gets an error from write(), not a fatal SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
 exit(run(Array(CommandLine.arguments.dropFirst())))

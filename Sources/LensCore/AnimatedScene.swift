@@ -1,0 +1,242 @@
+import Foundation
+
+/// A lens driven by a gesture, evaluated at any time in closed form (springs and easings restart
+/// at each event from the state the previous piece reached).
+struct LensMotion {
+    /// A lens state: position (segments, or a 2-D offset in points), lift, touch presence, stretch.
+    struct State: Equatable {
+        var position: SIMD2<Double>
+        var lift: Double
+        var held: Double
+        var stretch: Double
+    }
+
+    let gesture: GestureTimeline?
+    let initial: SIMD2<Double>
+    /// Finger position (points) to lens position.
+    let positionOfFinger: (SIMD2<Double>) -> SIMD2<Double>
+    /// Keeps a dragged position inside the control (rubber band, circle).
+    let constrain: (SIMD2<Double>) -> SIMD2<Double>
+    /// The resting position nearest a released lens.
+    let nearestRest: (SIMD2<Double>) -> SIMD2<Double>
+    /// The resting position of an externally selected index.
+    let restPosition: (Int) -> SIMD2<Double>
+    let settle: Spring
+    let reduceMotion: Bool
+    /// Points per position unit, for the stretch from velocity.
+    let pointsPerUnit: Double
+
+    var spring: Spring { reduceMotion ? .reduceMotion : settle }
+
+    /// Target changes after (or without) the gesture: (time, target).
+    func targets() -> [(time: Double, target: SIMD2<Double>)] {
+        var result: [(Double, SIMD2<Double>)] = [(0, initial)]
+        guard let gesture else { return result }
+        for selection in gesture.externalSelections.sorted(by: { $0.time < $1.time })
+        where selection.time < gesture.down {
+            result.append((selection.time, restPosition(selection.index)))
+        }
+        return result
+    }
+
+    /// Where the lens rests once the gesture has ended: committed on release, rolled back on
+    /// cancel, then any external selection that arrived during the gesture.
+    func settledTarget(releasedAt position: SIMD2<Double>) -> SIMD2<Double> {
+        guard let gesture else { return initial }
+        let before = targets().last!.target
+        var target = gesture.cancelled ? before : nearestRest(position)
+        if let deferred = gesture.externalSelections.filter({ $0.time >= gesture.down && $0.time <= gesture.end }).max(
+            by: { $0.time < $1.time })
+        {
+            target = restPosition(deferred.index)
+        }
+        return target
+    }
+
+    /// Position and velocity of a piecewise spring through `changes`, at `t`.
+    func springPosition(
+        _ changes: [(time: Double, target: SIMD2<Double>)], start: (SIMD2<Double>, SIMD2<Double>), at t: Double
+    ) -> (SIMD2<Double>, SIMD2<Double>) {
+        var position = start.0
+        var velocity = start.1
+        var target = changes[0].target
+        var time = changes[0].time
+        for change in changes.dropFirst() where change.time <= t {
+            (position, velocity) = axes(from: position, to: target, velocity: velocity, after: change.time - time)
+            target = change.target
+            time = change.time
+        }
+        return axes(from: position, to: target, velocity: velocity, after: t - time)
+    }
+
+    private func axes(from: SIMD2<Double>, to: SIMD2<Double>, velocity: SIMD2<Double>, after dt: Double) -> (
+        SIMD2<Double>, SIMD2<Double>
+    ) {
+        let x = spring.value(from: from.x, to: to.x, velocity: velocity.x, at: dt)
+        let y = spring.value(from: from.y, to: to.y, velocity: velocity.y, at: dt)
+        return (SIMD2(x.position, y.position), SIMD2(x.velocity, y.velocity))
+    }
+
+    func dragged(at t: Double) -> (SIMD2<Double>, SIMD2<Double>) {
+        let gesture = gesture!
+        let atDown = springPosition(targets(), start: (initial, .zero), at: gesture.down).0
+        let moved =
+            atDown + positionOfFinger(gesture.position(at: t)) - positionOfFinger(gesture.position(at: gesture.down))
+        let velocity =
+            positionOfFinger(gesture.position(at: t) + gesture.velocity(at: t) * 0.001)
+            - positionOfFinger(gesture.position(at: t))
+        return (constrain(moved), velocity * 1000)
+    }
+
+    func state(at t: Double) -> State {
+        guard let gesture else {
+            return State(position: initial, lift: 0, held: 0, stretch: 1)
+        }
+        var position: SIMD2<Double>
+        var velocity: SIMD2<Double>
+        if t < gesture.down {
+            (position, velocity) = springPosition(targets(), start: (initial, .zero), at: t)
+        } else if t <= gesture.end {
+            (position, velocity) = dragged(at: t)
+        } else {
+            let (released, releaseVelocity) = dragged(at: gesture.end)
+            var changes: [(time: Double, target: SIMD2<Double>)] = [(gesture.end, settledTarget(releasedAt: released))]
+            for selection in gesture.externalSelections.sorted(by: { $0.time < $1.time })
+            where selection.time > gesture.end {
+                changes.append((selection.time, restPosition(selection.index)))
+            }
+            (position, velocity) = springPosition(changes, start: (released, releaseVelocity), at: t)
+        }
+
+        let liftStart = gesture.down + Motion.liftDelay
+        let unliftStart = max(gesture.end, liftStart + Motion.hangTime)
+        let liftSpring = reduceMotion ? Spring.reduceMotion : Spring.lift
+        let unliftSpring = reduceMotion ? Spring.reduceMotion : Spring.unlift
+        var lift = 0.0
+        if t >= liftStart {
+            let rising = liftSpring.value(from: 0, to: 1, velocity: 0, at: min(t, unliftStart) - liftStart)
+            lift = rising.position
+            if t > unliftStart {
+                lift =
+                    unliftSpring.value(from: rising.position, to: 0, velocity: rising.velocity, at: t - unliftStart)
+                    .position
+            }
+        }
+        var held = 0.0
+        if t >= gesture.down {
+            held = Easing.rail.value(from: 0, to: 1, at: min(t, gesture.end) - gesture.down)
+            if t > gesture.end { held = Easing.rail.value(from: held, to: 0, at: t - gesture.end) }
+        }
+        let stretch = reduceMotion ? 1 : Motion.stretch(velocity: velocity.x * pointsPerUnit)
+        return State(position: position, lift: min(max(lift, 0), 1), held: held, stretch: stretch)
+    }
+}
+
+extension Scene {
+    /// The scene at time `t` of its animation: the first control moved by the gesture.
+    public func frame(at t: Double) -> Scene {
+        guard let animation, let control = controls.first else { return self }
+        var scene = self
+        switch control {
+        case .segmented(var segmented):
+            let motion = Self.motion(segmented, gesture: animation.gesture)
+            let state = motion.state(at: t)
+            segmented.thumbPosition = state.position.x
+            segmented.lift = state.lift
+            segmented.held = state.held
+            segmented.thumbStretch = state.stretch
+            scene.controls[0] = .segmented(segmented)
+        case .tabBar(var bar):
+            let motion = Self.motion(bar, gesture: animation.gesture)
+            let state = motion.state(at: t)
+            bar.lensPosition = state.position.x
+            bar.lift = state.lift
+            scene.controls[0] = .tabBar(bar)
+        case .lensMenu(var menu):
+            let state = Self.motion(menu, gesture: animation.gesture).state(at: t)
+            menu.lensOffset = Point(x: state.position.x, y: state.position.y)
+            menu.lift = state.lift
+            scene.controls[0] = .lensMenu(menu)
+        }
+        return scene
+    }
+
+    /// The selection a gesture leaves behind (the committed or rolled-back index).
+    public var settledSelection: Int? {
+        guard let animation, let control = controls.first else { return nil }
+        switch control {
+        case .segmented(let segmented):
+            return Int(
+                Self.motion(segmented, gesture: animation.gesture).state(at: animation.duration + 10).position.x
+                    .rounded())
+        case .tabBar(let bar):
+            return Int(
+                Self.motion(bar, gesture: animation.gesture).state(at: animation.duration + 10).position.x.rounded())
+        case .lensMenu(let menu):
+            let end = Self.motion(menu, gesture: animation.gesture).state(at: animation.duration + 10).position
+            return LensMenu.itemAngles.indices.min { index, other in
+                simd_distance(menu.itemOffset(index), end) < simd_distance(menu.itemOffset(other), end)
+            }
+        }
+    }
+
+    static func linearMotion(
+        count: Int, width: Double, left: Double, initial: Double, gesture: GestureTimeline?, settle: Spring,
+        reduceMotion: Bool
+    ) -> LensMotion {
+        let segment = width / Double(count)
+        let last = Double(count - 1)
+        return LensMotion(
+            gesture: gesture, initial: SIMD2(initial, 0),
+            positionOfFinger: { SIMD2(($0.x - left) / segment - 0.5, 0) },
+            constrain: { SIMD2(Motion.rubberBand($0.x, lower: 0, upper: last, dimension: 1), 0) },
+            nearestRest: { SIMD2(min(max($0.x.rounded(), 0), last), 0) },
+            restPosition: { SIMD2(min(max(Double($0), 0), last), 0) },
+            settle: settle, reduceMotion: reduceMotion, pointsPerUnit: segment)
+    }
+
+    static func motion(_ control: SegmentedControl, gesture: GestureTimeline?) -> LensMotion {
+        linearMotion(
+            count: control.titles.count, width: control.width, left: control.center.x - control.width / 2,
+            initial: control.thumbPosition, gesture: gesture, settle: .tabLens, reduceMotion: control.reduceMotion)
+    }
+
+    static func motion(_ bar: TabBar, gesture: GestureTimeline?) -> LensMotion {
+        linearMotion(
+            count: bar.items.count, width: bar.width, left: bar.center.x - bar.width / 2, initial: bar.lensPosition,
+            gesture: gesture, settle: .tabLens, reduceMotion: false)
+    }
+
+    static func motion(_ menu: LensMenu, gesture: GestureTimeline?) -> LensMotion {
+        let limit = menu.maxLensDistance
+        return LensMotion(
+            gesture: gesture, initial: SIMD2(menu.lensOffset.x, menu.lensOffset.y),
+            positionOfFinger: { SIMD2($0.x - menu.center.x, $0.y - menu.center.y) },
+            constrain: { offset in
+                let length = simd_length(offset)
+                return length > limit ? offset / length * limit : offset
+            },
+            nearestRest: { offset in
+                let nearest = LensMenu.itemAngles.indices.min {
+                    simd_distance(menu.itemOffset($0), offset) < simd_distance(menu.itemOffset($1), offset)
+                }!
+                return menu.itemOffset(nearest)
+            },
+            restPosition: { menu.itemOffset(min(max($0, 0), 2)) },
+            settle: .menuSettle, reduceMotion: false, pointsPerUnit: 0)
+    }
+}
+
+extension LensMenu {
+    /// Offset of item `index` from the menu centre.
+    public func itemOffset(_ index: Int) -> SIMD2<Double> {
+        let angle = LensMenu.itemAngles[index] * .pi / 180
+        return SIMD2(cos(angle), sin(angle)) * 0.27 * diameter
+    }
+
+    /// The dragged lens stays inside the circle: radius − lifted size / 2 − 10.
+    public var maxLensDistance: Double { diameter / 2 - 116 / 2 - 10 }
+}
+
+func simd_length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
+func simd_distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { simd_length(a - b) }

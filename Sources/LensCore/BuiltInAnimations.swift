@@ -1,0 +1,111 @@
+import Foundation
+
+/// The built-in animations. Names are stable.
+public enum BuiltInAnimation: String, CaseIterable, Sendable {
+    /// Touch down on the first segment, lift after ~100 ms, drag to the last, release, settle.
+    case segmentedDrag = "segmented-drag"
+    /// The circular menu's lens dragged from Chats to Settings, released, settling on the nearest item.
+    case lensMenuDrag = "lens-menu-drag"
+    /// The tab bar's lens dragged from the first tab to the last.
+    case tabBarDrag = "tab-bar-drag"
+    /// Two glass capsules joining through a liquid bridge and parting again.
+    case merge
+
+    public var summary: String {
+        switch self {
+        case .segmentedDrag: "segmented control: touch, lift, drag D → Y, release, settle"
+        case .lensMenuDrag: "circular lens menu: drag from Chats to Settings, settle on release"
+        case .tabBarDrag: "tab bar: drag the lens from Home to Settings"
+        case .merge: "two glass capsules join and part"
+        }
+    }
+
+    public var duration: Double {
+        switch self {
+        case .segmentedDrag: 2.4
+        case .lensMenuDrag: 2.2
+        case .tabBarDrag: 2.4
+        case .merge: 3
+        }
+    }
+
+    /// The animated scene (its first control follows the gesture); `merge` has no gesture.
+    public var scene: Scene {
+        switch self {
+        case .segmentedDrag:
+            var scene = BuiltInScene.segmented.scene
+            if case .segmented(var control) = scene.controls[0] {
+                control.thumbPosition = 0
+                control.lift = 0
+                control.held = 0
+                scene.controls[0] = .segmented(control)
+            }
+            scene.animation = SceneAnimation(
+                duration: duration,
+                gesture: GestureTimeline(path: [
+                    GesturePoint(time: 0.2, x: 55, y: 60), GesturePoint(time: 0.4, x: 57, y: 60),
+                    GesturePoint(time: 1.5, x: 335, y: 62), GesturePoint(time: 1.7, x: 336, y: 62),
+                ]))
+            return scene
+        case .tabBarDrag:
+            var scene = BuiltInScene.tabBar.scene
+            if case .tabBar(var bar) = scene.controls[0] {
+                bar.lensPosition = 0
+                bar.lift = 0
+                scene.controls[0] = .tabBar(bar)
+            }
+            scene.animation = SceneAnimation(
+                duration: duration,
+                gesture: GestureTimeline(path: [
+                    GesturePoint(time: 0.2, x: 60, y: 100), GesturePoint(time: 0.4, x: 62, y: 100),
+                    GesturePoint(time: 1.5, x: 330, y: 100), GesturePoint(time: 1.7, x: 331, y: 100),
+                ]))
+            return scene
+        case .lensMenuDrag:
+            var scene = BuiltInScene.lensMenu.scene
+            var start = SIMD2<Double>(180, 99)
+            if case .lensMenu(var menu) = scene.controls[0] {
+                menu.lift = 0
+                menu.lensOffset = Point(x: menu.itemOffset(0).x, y: menu.itemOffset(0).y)
+                start = SIMD2(menu.center.x, menu.center.y) + menu.itemOffset(0)
+                scene.controls[0] = .lensMenu(menu)
+            }
+            scene.animation = SceneAnimation(
+                duration: duration,
+                gesture: GestureTimeline(path: [
+                    GesturePoint(time: 0.2, x: start.x, y: start.y),
+                    GesturePoint(time: 0.5, x: start.x + 10, y: start.y + 30),
+                    GesturePoint(time: 1.2, x: start.x + 70, y: start.y + 110),
+                    GesturePoint(time: 1.4, x: start.x + 72, y: start.y + 112),
+                ]))
+            return scene
+        case .merge:
+            return mergeScene(at: 0)
+        }
+    }
+
+    /// The still at time `t` seconds.
+    public func frame(at t: Double) -> Scene {
+        self == .merge ? mergeScene(at: t) : scene.frame(at: t)
+    }
+
+    private func mergeScene(at t: Double) -> Scene {
+        // Gap between the capsules: 50 pt apart, touching at t = 1.5 s, apart again at 3 s.
+        let gap = 50 * (0.5 + 0.5 * cos(2 * Double.pi * t / duration)) - 12
+        var optics = Optics()
+        optics.bevelWidth = 12
+        optics.bevelAmount = 24
+        optics.magnification = 1.1
+        optics.dispersion = 0.02
+        return Scene(
+            canvas: Canvas(width: 360, height: 160, scale: 2), background: BuiltInScene.backdrop(.light),
+            glass: [
+                GlassElement(
+                    shapes: [
+                        PlacedShape(
+                            shape: .capsule, frame: Rect(x: 180 - gap / 2 - 120, y: 50, width: 120, height: 60)),
+                        PlacedShape(shape: .capsule, frame: Rect(x: 180 + gap / 2, y: 50, width: 120, height: 60)),
+                    ], blend: 28, optics: optics)
+            ])
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// A damped spring given as damping ratio ζ and response T (ω = 2π/T), solved in closed form so
+/// motion is a function of time: frames at 30, 60 or 120 fps sample the same curve.
+public struct Spring: Sendable, Equatable {
+    public var dampingRatio: Double
+    public var response: Double
+
+    public init(dampingRatio: Double, response: Double) {
+        self.dampingRatio = dampingRatio
+        self.response = response
+    }
+
+    /// Apple's tab lens.
+    public static let tabLens = Spring(dampingRatio: 0.85, response: 0.35)
+    /// The small lens lifting and settling back.
+    public static let lift = Spring(dampingRatio: 0.625, response: 0.27)
+    public static let unlift = Spring(dampingRatio: 0.7, response: 0.5)
+    /// Every spring under Reduce Motion.
+    public static let reduceMotion = Spring(dampingRatio: 0.9, response: 0.2)
+    /// The article's circular menu settling on an item (duration 0.28 s, damping 0.72).
+    public static let menuSettle = Spring(dampingRatio: 0.72, response: 0.28)
+
+    /// Position and velocity `t` seconds after leaving `from` with `velocity`, heading to `to`.
+    public func value(from: Double, to: Double, velocity: Double, at t: Double) -> (position: Double, velocity: Double)
+    {
+        let t = max(0, t)
+        let omega = 2 * Double.pi / response
+        let zeta = dampingRatio
+        let a = from - to
+        if zeta < 1 {
+            let damped = omega * (1 - zeta * zeta).squareRoot()
+            let b = (velocity + zeta * omega * a) / damped
+            let decay = exp(-zeta * omega * t)
+            let cosine = cos(damped * t), sine = sin(damped * t)
+            let position = to + decay * (a * cosine + b * sine)
+            let speed = decay * ((b * damped - zeta * omega * a) * cosine - (a * damped + zeta * omega * b) * sine)
+            return (position, speed)
+        }
+        if zeta == 1 {
+            let b = velocity + omega * a
+            let decay = exp(-omega * t)
+            return (to + decay * (a + b * t), decay * (b - omega * (a + b * t)))
+        }
+        let root = omega * (zeta * zeta - 1).squareRoot()
+        let r1 = -zeta * omega + root, r2 = -zeta * omega - root
+        let c2 = (velocity - r1 * a) / (r2 - r1)
+        let c1 = a - c2
+        return (to + c1 * exp(r1 * t) + c2 * exp(r2 * t), c1 * r1 * exp(r1 * t) + c2 * r2 * exp(r2 * t))
+    }
+}
+
+/// Exponential easing in real time, p → target with time constant τ: p(t) = target + (p₀ − target)·e^(−t/τ),
+/// snapping to the target within 0.005. The rail uses τ 0.10 s rising and 0.20 s falling.
+public struct Easing: Sendable, Equatable {
+    public var rise: Double
+    public var fall: Double
+    public var snap: Double
+
+    public static let rail = Easing(rise: 0.10, fall: 0.20, snap: 0.005)
+
+    public init(rise: Double, fall: Double, snap: Double) {
+        self.rise = rise
+        self.fall = fall
+        self.snap = snap
+    }
+
+    public func value(from: Double, to: Double, at t: Double) -> Double {
+        let tau = to >= from ? rise : fall
+        let value = to + (from - to) * exp(-max(0, t) / tau)
+        return abs(value - to) < snap ? to : value
+    }
+}
+
+public enum Motion {
+    /// The lens stays lifted at least this long.
+    public static let hangTime = 0.22
+    /// The lens lifts this long after touch down.
+    public static let liftDelay = 0.1
+
+    /// Squash and stretch from drag velocity (points per second): sx = clamp(1 + v/2500, 0.75, 1.15).
+    public static func stretch(velocity: Double) -> Double {
+        min(max(1 + velocity / 2500, 0.75), 1.15)
+    }
+
+    /// iOS-style rubber band past [lower, upper]: an overshoot d shows as c·d·D/(D + c·d), c = 0.55.
+    public static func rubberBand(_ value: Double, lower: Double, upper: Double, dimension: Double) -> Double {
+        func band(_ overshoot: Double) -> Double { 0.55 * overshoot * dimension / (dimension + 0.55 * overshoot) }
+        if value < lower { return lower - band(lower - value) }
+        if value > upper { return upper + band(value - upper) }
+        return value
+    }
+}
+
+/// A point of a gesture path: time in seconds, position in points.
+public struct GesturePoint: Codable, Sendable, Equatable {
+    public var time: Double
+    public var x: Double
+    public var y: Double
+
+    public init(time: Double, x: Double, y: Double) {
+        self.time = time
+        self.x = x
+        self.y = y
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        let values = [
+            try container.decode(Double.self), try container.decode(Double.self), try container.decode(Double.self),
+        ]
+        guard container.isAtEnd, values.allSatisfy(\.isFinite), values[0] >= 0 else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "expected [time, x, y] with finite numbers, time ≥ 0")
+        }
+        self.init(time: values[0], x: values[1], y: values[2])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        try container.encode(time)
+        try container.encode(x)
+        try container.encode(y)
+    }
+}
+
+/// A selection made from outside the gesture (a model change) at `time`.
+public struct ExternalSelection: Codable, Sendable, Equatable {
+    public var time: Double
+    public var index: Int
+
+    public init(time: Double, index: Int) {
+        self.time = time
+        self.index = index
+    }
+}
+
+/// One touch on the scene's first control: down at the first path point, dragged along the path,
+/// released (or cancelled) at the last. The selection is committed once, on release; a cancelled
+/// gesture rolls back; external selections during the gesture wait until it ends.
+public struct GestureTimeline: Codable, Sendable, Equatable {
+    public var path: [GesturePoint]
+    public var cancelled: Bool
+    public var externalSelections: [ExternalSelection]
+
+    public init(path: [GesturePoint], cancelled: Bool = false, externalSelections: [ExternalSelection] = []) {
+        self.path = path
+        self.cancelled = cancelled
+        self.externalSelections = externalSelections
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case path, cancelled, externalSelections }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        path = try container.decode([GesturePoint].self, forKey: .path)
+        guard path.count >= 2, zip(path, path.dropFirst()).allSatisfy({ $0.time < $1.time }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .path, in: container, debugDescription: "needs at least 2 points with rising times")
+        }
+        cancelled = try container.value(.cancelled, default: false)
+        externalSelections = try container.value(.externalSelections, default: [])
+    }
+
+    var down: Double { path.first!.time }
+    var end: Double { path.last!.time }
+
+    /// Finger position at `t` (linear between points, held at the ends).
+    func position(at t: Double) -> SIMD2<Double> {
+        guard let next = path.firstIndex(where: { $0.time >= t }) else { return SIMD2(path.last!.x, path.last!.y) }
+        guard next > 0 else { return SIMD2(path[0].x, path[0].y) }
+        let a = path[next - 1], b = path[next]
+        let f = (t - a.time) / (b.time - a.time)
+        return SIMD2(a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f)
+    }
+
+    /// Finger velocity at `t` in points per second (of the path piece containing t).
+    func velocity(at t: Double) -> SIMD2<Double> {
+        guard let next = path.firstIndex(where: { $0.time >= t }), next > 0 else { return .zero }
+        let a = path[next - 1], b = path[next]
+        return SIMD2(b.x - a.x, b.y - a.y) / (b.time - a.time)
+    }
+}
+
+/// An animation: a duration and the gesture driving the scene's first control.
+public struct SceneAnimation: Codable, Sendable, Equatable {
+    public var duration: Double
+    public var gesture: GestureTimeline?
+
+    public init(duration: Double, gesture: GestureTimeline?) {
+        self.duration = duration
+        self.gesture = gesture
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case duration, gesture }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        duration = try container.number(.duration, in: 0.01...600)
+        gesture = try container.decodeIfPresent(GestureTimeline.self, forKey: .gesture)
+    }
+}

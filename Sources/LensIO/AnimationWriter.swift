@@ -1,0 +1,153 @@
+import Foundation
+import LensCore
+
+/// Where an animation goes, chosen by the output path.
+public enum AnimationFormat: String, Sendable {
+    /// A folder of numbered PNGs (`frame-0001.png` …), each written atomically.
+    case folder
+    /// Animated PNG, looping.
+    case apng
+    case gif
+    case mp4
+    case webm
+
+    public init(path: String) {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "png", "apng": self = .apng
+        case "gif": self = .gif
+        case "mp4", "m4v", "mov": self = .mp4
+        case "webm": self = .webm
+        default: self = .folder
+        }
+    }
+}
+
+/// Writes frames as they come. Containers go through `ffmpeg` (frames piped raw); the file appears
+/// under its name only when complete (written beside it, then renamed), so an interrupted run
+/// never leaves a half-written animation.
+public final class AnimationWriter {
+    public let format: AnimationFormat
+    private let output: URL
+    private let fps: Double
+    private let frameCount: Int
+    private var process: Process?
+    private var input: FileHandle?
+    private var temporary: URL?
+    private var errorLog: Pipe?
+    private var written = 0
+
+    public init(output: URL, fps: Double, frameCount: Int) throws {
+        self.format = AnimationFormat(path: output.path)
+        self.output = output
+        self.fps = fps
+        self.frameCount = frameCount
+        if format == .folder {
+            do {
+                try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            } catch {
+                throw ImageFileError(description: "cannot create folder \(output.path): \(PNGCodec.reason(error))")
+            }
+        }
+    }
+
+    /// The name of frame `index` in a folder: zero-padded so names sort in frame order.
+    public static func frameName(_ index: Int, count: Int) -> String {
+        let digits = max(4, String(max(count - 1, 0) + 1).count)
+        let number = String(index + 1)
+        return "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
+    }
+
+    public func append(_ image: RGBA8Image) throws {
+        defer { written += 1 }
+        if format == .folder {
+            try PNGCodec.write(image, to: output.appendingPathComponent(Self.frameName(written, count: frameCount)))
+            return
+        }
+        if process == nil { try start(width: image.width, height: image.height) }
+        do {
+            try input?.write(contentsOf: image.pixels)
+        } catch {
+            throw ImageFileError(description: "ffmpeg stopped taking frames: \(failureLog())")
+        }
+    }
+
+    /// Completes the file; without a call to `finish` nothing appears under the output name.
+    public func finish() throws {
+        guard format != .folder, let process, let temporary else { return }
+        try input?.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw ImageFileError(description: "ffmpeg failed (exit \(process.terminationStatus)): \(failureLog())")
+        }
+        guard rename(temporary.path, output.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw ImageFileError(description: "cannot write \(output.path): \(reason)")
+        }
+    }
+
+    private func failureLog() -> String {
+        guard let data = try? errorLog?.fileHandleForReading.readToEnd() else { return "(no log)" }
+        return String(decoding: data.suffix(600), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func findFFmpeg() -> URL? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { URL(fileURLWithPath: String($0)).appendingPathComponent("ffmpeg") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    private func start(width: Int, height: Int) throws {
+        guard let ffmpeg = Self.findFFmpeg() else {
+            throw ImageFileError(
+                description:
+                    "writing \(format.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg); a folder output needs nothing"
+            )
+        }
+        let folder = output.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(
+            ".\(output.lastPathComponent).partial-\(getpid()).\(output.pathExtension)")
+        var arguments = [
+            "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s",
+            "\(width)x\(height)",
+            "-framerate", String(fps), "-i", "-",
+        ]
+        switch format {
+        case .apng: arguments += ["-f", "apng", "-plays", "0"]
+        case .gif:
+            arguments += [
+                "-filter_complex", "[0:v]split[a][b];[a]palettegen[p];[b][p]paletteuse", "-loop", "0", "-f", "gif",
+            ]
+        case .mp4:
+            arguments += [
+                "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags",
+                "+faststart", "-f", "mp4",
+            ]
+        case .webm:
+            arguments += [
+                "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-b:v", "0",
+                "-crf", "34", "-f", "webm",
+            ]
+        case .folder: break
+        }
+        arguments.append(temporary.path)
+        let process = Process()
+        process.executableURL = ffmpeg
+        process.arguments = arguments
+        let pipe = Pipe()
+        let log = Pipe()
+        process.standardInput = pipe
+        process.standardError = log
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw ImageFileError(description: "cannot start ffmpeg: \(error)")
+        }
+        self.process = process
+        self.input = pipe.fileHandleForWriting
+        self.temporary = temporary
+        self.errorLog = log
+    }
+}

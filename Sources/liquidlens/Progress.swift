@@ -1,0 +1,43 @@
+import Foundation
+
+/// Progress on stderr: a redrawn bar on a terminal (frames, frames/s, ETA), plain lines every
+/// tenth of the run otherwise, nothing with --quiet.
+final class Progress {
+    private let total: Int
+    private let quiet: Bool
+    private let terminal = isatty(2) == 1
+    private let start = Date()
+    private var done = 0
+    private var lastLine = -1
+
+    init(total: Int, quiet: Bool) {
+        self.total = total
+        self.quiet = quiet
+    }
+
+    func advance() {
+        done += 1
+        guard !quiet else { return }
+        let elapsed = Date().timeIntervalSince(start)
+        let rate = Double(done) / max(elapsed, 1e-9)
+        let eta = Double(total - done) / max(rate, 1e-9)
+        let status =
+            "\(done)/\(total) frames  \(String(format: "%.1f", rate)) frames/s  ETA \(String(format: "%.1f", eta)) s"
+        if terminal {
+            let width = 30
+            let filled = width * done / max(total, 1)
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            FileHandle.standardError.write(Data("\r[\(bar)] \(status)".utf8))
+        } else {
+            let tenth = done * 10 / max(total, 1)
+            if tenth != lastLine {
+                lastLine = tenth
+                printError(status)
+            }
+        }
+    }
+
+    func finish() {
+        if !quiet && terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+}

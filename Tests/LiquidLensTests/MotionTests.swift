@@ -1,0 +1,249 @@
+import Foundation
+import LensReference
+import LiquidLens
+import Testing
+
+@testable import LensCore
+
+@Suite("Motion")
+struct MotionTests {
+    /// Samples a unit step response every millisecond for `seconds`.
+    static func stepResponse(_ spring: Spring, seconds: Double = 3) -> [Double] {
+        (0...Int(seconds * 1000)).map { spring.value(from: 0, to: 1, velocity: 0, at: Double($0) / 1000).position }
+    }
+
+    @Test(
+        "Spring step responses: overshoot within 0.5 % of e^(−πζ/√(1−ζ²)), settling inside the 2 % envelope bound",
+        arguments: [Spring.tabLens, .lift, .unlift, .reduceMotion, .menuSettle])
+    func springStep(_ spring: Spring) {
+        let samples = Self.stepResponse(spring)
+        let zeta = spring.dampingRatio
+        let omega = 2 * Double.pi / spring.response
+        let overshoot = samples.max()! - 1
+        let expected = exp(-Double.pi * zeta / (1 - zeta * zeta).squareRoot())
+        #expect(abs(overshoot - expected) < 0.005, "overshoot \(overshoot) vs \(expected)")
+        // Last time outside ±2 %; the envelope e^(−ζωt)/√(1−ζ²) bounds it from above, and a
+        // response that settles less than half as fast as its envelope would mean a wrong ω.
+        let settled = Double(samples.lastIndex { abs($0 - 1) > 0.02 }!) / 1000
+        let envelope = -log(0.02 * (1 - zeta * zeta).squareRoot()) / (zeta * omega)
+        #expect(settled <= envelope && settled >= 0.5 * envelope, "settling \(settled) s, envelope \(envelope) s")
+        #expect(abs(samples.last! - 1) < 1e-3)
+    }
+
+    @Test("A critically damped and an overdamped spring do not overshoot")
+    func noOvershoot() {
+        for zeta in [1.0, 1.5] {
+            #expect(Self.stepResponse(Spring(dampingRatio: zeta, response: 0.3)).allSatisfy { $0 <= 1 + 1e-12 })
+        }
+    }
+
+    @Test("Exponential easing after 1 s is the same at 30, 60 and 120 fps")
+    func easingIsFrameRateFree() {
+        let scene = BuiltInAnimation.segmentedDrag.scene
+        func held(fps: Double) -> Double {
+            guard case .segmented(let control) = scene.frame(at: Double(Int(fps)) / fps).controls[0] else { return -1 }
+            return control.held
+        }
+        #expect(held(fps: 30) == held(fps: 60) && held(fps: 60) == held(fps: 120))
+        #expect(Easing.rail.value(from: 0, to: 1, at: 1) == 1, "snapped within 0.005")
+        #expect(abs(Easing.rail.value(from: 0, to: 1, at: 0.1) - (1 - exp(-1))) < 1e-12)
+        #expect(abs(Easing.rail.value(from: 1, to: 0, at: 0.2) - exp(-1)) < 1e-12)
+    }
+
+    static func segmented(_ gesture: GestureTimeline) -> Scene {
+        var scene = BuiltInAnimation.segmentedDrag.scene
+        scene.animation = SceneAnimation(duration: 3, gesture: gesture)
+        return scene
+    }
+
+    /// A drag from segment 0 to x, released (or cancelled) at 1 s. Segment centres: 55 + 70·i.
+    static func drag(to x: Double, cancelled: Bool = false, external: [ExternalSelection] = []) -> GestureTimeline {
+        GestureTimeline(
+            path: [
+                GesturePoint(time: 0.2, x: 55, y: 60), GesturePoint(time: 0.9, x: x, y: 60),
+                GesturePoint(time: 1, x: x, y: 60),
+            ],
+            cancelled: cancelled, externalSelections: external)
+    }
+
+    @Test(
+        "Release commits the nearest segment; cancel rolls back; an external change during the drag waits for its end")
+    func gestureSemantics() {
+        #expect(Self.segmented(Self.drag(to: 55 + 70 * 3.2)).settledSelection == 3)
+        #expect(Self.segmented(Self.drag(to: 55 + 70 * 2.6)).settledSelection == 3)
+        #expect(Self.segmented(Self.drag(to: 55 + 70 * 3.2, cancelled: true)).settledSelection == 0)
+        let deferred = Self.segmented(Self.drag(to: 55 + 70 * 3.2, external: [ExternalSelection(time: 0.5, index: 1)]))
+        #expect(deferred.settledSelection == 1, "the external selection applies when the gesture ends")
+        if case .segmented(let during) = deferred.frame(at: 0.9).controls[0] {
+            #expect(
+                abs(during.thumbPosition - 3.2) < 1e-9, "during the drag the thumb follows the finger, not the model")
+        }
+        let outside = Self.segmented(Self.drag(to: 55 + 70 * 3.2, external: [ExternalSelection(time: 1.5, index: 2)]))
+        #expect(outside.settledSelection == 2, "a change after the gesture applies at once")
+    }
+
+    @Test("Past the ends of the rail the thumb rubber-bands")
+    func rubberBand() {
+        let scene = Self.segmented(Self.drag(to: 55 + 70 * 6))
+        guard case .segmented(let control) = scene.frame(at: 0.95).controls[0] else { return }
+        #expect(
+            control.thumbPosition > 4 && control.thumbPosition < 4.6,
+            "two segments past the end shows as \(control.thumbPosition)")
+        #expect(Motion.rubberBand(5, lower: 0, upper: 4, dimension: 1) < 5)
+    }
+
+    @Test("The lens stays lifted for the hang time; squash and stretch follow the drag velocity")
+    func hangTimeAndStretch() {
+        let tap = Self.segmented(
+            GestureTimeline(path: [GesturePoint(time: 0.2, x: 55, y: 60), GesturePoint(time: 0.25, x: 55, y: 60)]))
+        guard case .segmented(let lifted) = tap.frame(at: 0.5).controls[0],
+            case .segmented(let later) = tap.frame(at: 2.5).controls[0]
+        else { return }
+        #expect(lifted.lift > 0.5, "lifted at 0.5 s after a 50 ms tap: \(lifted.lift)")
+        #expect(later.lift < 0.01)
+        #expect(
+            Motion.stretch(velocity: 0) == 1 && Motion.stretch(velocity: 5000) == 1.15
+                && Motion.stretch(velocity: -5000) == 0.75)
+        let fast = Self.segmented(Self.drag(to: 335))
+        guard case .segmented(let dragging) = fast.frame(at: 0.6).controls[0] else { return }
+        #expect(dragging.thumbStretch > 1.1, "stretched while dragging fast: \(dragging.thumbStretch)")
+    }
+
+    @Test("Circular menu: the lens stays inside the circle and settles on the nearest item")
+    func lensMenu() {
+        var scene = BuiltInAnimation.lensMenuDrag.scene
+        guard case .lensMenu(let menu) = scene.controls[0] else { return }
+        let start = SIMD2(menu.center.x, menu.center.y) + menu.itemOffset(0)
+        #expect(abs(menu.maxLensDistance - (150 - 58 - 10)) < 1e-9)
+        scene.animation = SceneAnimation(
+            duration: 3,
+            gesture: GestureTimeline(path: [
+                GesturePoint(time: 0.2, x: start.x, y: start.y),
+                GesturePoint(time: 0.8, x: start.x + 400, y: start.y + 400),
+                GesturePoint(time: 1, x: start.x + 400, y: start.y + 400),
+            ]))
+        guard case .lensMenu(let dragged) = scene.frame(at: 0.9).controls[0] else { return }
+        let offset = SIMD2(dragged.lensOffset.x, dragged.lensOffset.y)
+        #expect((offset * offset).sum().squareRoot() <= menu.maxLensDistance + 1e-9)
+        #expect(scene.settledSelection == 2, "dragged down-right, the lens settles on Settings (30°)")
+        #expect(BuiltInAnimation.lensMenuDrag.scene.settledSelection == 2)
+    }
+
+    @Test(
+        "The frame at 0.5 s rendered at 30 fps equals the same instant at 120 fps", arguments: [Backend.cpu, .vulkan])
+    func frameRateIndependentFrames(backend: Backend) throws {
+        let animation = BuiltInAnimation.segmentedDrag
+        let at30 = try render(LensRenderer.resolve(animation.frame(at: Double(15) / 30), scale: 1), on: backend)
+        let at120 = try render(LensRenderer.resolve(animation.frame(at: Double(60) / 120), scale: 1), on: backend)
+        let diff = try ImageDiff(at30, at120)
+        #expect(diff.maxError.max() <= 1 && diff.identicalFraction >= 0.999)
+    }
+}
+
+@Suite("Animated output")
+struct AnimationOutputTests {
+    static func probe(_ file: URL) throws -> (frames: Int, duration: Double) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = [
+            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+            "stream=nb_read_frames,avg_frame_rate:format=duration",
+            "-of", "default=noprint_wrappers=1", file.path,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        var frames = 0
+        var duration = 0.0
+        var rate = 0.0
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=")
+            guard parts.count == 2 else { continue }
+            if parts[0] == "nb_read_frames" { frames = Int(parts[1]) ?? 0 }
+            if parts[0] == "duration" { duration = Double(parts[1]) ?? 0 }
+            if parts[0] == "avg_frame_rate" {
+                let fraction = parts[1].split(separator: "/").compactMap { Double($0) }
+                if fraction.count == 2, fraction[1] > 0 { rate = fraction[0] / fraction[1] }
+            }
+        }
+        // Animated PNG carries no container duration: frames over the frame rate is its length.
+        return (frames, duration > 0 ? duration : Double(frames) / max(rate, 1e-9))
+    }
+
+    @Test("Each format holds the frames and the duration asked for", arguments: ["gif", "png", "mp4", "webm"])
+    func formats(_ format: String) throws {
+        let folder = try temporaryFolder("animate-\(format)")
+        let result = try runCLI(
+            [
+                "animate", "--example", "merge", "--fps", "10", "--duration", "1.2", "--scale", "1", "-q", "-o",
+                "merge.\(format)",
+            ], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "--quiet prints nothing: \(result.stderr)")
+        let (frames, duration) = try Self.probe(folder.appendingPathComponent("merge.\(format)"))
+        #expect(frames == 12)
+        #expect(abs(duration - 1.2) < 0.11, "duration \(duration)")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(leftovers == ["merge.\(format)"], "no temporary files left: \(leftovers)")
+    }
+
+    @Test("A folder gets numbered PNGs that sort in frame order; progress is plain lines off a terminal")
+    func folder() throws {
+        let folder = try temporaryFolder("animate-folder")
+        let result = try runCLI(
+            ["animate", "--example", "segmented-drag", "--fps", "5", "--scale", "1", "-o", "frames"], in: folder)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("12/12 frames"), "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("frames").path)
+            .sorted()
+        #expect(names.count == 12 && names.first == "frame-0001.png" && names.last == "frame-0012.png")
+        #expect(AnimationWriter.frameName(9, count: 12_000) == "frame-00010.png")
+        let sorted = (0..<12_000).map { AnimationWriter.frameName($0, count: 12_000) }
+        #expect(sorted == sorted.sorted())
+    }
+
+    @Test("An interrupted run leaves no half-written file")
+    func interrupted() throws {
+        let folder = try temporaryFolder("animate-killed")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "liquidlens")
+        for output in ["killed.mp4", "frames"] {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = [
+                "animate", "--example", "merge", "--fps", "60", "--duration", "20", "--scale", "1", "--backend", "cpu",
+                "-q", "-o",
+                output,
+            ]
+            process.currentDirectoryURL = folder
+            try process.run()
+            Thread.sleep(forTimeInterval: 4)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        #expect(
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("killed.mp4").path),
+            "no partial video under the output name")
+        let frames = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("frames").path)
+            .filter { $0.hasPrefix("frame-") }
+        #expect(!frames.isEmpty)
+        for frame in frames {
+            #expect(throws: Never.self) {
+                try PNGCodec.read(contentsOf: folder.appendingPathComponent("frames/\(frame)"))
+            }
+        }
+    }
+
+    @Test("Without ffmpeg a video output fails clearly, naming the package")
+    func missingFFmpeg() throws {
+        let folder = try temporaryFolder("animate-noffmpeg")
+        let result = try runCLI(
+            ["animate", "--example", "merge", "--duration", "0.2", "--scale", "1", "-q", "-o", "out.mp4"],
+            environment: ["PATH": "/nonexistent"], in: folder)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains("needs ffmpeg, which is not installed (apt-get install ffmpeg)"), "\(result.stderr)")
+    }
+}
