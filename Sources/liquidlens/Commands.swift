@@ -123,23 +123,40 @@ enum Commands {
           See 'liquidlens help <subcommand>' for detailed help.
         """
 
-    // MARK: render
+    // MARK: shared options
 
-    static func runRender(_ arguments: ParsedArguments) throws {
+    static func parseBackend(_ arguments: ParsedArguments, _ spec: CommandSpec) throws -> Backend {
         guard let backend = Backend(rawValue: arguments.value("backend")!) else {
             throw UsageError(
                 message:
                     "Invalid value '\(arguments.value("backend")!)' for '--backend <backend>' (expected auto, vulkan or cpu)",
-                spec: render)
+                spec: spec)
         }
-        var scale: Double?
-        if let text = arguments.value("scale") {
-            guard let value = Double(text), value.isFinite, (1...4).contains(value) else {
-                throw UsageError(
-                    message: "Invalid value '\(text)' for '--scale <scale>' (expected a number in 1…4)", spec: render)
-            }
-            scale = value
+        return backend
+    }
+
+    static func parseScale(_ arguments: ParsedArguments, _ spec: CommandSpec) throws -> Double? {
+        guard let text = arguments.value("scale") else { return nil }
+        guard let value = Double(text), value.isFinite, (1...4).contains(value) else {
+            throw UsageError(
+                message: "Invalid value '\(text)' for '--scale <scale>' (expected a number in 1…4)", spec: spec)
         }
+        return value
+    }
+
+    static func makeRenderer(_ backend: Backend, _ options: VulkanOptions = VulkanOptions()) throws -> LensRenderer {
+        do {
+            return try LensRenderer(backend: backend, vulkanOptions: options)
+        } catch {
+            throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
+        }
+    }
+
+    // MARK: render
+
+    static func runRender(_ arguments: ParsedArguments) throws {
+        let backend = try parseBackend(arguments, render)
+        let scale = try parseScale(arguments, render)
         guard let frames = Int(arguments.value("frames")!), (1...10_000).contains(frames) else {
             throw UsageError(
                 message: "Invalid value '\(arguments.value("frames")!)' for '--frames <n>' (expected 1…10000)",
@@ -182,12 +199,7 @@ enum Commands {
             device: arguments.value("device") ?? environment["LIQUIDLENS_DEVICE"],
             validation: arguments.flag("validation") || environment["LIQUIDLENS_VALIDATION"] == "1")
         let setupStart = Date()
-        let renderer: LensRenderer
-        do {
-            renderer = try LensRenderer(backend: backend, vulkanOptions: options)
-        } catch {
-            throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
-        }
+        let renderer = try makeRenderer(backend, options)
         let setupTime = Date().timeIntervalSince(setupStart)
         if let reason = renderer.fallbackReason {
             printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
@@ -261,24 +273,12 @@ enum Commands {
     // MARK: animate
 
     static func runAnimate(_ arguments: ParsedArguments) throws {
-        guard let backend = Backend(rawValue: arguments.value("backend")!) else {
-            throw UsageError(
-                message:
-                    "Invalid value '\(arguments.value("backend")!)' for '--backend <backend>' (expected auto, vulkan or cpu)",
-                spec: animate)
-        }
+        let backend = try parseBackend(arguments, animate)
         guard let fps = Double(arguments.value("fps")!), fps.isFinite, (1...240).contains(fps) else {
             throw UsageError(
                 message: "Invalid value '\(arguments.value("fps")!)' for '--fps <fps>' (expected 1…240)", spec: animate)
         }
-        var scale: Double?
-        if let text = arguments.value("scale") {
-            guard let value = Double(text), value.isFinite, (1...4).contains(value) else {
-                throw UsageError(
-                    message: "Invalid value '\(text)' for '--scale <scale>' (expected a number in 1…4)", spec: animate)
-            }
-            scale = value
-        }
+        let scale = try parseScale(arguments, animate)
         let scenePath = arguments.positionals["scene"]
         if scenePath != nil && arguments.value("example") != nil {
             throw UsageError(message: "Give either <scene> or --example, not both", spec: animate)
@@ -324,12 +324,7 @@ enum Commands {
         }
         let output = URL(fileURLWithPath: arguments.value("output") ?? name + ".gif")
         let frameCount = max(1, Int((duration * fps).rounded()))
-        let renderer: LensRenderer
-        do {
-            renderer = try LensRenderer(backend: backend)
-        } catch {
-            throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
-        }
+        let renderer = try makeRenderer(backend)
         let writer = try AnimationWriter(output: output, fps: fps, frameCount: frameCount)
         let progress = Progress(total: frameCount, quiet: arguments.flag("quiet"))
         for index in 0..<frameCount {
@@ -358,18 +353,8 @@ enum Commands {
             for (index, cell) in FeatureGallery.cells.enumerated() { print("\(index + 1). \(cell.name)") }
             return
         }
-        guard let backend = Backend(rawValue: arguments.value("backend")!) else {
-            throw UsageError(
-                message:
-                    "Invalid value '\(arguments.value("backend")!)' for '--backend <backend>' (expected auto, vulkan or cpu)",
-                spec: gallery)
-        }
-        let renderer: LensRenderer
-        do {
-            renderer = try LensRenderer(backend: backend)
-        } catch {
-            throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
-        }
+        let backend = try parseBackend(arguments, gallery)
+        let renderer = try makeRenderer(backend)
         var images: [RGBA8Image] = []
         for (index, cell) in FeatureGallery.cells.enumerated() {
             images.append(try renderer.render(cell.scene))

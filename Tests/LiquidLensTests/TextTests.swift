@@ -7,8 +7,8 @@ import Testing
 
 @testable import LensCore
 
-/// HarfBuzz's own advance for `text`, shaped directly (not through LensText).
-func harfBuzzAdvance(_ text: String, path: String, pixelSize: Double) -> Double {
+/// Runs `body` with a FreeType face of the font at `path`, sized to `pixelSize`.
+func withFreeTypeFace<T>(path: String, pixelSize: Double, _ body: (FT_Face) -> T) -> T {
     var library: FT_Library?
     FT_Init_FreeType(&library)
     defer { FT_Done_FreeType(library) }
@@ -16,30 +16,32 @@ func harfBuzzAdvance(_ text: String, path: String, pixelSize: Double) -> Double 
     FT_New_Face(library, path, 0, &face)
     defer { FT_Done_Face(face) }
     FT_Set_Char_Size(face, 0, FT_F26Dot6(pixelSize * 64), 72, 72)
-    let font = hb_ft_font_create_referenced(face)
-    defer { hb_font_destroy(font) }
-    let buffer = hb_buffer_create()
-    defer { hb_buffer_destroy(buffer) }
-    hb_buffer_add_utf8(buffer, text, -1, 0, -1)
-    hb_buffer_guess_segment_properties(buffer)
-    hb_shape(font, buffer, nil, 0)
-    var count: UInt32 = 0
-    let positions = hb_buffer_get_glyph_positions(buffer, &count)!
-    return (0..<Int(count)).reduce(0.0) { $0 + Double(positions[$1].x_advance) / 64 }
+    return body(face!)
+}
+
+/// HarfBuzz's own advance for `text`, shaped directly (not through LensText).
+func harfBuzzAdvance(_ text: String, path: String, pixelSize: Double) -> Double {
+    withFreeTypeFace(path: path, pixelSize: pixelSize) { face in
+        let font = hb_ft_font_create_referenced(face)
+        defer { hb_font_destroy(font) }
+        let buffer = hb_buffer_create()
+        defer { hb_buffer_destroy(buffer) }
+        hb_buffer_add_utf8(buffer, text, -1, 0, -1)
+        hb_buffer_guess_segment_properties(buffer)
+        hb_shape(font, buffer, nil, 0)
+        var count: UInt32 = 0
+        let positions = hb_buffer_get_glyph_positions(buffer, &count)!
+        return (0..<Int(count)).reduce(0.0) { $0 + Double(positions[$1].x_advance) / 64 }
+    }
 }
 
 /// FreeType's unhinted bounding box of one glyph, in pixels: (width, height).
 func glyphSize(_ character: Character, path: String, pixelSize: Double) -> (Double, Double) {
-    var library: FT_Library?
-    FT_Init_FreeType(&library)
-    defer { FT_Done_FreeType(library) }
-    var face: FT_Face?
-    FT_New_Face(library, path, 0, &face)
-    defer { FT_Done_Face(face) }
-    FT_Set_Char_Size(face, 0, FT_F26Dot6(pixelSize * 64), 72, 72)
-    FT_Load_Char(face, FT_ULong(character.unicodeScalars.first!.value), FT_Int32(FT_LOAD_NO_BITMAP))
-    let metrics = face!.pointee.glyph.pointee.metrics
-    return (Double(metrics.width) / 64, Double(metrics.height) / 64)
+    withFreeTypeFace(path: path, pixelSize: pixelSize) { face in
+        FT_Load_Char(face, FT_ULong(character.unicodeScalars.first!.value), FT_Int32(FT_LOAD_NO_BITMAP))
+        let metrics = face.pointee.glyph.pointee.metrics
+        return (Double(metrics.width) / 64, Double(metrics.height) / 64)
+    }
 }
 
 @Suite("Text")
