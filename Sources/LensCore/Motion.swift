@@ -155,9 +155,11 @@ public struct GestureTimeline: Codable, Sendable, Equatable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decode([GesturePoint].self, forKey: .path)
-        guard path.count >= 2, zip(path, path.dropFirst()).allSatisfy({ $0.time < $1.time }) else {
+        guard path.count >= 2, path.count <= Limits.gesturePoints, zip(path, path.dropFirst()).allSatisfy({ $0.time < $1.time })
+        else {
             throw DecodingError.dataCorruptedError(
-                forKey: .path, in: container, debugDescription: "needs at least 2 points with rising times")
+                forKey: .path, in: container,
+                debugDescription: "needs 2 to \(Limits.gesturePoints) points with rising times")
         }
         cancelled = try container.value(.cancelled, default: false)
         externalSelections = try container.value(.externalSelections, default: [])

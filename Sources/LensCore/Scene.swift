@@ -46,6 +46,13 @@ public struct Scene: Codable, Sendable {
         label = try container.decodeIfPresent(LabelLayer.self, forKey: .label)
         glass = try container.value(.glass, default: [])
         controls = try container.value(.controls, default: [])
+        for (key, count, limit) in [
+            (CodingKeys.glass, glass.count, Limits.glassElements), (.controls, controls.count, Limits.controls),
+            (.background, background.count, Limits.backgroundLayers),
+        ] where count > limit {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(count) entries; the limit is \(limit)")
+        }
         animation = try container.decodeIfPresent(SceneAnimation.self, forKey: .animation)
         if label != nil && controls.contains(where: { _ in true }) {
             throw DecodingError.dataCorruptedError(
@@ -56,6 +63,11 @@ public struct Scene: Codable, Sendable {
 
     /// Reads and validates a scene file.
     public static func load(contentsOf url: URL) throws -> Scene {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        if let size, size > Limits.sceneFileBytes {
+            throw SceneError(
+                keyPath: "", message: "scene file \(url.path) is \(size) bytes; the limit is \(Limits.sceneFileBytes)")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -65,13 +77,42 @@ public struct Scene: Codable, Sendable {
         return try decode(data)
     }
 
-    /// Decodes and validates scene JSON.
+    /// Decodes and validates scene JSON. Size and nesting are checked before parsing, so a hostile
+    /// file cannot exhaust memory or the stack.
     public static func decode(_ data: Data) throws -> Scene {
+        guard data.count <= Limits.sceneFileBytes else {
+            throw SceneError(keyPath: "", message: "scene JSON is \(data.count) bytes; the limit is \(Limits.sceneFileBytes)")
+        }
+        let depth = Self.nestingDepth(data)
+        guard depth <= Limits.jsonNesting else {
+            throw SceneError(keyPath: "", message: "scene JSON nests \(depth) levels deep; the limit is \(Limits.jsonNesting)")
+        }
         do {
             return try JSONDecoder().decode(Scene.self, from: data)
         } catch let error as DecodingError {
             throw SceneError(error)
         }
+    }
+
+    /// The deepest nesting of arrays and objects, skipping strings.
+    static func nestingDepth(_ data: Data) -> Int {
+        var depth = 0, deepest = 0
+        var inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 }
 

@@ -3,9 +3,6 @@ import Foundation
 /// Turns a ``Scene`` into ``FrameParameters``: points to pixels, colours to linear light, optics
 /// capped to the shape, background and label rasterised.
 public struct SceneResolver: Sendable {
-    /// Most pixels a frame may have (8192 × 8192).
-    public static let maxPixels = 8192 * 8192
-
     /// Loads images named by the scene (background images, label masks), relative paths already
     /// resolved against the scene file by the caller.
     public var loadImage: @Sendable (String) throws -> RGBA8Image
@@ -25,10 +22,15 @@ public struct SceneResolver: Sendable {
         try check(scale, Limits.scale, "canvas.scale")
         let width = Int((scene.canvas.width * scale).rounded())
         let height = Int((scene.canvas.height * scale).rounded())
-        guard width >= 1, height >= 1, width <= 8192, height <= 8192, width * height <= Self.maxPixels else {
+        guard width >= 1, height >= 1, width <= 8192, height <= 8192 else {
             throw SceneError(
                 keyPath: "canvas",
                 message: "\(width)×\(height) px is outside 1…8192 px per side at scale \(scale.formatted)")
+        }
+        guard width * height <= Limits.maxPixels else {
+            throw SceneError(
+                keyPath: "canvas",
+                message: "\(width)×\(height) px exceeds the pixel budget of \(Limits.maxPixels) (LIQUIDLENS_MAX_PIXELS)")
         }
 
         let scene = try expandControls(scene, scale: scale, width: width, height: height)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The allowed range of every number in a scene, shared by the JSON decoder and ``Scene/validate()``.
 public enum Limits {
     public static let canvasSide = 1.0...8192
@@ -25,6 +27,23 @@ public enum Limits {
     public static let blend = 0.0...1000
     public static let ior = 1.0...3
     public static let brightness = -1.0...1
+    /// Largest scene file, in bytes.
+    public static let sceneFileBytes = 16 << 20
+    /// Deepest nesting of JSON arrays and objects.
+    public static let jsonNesting = 32
+    public static let glassElements = 256
+    public static let controls = 16
+    public static let backgroundLayers = 64
+    public static let gesturePoints = 100_000
+
+    /// Most pixels a frame may have: `$LIQUIDLENS_MAX_PIXELS` when set (a budget checked before
+    /// anything is allocated), else 8192 × 8192.
+    public static var maxPixels: Int {
+        if let text = ProcessInfo.processInfo.environment["LIQUIDLENS_MAX_PIXELS"], let value = Int(text), value > 0 {
+            return min(value, 8192 * 8192)
+        }
+        return 8192 * 8192
+    }
 }
 
 extension Scene {

@@ -11,13 +11,19 @@ public struct ImageFileError: Error, CustomStringConvertible, Sendable {
 /// writing is atomic (a temporary file renamed over the target), so a failed write never leaves a
 /// truncated image behind and never destroys an existing one.
 public enum PNGCodec {
-    /// Largest image accepted on read, per side.
+    /// Largest image accepted on read, per side and in all (a decompression bomb is refused from
+    /// its header, before any pixel memory is allocated), and the largest file.
     public static let maxSide = 16384
+    public static let maxPixels = 8192 * 8192
+    public static let maxFileBytes = 256 << 20
 
     /// `PNG_FORMAT_RGBA`, a composite macro Swift does not import.
     private static let rgbaFormat = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
 
     public static func read(contentsOf url: URL) throws -> RGBA8Image {
+        if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > maxFileBytes {
+            throw ImageFileError(description: "cannot read image \(url.path): \(size) bytes is over the \(maxFileBytes)-byte limit")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -43,8 +49,9 @@ public enum PNGCodec {
         defer { png_image_free(&image) }
         let width = Int(image.width)
         let height = Int(image.height)
-        guard width > 0, height > 0, width <= maxSide, height <= maxSide else {
-            throw ImageFileError(description: "\(width)×\(height) is outside 1…\(maxSide) px per side")
+        guard width > 0, height > 0, width <= maxSide, height <= maxSide, width * height <= maxPixels else {
+            throw ImageFileError(
+                description: "\(width)×\(height) is outside 1…\(maxSide) px per side or over \(maxPixels) px in all")
         }
         image.format = rgbaFormat
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
