@@ -155,7 +155,8 @@ public struct GestureTimeline: Codable, Sendable, Equatable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         path = try container.decode([GesturePoint].self, forKey: .path)
-        guard path.count >= 2, path.count <= Limits.gesturePoints, zip(path, path.dropFirst()).allSatisfy({ $0.time < $1.time })
+        guard path.count >= 2, path.count <= Limits.gesturePoints,
+            zip(path, path.dropFirst()).allSatisfy({ $0.time < $1.time })
         else {
             throw DecodingError.dataCorruptedError(
                 forKey: .path, in: container,

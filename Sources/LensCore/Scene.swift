@@ -81,11 +81,13 @@ public struct Scene: Codable, Sendable {
     /// file cannot exhaust memory or the stack.
     public static func decode(_ data: Data) throws -> Scene {
         guard data.count <= Limits.sceneFileBytes else {
-            throw SceneError(keyPath: "", message: "scene JSON is \(data.count) bytes; the limit is \(Limits.sceneFileBytes)")
+            throw SceneError(
+                keyPath: "", message: "scene JSON is \(data.count) bytes; the limit is \(Limits.sceneFileBytes)")
         }
         let depth = Self.nestingDepth(data)
         guard depth <= Limits.jsonNesting else {
-            throw SceneError(keyPath: "", message: "scene JSON nests \(depth) levels deep; the limit is \(Limits.jsonNesting)")
+            throw SceneError(
+                keyPath: "", message: "scene JSON nests \(depth) levels deep; the limit is \(Limits.jsonNesting)")
         }
         do {
             return try JSONDecoder().decode(Scene.self, from: data)
@@ -100,7 +102,13 @@ public struct Scene: Codable, Sendable {
         var inString = false, escaped = false
         for byte in data {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {

@@ -30,7 +30,8 @@ public struct SceneResolver: Sendable {
         guard width * height <= Limits.maxPixels else {
             throw SceneError(
                 keyPath: "canvas",
-                message: "\(width)×\(height) px exceeds the pixel budget of \(Limits.maxPixels) (LIQUIDLENS_MAX_PIXELS)")
+                message: "\(width)×\(height) px exceeds the pixel budget of \(Limits.maxPixels) (LIQUIDLENS_MAX_PIXELS)"
+            )
         }
 
         let scene = try expandControls(scene, scale: scale, width: width, height: height)

@@ -22,7 +22,8 @@ public enum PNGCodec {
 
     public static func read(contentsOf url: URL) throws -> RGBA8Image {
         if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > maxFileBytes {
-            throw ImageFileError(description: "cannot read image \(url.path): \(size) bytes is over the \(maxFileBytes)-byte limit")
+            throw ImageFileError(
+                description: "cannot read image \(url.path): \(size) bytes is over the \(maxFileBytes)-byte limit")
         }
         let data: Data
         do {
@@ -123,12 +124,42 @@ public enum PNGCodec {
 
 /// Writes files whole or not at all.
 public enum AtomicFile {
-    /// Writes `data` to a temporary file beside `url`, then renames it over `url`.
+    /// Writes `data` to a temporary file beside `url` (flushed to disk), then renames it over
+    /// `url`, creating the parent folders first. On any failure the temporary file is removed
+    /// and an existing `url` is left as it was; the error carries the system's reason.
     public static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
         do {
-            try data.write(to: url, options: .atomic)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw ImageFileError(description: "cannot write \(url.path): \(PNGCodec.reason(error))")
+            throw ImageFileError(
+                description: "cannot write \(url.path): cannot create \(folder.path) (\(PNGCodec.reason(error)))")
         }
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
+        func failure() -> ImageFileError {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            return ImageFileError(description: "cannot write \(url.path): \(reason)")
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw failure() }
+        let written = data.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+        guard written, fsync(descriptor) == 0 else {
+            let error = failure()
+            close(descriptor)
+            throw error
+        }
+        guard close(descriptor) == 0, rename(temporary, url.path) == 0 else { throw failure() }
     }
 }

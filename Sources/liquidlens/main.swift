@@ -68,6 +68,7 @@ func usageFailure(_ error: UsageError) -> Int32 {
     return 64
 }
 
-// A writer whose ffmpeg died gets an error from write(), not a fatal SIGPIPE.
+// A writer whose ffmpeg died, or a write past a file-size limit, gets an error, not a fatal signal.
 signal(SIGPIPE, SIG_IGN)
+signal(SIGXFSZ, SIG_IGN)
 exit(run(Array(CommandLine.arguments.dropFirst())))

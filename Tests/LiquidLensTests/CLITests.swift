@@ -149,11 +149,39 @@ struct CLITests {
         #expect(devices.stdout.contains("llvmpipe") && devices.stdout.contains(": usable"), "\(devices.stdout)")
     }
 
-    @Test("An output that cannot be written fails with exit 1 and the reason")
+    @Test("An output that cannot be written fails with exit 1 and the reason; parent folders are created")
     func unwritableOutput() throws {
-        let result = try runCLI(["render", "--backend", "cpu", "-o", "/nonexistent/folder/out.png"])
+        let folder = try temporaryFolder("cli-unwritable")
+        try Data().write(to: folder.appendingPathComponent("blocker"))
+        let result = try runCLI(["render", "--backend", "cpu", "-o", "blocker/out.png"], in: folder)
         #expect(result.status == 1)
-        #expect(result.stderr == "Error: cannot write /nonexistent/folder/out.png: no such file or folder\n")
+        #expect(
+            result.stderr.hasPrefix("Error: cannot write \(folder.path)/blocker/out.png: cannot create"),
+            "\(result.stderr)")
+        let nested = try runCLI(["render", "--backend", "cpu", "-o", "a/b/c.png"], in: folder)
+        #expect(nested.status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("a/b/c.png").path))
+    }
+
+    @Test("A write past a file-size limit (as on a full disk) fails cleanly and leaves no file")
+    func fileSizeLimit() throws {
+        let folder = try temporaryFolder("cli-limit")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "liquidlens")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "ulimit -f 20; exec \"$0\" render --backend cpu -o out.png", binary.path]
+        process.currentDirectoryURL = folder
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(stderr == "Error: cannot write \(folder.path)/out.png: File too large\n", "\(stderr)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no partial or temporary file")
     }
 
     @Test("--device picks by index or name and lists the devices when nothing matches")

@@ -185,7 +185,7 @@ struct PNGTests {
         let original = RGBA8Image(width: 1, height: 1, pixels: [1, 2, 3, 255])
         try PNGCodec.write(original, to: target)
         #expect(throws: ImageFileError.self) {
-            try PNGCodec.write(original, to: folder.appendingPathComponent("no-such-folder/out.png"))
+            try PNGCodec.write(original, to: folder.appendingPathComponent("out.png/inside.png"))
         }
         #expect(try PNGCodec.read(contentsOf: target) == original)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
