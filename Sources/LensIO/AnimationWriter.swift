@@ -36,18 +36,63 @@ public final class AnimationWriter {
     private var errorLog: Pipe?
     private var written = 0
 
-    public init(output: URL, fps: Double, frameCount: Int) throws {
+    /// What to do with frames a folder already holds.
+    public enum Existing: Sendable {
+        /// Stop with an error that says how to go on.
+        case refuse
+        /// Keep complete frames and render only the missing ones.
+        case resume
+        /// Delete them and render everything.
+        case replace
+    }
+
+    /// Frames already complete in the folder (resume), by index.
+    public private(set) var completeFrames: Set<Int> = []
+
+    public init(output: URL, fps: Double, frameCount: Int, existing: Existing = .refuse) throws {
         self.format = AnimationFormat(path: output.path)
         self.output = output
         self.fps = fps
         self.frameCount = frameCount
-        if format == .folder {
-            do {
-                try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-            } catch {
-                throw ImageFileError(description: "cannot create folder \(output.path): \(PNGCodec.reason(error))")
+        guard format == .folder else {
+            if existing == .resume {
+                throw ImageFileError(
+                    description: "--resume applies to folder outputs; a \(format.rawValue) is always written whole")
             }
+            return
         }
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            throw ImageFileError(description: "cannot create folder \(output.path): \(PNGCodec.reason(error))")
+        }
+        let frames = ((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [])
+            .filter { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }
+        guard !frames.isEmpty else { return }
+        switch existing {
+        case .refuse:
+            throw ImageFileError(
+                description:
+                    "\(output.path) already holds \(frames.count) frames; add --resume to keep the complete ones or --force to replace them"
+            )
+        case .replace:
+            for frame in frames { try? FileManager.default.removeItem(at: output.appendingPathComponent(frame)) }
+        case .resume:
+            completeFrames = Set(
+                (0..<frameCount).filter { index in
+                    (try? PNGCodec.read(
+                        contentsOf: output.appendingPathComponent(Self.frameName(index, count: frameCount)))) != nil
+                })
+        }
+    }
+
+    /// Stops without producing the output: ffmpeg is stopped and its partial file removed
+    /// (complete folder frames stay, for --resume).
+    public func abandon() {
+        try? input?.close()
+        process?.terminate()
+        process?.waitUntilExit()
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
     }
 
     /// The name of frame `index` in a folder: zero-padded so names sort in frame order.
@@ -57,6 +102,13 @@ public final class AnimationWriter {
         return "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
     }
 
+    /// Passes over the next frame, already complete in a resumed folder.
+    public func skip() {
+        precondition(completeFrames.contains(written), "only complete frames can be skipped")
+        written += 1
+    }
+
+    /// Adds the next frame.
     public func append(_ image: RGBA8Image) throws {
         defer { written += 1 }
         if format == .folder {

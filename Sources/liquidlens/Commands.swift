@@ -100,6 +100,12 @@ enum Commands {
                 long: "scale", short: nil, valueName: "scale", help: "Pixels per point, 1…4 (default: the scene's).",
                 defaultValue: nil),
             .init(long: "quiet", short: "q", valueName: nil, help: "No progress output.", defaultValue: nil),
+            .init(
+                long: "resume", short: nil, valueName: nil,
+                help: "Keep complete frames in the output folder; render the rest.", defaultValue: nil),
+            .init(
+                long: "force", short: nil, valueName: nil, help: "Replace frames the output folder already holds.",
+                defaultValue: nil),
         ])
 
     static let examples = CommandSpec(
@@ -325,9 +331,28 @@ enum Commands {
         let output = URL(fileURLWithPath: arguments.value("output") ?? name + ".gif")
         let frameCount = max(1, Int((duration * fps).rounded()))
         let renderer = try makeRenderer(backend)
-        let writer = try AnimationWriter(output: output, fps: fps, frameCount: frameCount)
+        if arguments.flag("resume") && arguments.flag("force") {
+            throw UsageError(message: "Give either --resume or --force, not both", spec: animate)
+        }
+        let existing: AnimationWriter.Existing =
+            arguments.flag("resume") ? .resume : arguments.flag("force") ? .replace : .refuse
+        let writer = try AnimationWriter(output: output, fps: fps, frameCount: frameCount, existing: existing)
         let progress = Progress(total: frameCount, quiet: arguments.flag("quiet"))
+        Interruption.watch()
         for index in 0..<frameCount {
+            if Interruption.requested {
+                writer.abandon()
+                let howToGoOn =
+                    writer.format == .folder
+                    ? "rerun the same command with --resume to render the rest"
+                    : "nothing was written to \(output.path)"
+                throw Interrupted(message: "interrupted after \(index) of \(frameCount) frames; \(howToGoOn)")
+            }
+            if writer.completeFrames.contains(index) {
+                writer.skip()
+                progress.advance()
+                continue
+            }
             let scene = frameAt(Double(index) / fps)
             let parameters: FrameParameters
             do {

@@ -41,3 +41,25 @@ final class Progress {
         if !quiet && terminal { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }
+
+/// Ctrl-C during a long run: the loop finishes the frame in flight, cleans up and says how to go on.
+enum Interruption {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var flag = false
+    nonisolated(unsafe) private static var source: (any DispatchSourceSignal)?
+
+    static var requested: Bool { lock.withLock { flag } }
+
+    static func watch() {
+        signal(SIGINT, SIG_IGN)
+        let signalSource = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        signalSource.setEventHandler { lock.withLock { flag = true } }
+        signalSource.resume()
+        source = signalSource
+    }
+}
+
+/// A run stopped by the user: exit 130, like a shell's Ctrl-C.
+struct Interrupted: Error {
+    let message: String
+}

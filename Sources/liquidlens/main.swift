@@ -47,6 +47,9 @@ func run(_ arguments: [String]) -> Int32 {
         return 0
     } catch let error as UsageError {
         return usageFailure(error)
+    } catch let error as Interrupted {
+        printError("Error: \(error.message)")
+        return 130
     } catch let error as CommandFailure {
         printError("Error: \(error.message)")
         return 1

@@ -236,6 +236,59 @@ struct AnimationOutputTests {
         }
     }
 
+    @Test(
+        "A folder that already holds frames is refused unless --resume keeps the complete ones or --force replaces them"
+    )
+    func existingFrames() throws {
+        let folder = try temporaryFolder("animate-existing")
+        let base = [
+            "animate", "--example", "merge", "--fps", "5", "--scale", "1", "--backend", "cpu", "-q", "-o", "frames",
+        ]
+        #expect(try runCLI(base, in: folder).status == 0)
+        let refused = try runCLI(base, in: folder)
+        #expect(refused.status == 1)
+        #expect(
+            refused.stderr.contains(
+                "already holds 15 frames; add --resume to keep the complete ones or --force to replace them"))
+        let frames = folder.appendingPathComponent("frames")
+        let kept = frames.appendingPathComponent("frame-0001.png")
+        let before = try FileManager.default.attributesOfItem(atPath: kept.path)[.modificationDate] as? Date
+        try FileManager.default.removeItem(at: frames.appendingPathComponent("frame-0007.png"))
+        try Data("half a png".utf8).write(to: frames.appendingPathComponent("frame-0009.png"))
+        #expect(try runCLI(base + ["--resume"], in: folder).status == 0)
+        #expect(
+            try FileManager.default.attributesOfItem(atPath: kept.path)[.modificationDate] as? Date == before,
+            "complete frames are kept")
+        #expect(throws: Never.self) { try PNGCodec.read(contentsOf: frames.appendingPathComponent("frame-0007.png")) }
+        #expect(throws: Never.self) { try PNGCodec.read(contentsOf: frames.appendingPathComponent("frame-0009.png")) }
+        #expect(try runCLI(base + ["--force"], in: folder).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: frames.path).count == 15)
+    }
+
+    @Test("Ctrl-C stops after the frame in flight, removes the partial video and says so")
+    func interruptedBySIGINT() throws {
+        let folder = try temporaryFolder("animate-sigint")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "liquidlens")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [
+            "animate", "--example", "merge", "--fps", "60", "--duration", "20", "--scale", "1", "--backend", "cpu",
+            "-q", "-o", "clip.mp4",
+        ]
+        process.currentDirectoryURL = folder
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        Thread.sleep(forTimeInterval: 3)
+        kill(process.processIdentifier, SIGINT)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        #expect(stderr.contains("interrupted after") && stderr.contains("nothing was written to"), "\(stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no partial file left")
+    }
+
     @Test("Without ffmpeg a video output fails clearly, naming the package")
     func missingFFmpeg() throws {
         let folder = try temporaryFolder("animate-noffmpeg")
