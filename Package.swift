@@ -10,7 +10,7 @@ let package = Package(
     targets: [
         // C libraries: one system-library target each, imported `internal` only.
         .systemLibrary(
-            name: "CVulkan", path: "Sources/CVulkan", pkgConfig: "vulkan",
+            name: "CVulkan", path: "Sources/CVulkan",
             providers: [.apt(["libvulkan-dev", "mesa-vulkan-drivers"])]),
         .systemLibrary(
             name: "CGlslang", path: "Sources/CGlslang",

@@ -1,1 +1,2 @@
+#define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>

@@ -25,6 +25,7 @@ final class Instance {
 
     /// - Parameter validation: enables the Khronos validation layer; throws if it is not installed.
     init(validation: Bool) throws {
+        try VulkanLoader.load()
         if validation && !Self.availableLayers().contains(Self.validationLayer) {
             throw VulkanError(
                 "validation was requested but \(Self.validationLayer) is not installed (apt-get install vulkan-validationlayers)"

@@ -121,6 +121,22 @@ struct CLITests {
         #expect(automatic.stdout.contains("cpu reference"))
     }
 
+    @Test("Without the Vulkan loader the CPU backend still runs and --backend vulkan names what is missing")
+    func noVulkanLoader() throws {
+        let folder = try temporaryFolder("cli-noloader")
+        let noLoader = ["LIQUIDLENS_VULKAN_LIBRARY": "/nonexistent/libvulkan.so.1"]
+        let vulkan = try runCLI(["render", "--backend", "vulkan", "-o", "out.png"], environment: noLoader, in: folder)
+        #expect(vulkan.status == 1)
+        #expect(
+            vulkan.stderr.contains(
+                "no Vulkan loader: /nonexistent/libvulkan.so.1 cannot be opened (apt-get install libvulkan1"),
+            "\(vulkan.stderr)")
+        let automatic = try runCLI(["render", "-o", "out.png"], environment: noLoader, in: folder)
+        #expect(automatic.status == 0 && automatic.stdout.contains("cpu reference"))
+        let devices = try runCLI(["devices"], environment: noLoader)
+        #expect(devices.status == 1 && devices.stderr.contains("no Vulkan loader"))
+    }
+
     @Test("render writes the showcase on both backends and diff reports them equal")
     func renderAndDiff() throws {
         let folder = try temporaryFolder("cli-render")
