@@ -138,6 +138,10 @@ public struct ControlItem: Codable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
+        guard title.count <= 64 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .title, in: container, debugDescription: "at most 64 characters")
+        }
         symbol = try container.decodeIfPresent(String.self, forKey: .symbol)
         icon = try container.decodeIfPresent(String.self, forKey: .icon)
         badge = try container.decodeIfPresent(Int.self, forKey: .badge)

@@ -66,8 +66,12 @@ public final class AnimationWriter {
         } catch {
             throw ImageFileError(description: "cannot create folder \(output.path): \(PNGCodec.reason(error))")
         }
-        let frames = ((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? [])
-            .filter { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        // Temporary files of a killed run are never complete frames.
+        for partial in files where partial.hasPrefix(".frame-") && partial.contains(".partial-") {
+            try? FileManager.default.removeItem(at: output.appendingPathComponent(partial))
+        }
+        let frames = files.filter { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }
         guard !frames.isEmpty else { return }
         switch existing {
         case .refuse:

@@ -128,6 +128,7 @@ public final class VulkanRenderer {
             .tiles: parameters.tiles.count * MemoryLayout<SIMD4<UInt32>>.stride,
             .tileShapes: parameters.tileShapes.count * 4,
         ])
+        try Self.injectedFault()
         let timestampCount = UInt32(2 + 2 * parameters.lenses.count)
         if device.physical.timestampValidBits > 0, (queries?.capacity ?? 0) < timestampCount {
             queries = try TimestampQueryPool(device: device, capacity: timestampCount)
@@ -153,8 +154,31 @@ public final class VulkanRenderer {
 
     private func buffer(_ binding: Binding) -> Buffer { buffers[binding.rawValue] }
 
-    /// Reallocates any buffer smaller than needed, then rebinds the descriptor set.
+    /// Fault injection for reliability tests: `LIQUIDLENS_INJECT_DEVICE_LOST=N` makes the N-th
+    /// frame of the process (1-based) fail as a lost device would.
+    nonisolated(unsafe) private static var framesRendered = 0
+    private static func injectedFault() throws {
+        framesRendered += 1
+        if let text = ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_DEVICE_LOST"], Int(text) == framesRendered
+        {
+            throw VulkanError("vkQueueSubmit failed: VK_ERROR_DEVICE_LOST (injected by LIQUIDLENS_INJECT_DEVICE_LOST)")
+        }
+    }
+
+    /// Reallocates any buffer smaller than needed, then rebinds the descriptor set. A frame the
+    /// device has no memory for fails with the size it needed.
     private func ensureBuffers(sizes: [Binding: Int]) throws {
+        do {
+            try allocateBuffers(sizes: sizes)
+        } catch let error as VulkanError where error.description.contains("OUT_OF_") {
+            let total = sizes.values.reduce(0, +) >> 20
+            throw VulkanError(
+                "\(deviceDescription.name) has no memory for this frame (about \(total) MiB of buffers): \(error); use --backend cpu or a smaller --scale"
+            )
+        }
+    }
+
+    private func allocateBuffers(sizes: [Binding: Int]) throws {
         var changed = buffers.isEmpty
         var updated = buffers
         for binding in Binding.allCases {

@@ -8,6 +8,7 @@ import LensVulkan
 public typealias VulkanOptions = LensVulkan.VulkanOptions
 public typealias DeviceDescription = LensVulkan.DeviceDescription
 public typealias GPUStageTimes = LensVulkan.GPUStageTimes
+public typealias VulkanError = LensVulkan.VulkanError
 
 /// Which backend renders.
 public enum Backend: String, Sendable, CaseIterable {

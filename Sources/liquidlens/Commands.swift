@@ -106,6 +106,9 @@ enum Commands {
             .init(
                 long: "force", short: nil, valueName: nil, help: "Replace frames the output folder already holds.",
                 defaultValue: nil),
+            .init(
+                long: "fallback", short: nil, valueName: "backend",
+                help: "cpu: if the Vulkan device fails mid-run, go on on the CPU reference.", defaultValue: nil),
         ])
 
     static let examples = CommandSpec(
@@ -330,7 +333,12 @@ enum Commands {
         }
         let output = URL(fileURLWithPath: arguments.value("output") ?? name + ".gif")
         let frameCount = max(1, Int((duration * fps).rounded()))
-        let renderer = try makeRenderer(backend)
+        var renderer = try makeRenderer(backend)
+        if let fallback = arguments.value("fallback"), fallback != "cpu" {
+            throw UsageError(
+                message: "Invalid value '\(fallback)' for '--fallback <backend>' (expected cpu)", spec: animate)
+        }
+        let fallsBack = arguments.value("fallback") == "cpu"
         if arguments.flag("resume") && arguments.flag("force") {
             throw UsageError(message: "Give either --resume or --force, not both", spec: animate)
         }
@@ -360,7 +368,21 @@ enum Commands {
             } catch let error as SceneError {
                 throw CommandFailure(message: "\(scenePath ?? name) at frame \(index + 1): \(error)")
             }
-            try writer.append(try renderer.render(parameters))
+            let image: RGBA8Image
+            do {
+                image = try renderer.render(parameters)
+            } catch let error as VulkanError {
+                guard fallsBack else {
+                    writer.abandon()
+                    throw CommandFailure(
+                        message: "frame \(index + 1): \(error) (add --fallback cpu to go on on the CPU reference)")
+                }
+                printError(
+                    "warning: the Vulkan device failed at frame \(index + 1) (\(error)); going on on the CPU reference")
+                renderer = try makeRenderer(.cpu)
+                image = try renderer.render(parameters)
+            }
+            try writer.append(image)
             progress.advance()
         }
         try writer.finish()

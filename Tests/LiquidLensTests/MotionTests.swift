@@ -229,6 +229,15 @@ struct AnimationOutputTests {
         let frames = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("frames").path)
             .filter { $0.hasPrefix("frame-") }
         #expect(!frames.isEmpty)
+        let resumed = try runCLI(
+            [
+                "animate", "--example", "merge", "--fps", "2", "--duration", "20", "--scale", "1", "--backend", "cpu",
+                "-q",
+                "--resume", "-o", "frames",
+            ], in: folder)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let after = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("frames").path)
+        #expect(after.allSatisfy { !$0.contains(".partial-") }, "resuming clears partial files: \(after)")
         for frame in frames {
             #expect(throws: Never.self) {
                 try PNGCodec.read(contentsOf: folder.appendingPathComponent("frames/\(frame)"))
@@ -287,6 +296,25 @@ struct AnimationOutputTests {
         #expect(process.terminationStatus == 130)
         #expect(stderr.contains("interrupted after") && stderr.contains("nothing was written to"), "\(stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no partial file left")
+    }
+
+    @Test("A device lost mid-run is an error that says how to go on; --fallback cpu finishes on the CPU")
+    func deviceLost() throws {
+        let folder = try temporaryFolder("animate-lost")
+        let fault = ["LIQUIDLENS_INJECT_DEVICE_LOST": "4"]
+        let base = ["animate", "--example", "merge", "--fps", "4", "--scale", "1", "--backend", "vulkan", "-q"]
+        let failed = try runCLI(base + ["-o", "a.gif"], environment: fault, in: folder)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("frame 4: vkQueueSubmit failed: VK_ERROR_DEVICE_LOST"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("add --fallback cpu"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("a.gif").path))
+        let rescued = try runCLI(base + ["--fallback", "cpu", "-o", "frames"], environment: fault, in: folder)
+        #expect(rescued.status == 0, "\(rescued.stderr)")
+        #expect(rescued.stderr.contains("warning: the Vulkan device failed at frame 4"))
+        #expect(rescued.stdout.contains("cpu reference"))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("frames").path).count
+                == 12)
     }
 
     @Test("Without ffmpeg a video output fails clearly, naming the package")

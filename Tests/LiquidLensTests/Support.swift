@@ -17,7 +17,11 @@ enum SharedGPU {
                 let cache = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-test-cache")
                 renderer = try VulkanRenderer(options: VulkanOptions(validation: true, pipelineCacheDirectory: cache))
             }
-            return try body(renderer!)
+            let before = renderer!.validationMessages.count
+            let result = try body(renderer!)
+            let messages = renderer!.validationMessages.dropFirst(before)
+            if !messages.isEmpty { Issue.record("validation layer: \(Array(messages))") }
+            return result
         }
     }
 }
