@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (scene JSON, PNG) with AddressSanitizer and runs each for the
-# given number of executions (default 1,000,000), starting from the seed corpus beside this script.
-# Usage: Tests/Fuzz/run.sh [runs]
+# Builds the libFuzzer targets (scene JSON, PNG) with AddressSanitizer and runs each for a number
+# of executions (default 1,000,000) or, given as "60s", for a time, starting from the seed corpus
+# beside this script. Usage: Tests/Fuzz/run.sh [runs | SECONDSs]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-runs="${1:-1000000}"
+limit="${1:-1000000}"
+if [[ "$limit" == *s ]]; then budget=(-max_total_time="${limit%s}"); else budget=(-runs="$limit"); fi
 out=.build/fuzz
 mkdir -p "$out"
 flags=(-sanitize=fuzzer,address -O -parse-as-library)
@@ -20,6 +21,6 @@ for target in scene png; do
     work="$out/corpus-$target"
     mkdir -p "$work"
     cp -n Tests/Fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
-    echo "== $target: $runs runs"
-    "$out/$target-fuzzer" -runs="$runs" -max_len=65536 -print_final_stats=1 "$work" 2>&1 | tail -n 12
+    echo "== $target: $limit"
+    "$out/$target-fuzzer" "${budget[@]}" -max_len=65536 -print_final_stats=1 "$work" 2>&1 | tail -n 12
 done
