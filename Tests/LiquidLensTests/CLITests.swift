@@ -225,3 +225,25 @@ struct CLITests {
             "stderr: \(result.stderr)")
     }
 }
+
+@Suite("README")
+struct ReadmeTests {
+    @Test("The library examples of the README run as written")
+    func libraryExamples() throws {
+        let folder = try temporaryFolder("readme")
+        let renderer = try LensRenderer(backend: .automatic)
+        let scene = try Scene.load(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenes/glass-gallery.json"))
+        let image = try renderer.render(scene, baseDirectory: folder)
+        try PNGCodec.write(image, to: folder.appendingPathComponent("out.png"))
+        #expect(renderer.activeBackend == .vulkan && renderer.fallbackReason == nil)
+
+        let animation = BuiltInAnimation.segmentedDrag
+        let writer = try AnimationWriter(output: folder.appendingPathComponent("drag.gif"), fps: 30, frameCount: 3)
+        for index in 0..<3 {
+            try writer.append(try renderer.render(animation.frame(at: Double(index) / 30)))
+        }
+        try writer.finish()
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("drag.gif").path))
+    }
+}
