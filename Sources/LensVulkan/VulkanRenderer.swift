@@ -157,10 +157,13 @@ public final class VulkanRenderer {
     /// Fault injection for reliability tests: `LIQUIDLENS_INJECT_DEVICE_LOST=N` makes the N-th
     /// frame of the process (1-based) fail as a lost device would.
     nonisolated(unsafe) private static var framesRendered = 0
+    private static let framesLock = NSLock()
     private static func injectedFault() throws {
-        framesRendered += 1
-        if let text = ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_DEVICE_LOST"], Int(text) == framesRendered
-        {
+        let frame = framesLock.withLock {
+            framesRendered += 1
+            return framesRendered
+        }
+        if let text = ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_DEVICE_LOST"], Int(text) == frame {
             throw VulkanError("vkQueueSubmit failed: VK_ERROR_DEVICE_LOST (injected by LIQUIDLENS_INJECT_DEVICE_LOST)")
         }
     }
