@@ -155,7 +155,8 @@ public final class VulkanRenderer {
     private func buffer(_ binding: Binding) -> Buffer { buffers[binding.rawValue] }
 
     /// Fault injection for reliability tests: `LIQUIDLENS_INJECT_DEVICE_LOST=N` makes the N-th
-    /// frame of the process (1-based) fail as a lost device would.
+    /// frame of the process (1-based) fail as a lost device would; `LIQUIDLENS_INJECT_OUT_OF_MEMORY=1`
+    /// makes buffer allocation fail.
     nonisolated(unsafe) private static var framesRendered = 0
     private static let framesLock = NSLock()
     private static func injectedFault() throws {
@@ -182,6 +183,10 @@ public final class VulkanRenderer {
     }
 
     private func allocateBuffers(sizes: [Binding: Int]) throws {
+        // Fault injection for reliability tests: allocation fails as on a device too small for the frame.
+        if ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1" {
+            throw VulkanError(call: "vkAllocateMemory", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        }
         var changed = buffers.isEmpty
         var updated = buffers
         for binding in Binding.allCases {

@@ -137,6 +137,18 @@ struct CLITests {
         #expect(devices.status == 1 && devices.stderr.contains("no Vulkan loader"))
     }
 
+    @Test("A device without memory for the frame fails clearly and suggests a way out")
+    func outOfDeviceMemory() throws {
+        let folder = try temporaryFolder("cli-oom")
+        let result = try runCLI(
+            ["render", "--backend", "vulkan", "-o", "out.png"], environment: ["LIQUIDLENS_INJECT_OUT_OF_MEMORY": "1"],
+            in: folder)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("has no memory for this frame (about"), "\(result.stderr)")
+        #expect(result.stderr.contains("VK_ERROR_OUT_OF_DEVICE_MEMORY; use --backend cpu or a smaller --scale"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     @Test("render writes the showcase on both backends and diff reports them equal")
     func renderAndDiff() throws {
         let folder = try temporaryFolder("cli-render")
@@ -237,7 +249,8 @@ struct ReadmeTests {
         let folder = try temporaryFolder("readme")
         let renderer = try LensRenderer(backend: .automatic)
         let scene = try Scene.load(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scenes/glass-gallery.json"))
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+                "Scenes/glass-gallery.json"))
         let image = try renderer.render(scene, baseDirectory: folder)
         try PNGCodec.write(image, to: folder.appendingPathComponent("out.png"))
         #expect(renderer.activeBackend == .vulkan && renderer.fallbackReason == nil)
