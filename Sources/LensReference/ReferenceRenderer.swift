@@ -20,34 +20,12 @@ public final class ReferenceRenderer {
         output.initialize(repeating: 0)
         scratch.initialize(repeating: .zero)
         frosted.initialize(repeating: .zero)
-        let tables = parameters.tables.withUnsafeBufferPointer { copy($0) }
-        let backdrop = parameters.backdrop.withUnsafeBufferPointer { copy($0) }
-        let labels = parameters.labelWords.withUnsafeBufferPointer { copy($0) }
-        let shapes = parameters.shapes.withUnsafeBufferPointer { copy($0) }
-        let tiles = parameters.tiles.withUnsafeBufferPointer { copy($0) }
-        let tileShapes = parameters.tileShapes.withUnsafeBufferPointer { copy($0) }
-        defer {
-            tables.deallocate()
-            backdrop.deallocate()
-            labels.deallocate()
-            shapes.deallocate()
-            tiles.deallocate()
-            tileShapes.deallocate()
-        }
         let context = ShaderContext(
-            frame: parameters.frame, tables: UnsafeBufferPointer(tables), backdrop: UnsafeBufferPointer(backdrop),
-            labelBytes: UnsafeBufferPointer(labels), shapes: UnsafeBufferPointer(shapes),
-            tiles: UnsafeBufferPointer(tiles), tileShapes: UnsafeBufferPointer(tileShapes), scratch: scratch,
-            frosted: frosted, outputPixels: output)
+            frame: parameters.frame, tables: parameters.tables, backdrop: parameters.backdrop,
+            labelBytes: parameters.labelWords, shapes: parameters.shapes, tiles: parameters.tiles,
+            tileShapes: parameters.tileShapes, scratch: scratch, frosted: frosted, outputPixels: output)
         Self.run(context, parameters)
         return RGBA8Image(width: parameters.width, height: parameters.height, packed: Array(output))
-    }
-
-    /// A copy the renderer owns for the length of one frame, like a GPU buffer.
-    private func copy<T>(_ source: UnsafeBufferPointer<T>) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(source.count, 1))
-        _ = buffer.initialize(from: source)
-        return UnsafeMutableBufferPointer(rebasing: buffer[0..<source.count])
     }
 
     private static func run(_ context: ShaderContext, _ parameters: FrameParameters) {

@@ -6,12 +6,12 @@ import LensCore
 /// does not use; they never change a result, so the reference has no counterpart.
 struct ShaderContext {
     let frame: FrameParams
-    let tables: UnsafeBufferPointer<Float>
-    let backdrop: UnsafeBufferPointer<UInt32>
-    let labelBytes: UnsafeBufferPointer<UInt32>
-    let shapes: UnsafeBufferPointer<ShapeParams>
-    let tiles: UnsafeBufferPointer<SIMD4<UInt32>>
-    let tileShapes: UnsafeBufferPointer<UInt32>
+    let tables: [Float]
+    let backdrop: [UInt32]
+    let labelBytes: [UInt32]
+    let shapes: [ShapeParams]
+    let tiles: [SIMD4<UInt32>]
+    let tileShapes: [UInt32]
     let scratch: UnsafeMutableBufferPointer<SIMD4<Float>>
     let frosted: UnsafeMutableBufferPointer<SIMD4<Float>>
     let outputPixels: UnsafeMutableBufferPointer<UInt32>

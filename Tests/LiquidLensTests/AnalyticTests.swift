@@ -172,11 +172,9 @@ struct ColorTableTests {
     @Test("Encoding a decoded sRGB code gives the code back (the compose pass relies on it)")
     func decodeEncodeIsIdentity() {
         let tables = ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds
-        tables.withUnsafeBufferPointer { tables in
-            let shader = shaderContext(tables: tables)
-            for code in UInt32(0)..<256 {
-                #expect(shader.srgbEncode(shader.srgbDecode(code)) == code)
-            }
+        let shader = shaderContext(tables: tables)
+        for code in UInt32(0)..<256 {
+            #expect(shader.srgbEncode(shader.srgbDecode(code)) == code)
         }
     }
 
@@ -184,9 +182,7 @@ struct ColorTableTests {
     func encodeRounds(linear: Double) {
         let expected = UInt32((ColorTables.linearToSRGB(min(linear, 1)) * 255).rounded())
         let tables = ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds
-        tables.withUnsafeBufferPointer { tables in
-            let shader = shaderContext(tables: tables)
-            #expect(shader.srgbEncode(Float(linear)) == expected)
-        }
+        let shader = shaderContext(tables: tables)
+        #expect(shader.srgbEncode(Float(linear)) == expected)
     }
 }

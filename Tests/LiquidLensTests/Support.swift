@@ -72,17 +72,11 @@ func resolve(_ scene: Scene, directory: URL? = nil) throws -> FrameParameters {
 
 /// A context for calling the reference's shader functions directly: geometry needs the shapes
 /// (every shape a candidate), colour and the physical model need the tables; no image buffers.
-func shaderContext(
-    tables: UnsafeBufferPointer<Float> = UnsafeBufferPointer(start: nil, count: 0),
-    shapes: UnsafeBufferPointer<ShapeParams> = UnsafeBufferPointer(start: nil, count: 0),
-    allShapes: UnsafeBufferPointer<UInt32> = UnsafeBufferPointer(start: nil, count: 0)
-) -> ShaderContext {
+func shaderContext(tables: [Float] = [], shapes: [ShapeParams] = [], allShapes: [UInt32] = []) -> ShaderContext {
     var context = ShaderContext(
         frame: FrameParams(
             width: 256, height: 256, lensCount: 1, labelWordsPerRow: 64, restingColor: .zero, accentColor: .zero),
-        tables: tables, backdrop: UnsafeBufferPointer(start: nil, count: 0),
-        labelBytes: UnsafeBufferPointer(start: nil, count: 0), shapes: shapes,
-        tiles: UnsafeBufferPointer(start: nil, count: 0), tileShapes: allShapes,
+        tables: tables, backdrop: [], labelBytes: [], shapes: shapes, tiles: [], tileShapes: allShapes,
         scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
         frosted: UnsafeMutableBufferPointer(start: nil, count: 0),
         outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))
@@ -94,12 +88,6 @@ func shaderContext(
 /// lens's shapes all candidates (no tile culling).
 func withShaderContext<T>(_ parameters: FrameParameters, _ body: (ShaderContext) throws -> T) rethrows -> T {
     let lens = parameters.lenses[0]
-    let candidates = (lens.shapeOffset..<lens.shapeOffset + lens.shapeCount).map { $0 }
-    return try parameters.tables.withUnsafeBufferPointer { tables in
-        try parameters.shapes.withUnsafeBufferPointer { shapes in
-            try candidates.withUnsafeBufferPointer { candidates in
-                try body(shaderContext(tables: tables, shapes: shapes, allShapes: candidates))
-            }
-        }
-    }
+    let candidates = Array(lens.shapeOffset..<lens.shapeOffset + lens.shapeCount)
+    return try body(shaderContext(tables: parameters.tables, shapes: parameters.shapes, allShapes: candidates))
 }
