@@ -1,35 +1,70 @@
 import Dispatch
+import Foundation
 import LensCore
 
 /// The CPU reference backend: runs the same passes as the Vulkan backend (compose, then per lens
 /// frost horizontal, frost vertical, lens) with the shader functions in Swift, parallel over rows.
+/// Like the Vulkan backend it keeps its buffers between frames and skips, through ``FrameReuse``,
+/// the composing and blurring a previous frame already did. One frame at a time (a lock guards it).
 public final class ReferenceRenderer {
+    private let lock = NSLock()
+    private let reuse = FrameReuse()
+    private var pixelCount = 0
+    private var base = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+    private var scratch = UnsafeMutableBufferPointer<SIMD4<Float>>(start: nil, count: 0)
+    private var frosted = UnsafeMutableBufferPointer<SIMD4<Float>>(start: nil, count: 0)
+
     public init() {}
+
+    deinit { release() }
 
     /// Renders one resolved frame to 8-bit sRGB pixels.
     public func render(_ parameters: FrameParameters) -> RGBA8Image {
-        let count = parameters.width * parameters.height
-        let output = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: count)
-        let scratch = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: count)
-        let frosted = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: count)
-        defer {
-            output.deallocate()
-            scratch.deallocate()
-            frosted.deallocate()
+        lock.withLock {
+            let count = parameters.width * parameters.height
+            if count != pixelCount {
+                release()
+                base = .allocate(capacity: count)
+                scratch = .allocate(capacity: count)
+                frosted = .allocate(capacity: count)
+                base.initialize(repeating: 0)
+                scratch.initialize(repeating: .zero)
+                frosted.initialize(repeating: .zero)
+                pixelCount = count
+                reuse.invalidate()
+            }
+            let plan = reuse.plan(parameters)
+            let planned = plan.parameters
+            if plan.composeBase {
+                let context = Self.context(planned, scratch: scratch, frosted: frosted, output: base)
+                forEachPixel(in: planned.fullFrame) { x, y in context.compose(x, y) }
+            }
+            var pixels = [UInt32](base)
+            pixels.withUnsafeMutableBufferPointer { output in
+                Self.runLenses(Self.context(planned, scratch: scratch, frosted: frosted, output: output), planned)
+            }
+            return RGBA8Image(width: parameters.width, height: parameters.height, packed: pixels)
         }
-        output.initialize(repeating: 0)
-        scratch.initialize(repeating: .zero)
-        frosted.initialize(repeating: .zero)
-        let context = ShaderContext(
+    }
+
+    private func release() {
+        base.deallocate()
+        scratch.deallocate()
+        frosted.deallocate()
+        pixelCount = 0
+    }
+
+    private static func context(
+        _ parameters: FrameParameters, scratch: UnsafeMutableBufferPointer<SIMD4<Float>>,
+        frosted: UnsafeMutableBufferPointer<SIMD4<Float>>, output: UnsafeMutableBufferPointer<UInt32>
+    ) -> ShaderContext {
+        ShaderContext(
             frame: parameters.frame, tables: parameters.tables, backdrop: parameters.backdrop,
             labelBytes: parameters.labelWords, shapes: parameters.shapes, tiles: parameters.tiles,
             tileShapes: parameters.tileShapes, scratch: scratch, frosted: frosted, outputPixels: output)
-        Self.run(context, parameters)
-        return RGBA8Image(width: parameters.width, height: parameters.height, packed: Array(output))
     }
 
-    private static func run(_ context: ShaderContext, _ parameters: FrameParameters) {
-        forEachPixel(in: parameters.fullFrame) { x, y in context.compose(x, y) }
+    private static func runLenses(_ context: ShaderContext, _ parameters: FrameParameters) {
         for (lens, regions) in zip(parameters.lenses, parameters.regions) {
             let canvas = parameters.fullFrame
             forEachTile(lens.rowTileOffset, lens.rowTileCount, clippedTo: canvas, context) { tileContext, x, y in
@@ -69,7 +104,7 @@ public final class ReferenceRenderer {
     }
 
     /// Rows of `region` in parallel; each row's pixels in order. Rows write disjoint pixels.
-    private static func forEachPixel(in region: PixelRegion, _ body: (Int, Int) -> Void) {
+    private func forEachPixel(in region: PixelRegion, _ body: (Int, Int) -> Void) {
         guard !region.isEmpty else { return }
         withoutActuallyEscaping(body) { body in
             nonisolated(unsafe) let body = body

@@ -104,8 +104,8 @@ final class CommandBuffer {
         try vkCheck(vkEndCommandBuffer(handle), "vkEndCommandBuffer")
     }
 
-    /// Submits and blocks on `fence` until the queue has run it.
-    func submitAndWait(fence: Fence) throws {
+    /// Submits; `fence` signals when the queue has run it.
+    func submit(fence: Fence) throws {
         try fence.reset()
         var commandBuffer: VkCommandBuffer? = handle
         let result = withUnsafePointer(to: &commandBuffer) { pointer in
@@ -116,7 +116,6 @@ final class CommandBuffer {
             return vkQueueSubmit(device.queue, 1, &submit, fence.handle)
         }
         try vkCheck(result, "vkQueueSubmit")
-        try fence.wait()
     }
 
     deinit { vkDestroyCommandPool(device.handle, pool, nil) }

@@ -12,6 +12,7 @@ nonisolated(unsafe) var vkBindBufferMemory: PFN_vkBindBufferMemory!
 nonisolated(unsafe) var vkCmdBindDescriptorSets: PFN_vkCmdBindDescriptorSets!
 nonisolated(unsafe) var vkCmdBindPipeline: PFN_vkCmdBindPipeline!
 nonisolated(unsafe) var vkCmdDispatch: PFN_vkCmdDispatch!
+nonisolated(unsafe) var vkCmdCopyBuffer: PFN_vkCmdCopyBuffer!
 nonisolated(unsafe) var vkCmdPipelineBarrier: PFN_vkCmdPipelineBarrier!
 nonisolated(unsafe) var vkCmdPushConstants: PFN_vkCmdPushConstants!
 nonisolated(unsafe) var vkCmdResetQueryPool: PFN_vkCmdResetQueryPool!
@@ -100,6 +101,7 @@ enum VulkanLoader {
             try symbol("vkCmdBindDescriptorSets"), to: PFN_vkCmdBindDescriptorSets.self)
         vkCmdBindPipeline = unsafeBitCast(try symbol("vkCmdBindPipeline"), to: PFN_vkCmdBindPipeline.self)
         vkCmdDispatch = unsafeBitCast(try symbol("vkCmdDispatch"), to: PFN_vkCmdDispatch.self)
+        vkCmdCopyBuffer = unsafeBitCast(try symbol("vkCmdCopyBuffer"), to: PFN_vkCmdCopyBuffer.self)
         vkCmdPipelineBarrier = unsafeBitCast(try symbol("vkCmdPipelineBarrier"), to: PFN_vkCmdPipelineBarrier.self)
         vkCmdPushConstants = unsafeBitCast(try symbol("vkCmdPushConstants"), to: PFN_vkCmdPushConstants.self)
         vkCmdResetQueryPool = unsafeBitCast(try symbol("vkCmdResetQueryPool"), to: PFN_vkCmdResetQueryPool.self)

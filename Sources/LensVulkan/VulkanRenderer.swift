@@ -46,19 +46,29 @@ struct LensVariant: Hashable {
     var constants: [UInt32] { [shapeKinds, singleShape ? 1 : 0] }
 }
 
-/// GPU time of each stage of the last frame, from timestamp queries, in milliseconds.
+/// GPU time of each stage of a frame, from timestamp queries, plus the host's readback, in
+/// milliseconds.
 public struct GPUStageTimes: Sendable {
+    /// The base layer: backdrop and resting label (0 when the previous frame's base was reused).
     public var compose: Double
+    /// Copying the base layer into the output (and, after composing, into the kept base).
+    public var copy: Double
     public var frost: Double
     public var lens: Double
-    public var total: Double { compose + frost + lens }
+    /// The host copying the finished frame out of the mapped output buffer.
+    public var readback: Double
+    /// Time on the GPU: every stage but the readback.
+    public var total: Double { compose + copy + frost + lens }
 }
 
-/// The Vulkan compute backend. Creates instance, device, pipelines and buffers once and reuses
-/// them for every frame; buffers grow when a larger frame arrives. Not thread-safe: use one
-/// renderer per thread.
+/// The Vulkan compute backend. Creates instance, device and pipelines once; keeps a ring of
+/// ``FrameSlot``s (buffers, descriptor set, command buffer, fence, timestamps) so several frames
+/// are in flight, reuses them for every frame, and skips uploads, composing and blurring whose
+/// inputs did not change (``FrameReuse``). Buffers grow when a larger frame arrives. Not
+/// thread-safe: use one renderer per thread.
 public final class VulkanRenderer {
     private let device: Device
+    private let setLayout: DescriptorSetLayout
     private let layout: PipelineLayout
     private let cache: PipelineCache
     private let composePipeline: ComputePipeline
@@ -66,11 +76,7 @@ public final class VulkanRenderer {
     private let lensShader: ShaderModule
     /// Lens pipelines by variant, created on first use and kept for the renderer's life.
     private var lensPipelines: [LensVariant: ComputePipeline] = [:]
-    private let descriptorSet: DescriptorSet
-    private let commandBuffer: CommandBuffer
-    private let fence: Fence
-    private var buffers: [Buffer] = []
-    private var queries: TimestampQueryPool?
+    private var slots: [FrameSlot] = []
 
     /// The device in use.
     public let deviceDescription: DeviceDescription
@@ -78,20 +84,15 @@ public final class VulkanRenderer {
     public var validationEnabled: Bool { device.instance.validationEnabled }
     /// Everything the validation layer reported so far (warnings and errors).
     public var validationMessages: [String] { device.instance.validationLog.messages }
-    /// Stage times of the last frame; nil when the queue has no timestamps.
+    /// Stage times of the frame delivered last; nil when the queue has no timestamps.
     public private(set) var lastStageTimes: GPUStageTimes?
-
-    /// Buffer bindings, in the order of `Shaders/lens_common.glsl`.
-    private enum Binding: Int, CaseIterable {
-        case params, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes
-    }
 
     public init(options: VulkanOptions = VulkanOptions()) throws {
         let instance = try Instance(validation: options.validation)
         let choice = try DeviceSelector.choose(instance, preference: options.device)
         device = try Device(instance: instance, physical: choice)
         deviceDescription = choice.description
-        let setLayout = try DescriptorSetLayout(device: device, storageBufferCount: Binding.allCases.count)
+        setLayout = try DescriptorSetLayout(device: device, storageBufferCount: Binding.allCases.count)
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
         composePipeline = try ComputePipeline(
@@ -102,9 +103,7 @@ public final class VulkanRenderer {
         lensPipelines[LensVariant.singleRoundedBox] = try ComputePipeline(
             layout: layout, shader: lensShader, cache: cache, specialization: LensVariant.singleRoundedBox.constants)
         cache.save()
-        descriptorSet = try DescriptorSet(layout: setLayout, storageBufferCount: Binding.allCases.count)
-        commandBuffer = try CommandBuffer(device: device)
-        fence = try Fence(device: device)
+        slots = [try FrameSlot(device: device, setLayout: setLayout)]
     }
 
     /// Every physical device Vulkan reports, with why each is or is not usable.
@@ -114,45 +113,122 @@ public final class VulkanRenderer {
 
     /// Renders one resolved frame to 8-bit sRGB pixels.
     public func render(_ parameters: FrameParameters) throws -> RGBA8Image {
-        let pixelCount = parameters.width * parameters.height
-        let params = ParamsBufferLayout.bytes(frame: parameters.frame, lenses: parameters.lenses)
-        try ensureBuffers(sizes: [
-            .params: params.count,
-            .tables: parameters.tables.count * 4,
-            .backdrop: pixelCount * 4,
-            .label: parameters.labelWords.count * 4,
-            .scratch: pixelCount * 16,
-            .frosted: pixelCount * 16,
-            .output: pixelCount * 4,
-            .shapes: parameters.shapes.count * MemoryLayout<ShapeParams>.stride,
-            .tiles: parameters.tiles.count * MemoryLayout<SIMD4<UInt32>>.stride,
-            .tileShapes: parameters.tileShapes.count * 4,
-        ])
-        try Self.injectedFault()
-        let timestampCount = UInt32(2 + 2 * parameters.lenses.count)
-        if device.physical.timestampValidBits > 0, (queries?.capacity ?? 0) < timestampCount {
-            queries = try TimestampQueryPool(device: device, capacity: timestampCount)
-        }
-        buffer(.params).upload(params)
-        buffer(.tables).upload(parameters.tables)
-        buffer(.backdrop).upload(parameters.backdrop)
-        buffer(.label).upload(parameters.labelWords)
-        buffer(.shapes).upload(parameters.shapes)
-        buffer(.tiles).upload(parameters.tiles)
-        buffer(.tileShapes).upload(parameters.tileShapes)
-
-        let variants = try lensPipelines(for: parameters)
-        try commandBuffer.record { commands in record(commands, parameters, lensPipelines: variants) }
-        try commandBuffer.submitAndWait(fence: fence)
-
-        let output = buffer(.output)
-        let packed = [UInt32](
-            UnsafeBufferPointer(start: output.mapped.assumingMemoryBound(to: UInt32.self), count: pixelCount))
-        try readStageTimes(count: timestampCount, lensCount: parameters.lenses.count)
-        return RGBA8Image(width: parameters.width, height: parameters.height, packed: packed)
+        var rendered: RGBA8Image?
+        try renderBatch(
+            count: 1, framesInFlight: 1, frame: { _ in parameters }, deliver: { _, image in rendered = image })
+        return rendered!
     }
 
-    private func buffer(_ binding: Binding) -> Buffer { buffers[binding.rawValue] }
+    /// Renders `count` frames with up to `framesInFlight` submitted at once: frame `i` is asked
+    /// for with `frame(i)` while earlier frames run, and handed to `deliver` in order as soon as it
+    /// is read back (``lastStageTimes`` then holds its stage times). Memory is bounded by the ring,
+    /// however long the batch. An error stops the batch after the frames in flight have finished.
+    public func renderBatch(
+        count: Int, framesInFlight: Int = 2, frame: (Int) throws -> FrameParameters,
+        deliver: (Int, RGBA8Image) throws -> Void
+    ) throws {
+        let ringSize = max(1, framesInFlight)
+        while slots.count < ringSize { slots.append(try FrameSlot(device: device, setLayout: setLayout)) }
+        var delivered = 0
+        do {
+            for index in 0..<count {
+                let slot = slots[index % ringSize]
+                if slot.pending != nil {
+                    try deliver(delivered, try finish(slot))
+                    delivered += 1
+                }
+                try submit(try frame(index), on: slot)
+            }
+            while delivered < count {
+                try deliver(delivered, try finish(slots[delivered % ringSize]))
+                delivered += 1
+            }
+        } catch {
+            for slot in slots where slot.pending != nil {
+                try? slot.fence.wait()
+                slot.pending = nil
+                slot.reuse.invalidate()
+            }
+            throw error
+        }
+    }
+
+    /// Plans, uploads what changed, records and submits one frame on `slot` without waiting.
+    private func submit(_ parameters: FrameParameters, on slot: FrameSlot) throws {
+        let pixelCount = parameters.width * parameters.height
+        let paramsSize =
+            ParamsBufferLayout.lensArrayOffset + ParamsBufferLayout.lensStride * max(1, parameters.lenses.count)
+        try ensureBuffers(
+            slot,
+            sizes: [
+                .params: paramsSize,
+                .tables: parameters.tables.count * 4,
+                .backdrop: pixelCount * 4,
+                .label: parameters.labelWords.count * 4,
+                .scratch: pixelCount * 16,
+                .frosted: pixelCount * 16,
+                .output: pixelCount * 4,
+                .shapes: parameters.shapes.count * MemoryLayout<ShapeParams>.stride,
+                .tiles: parameters.tiles.count * MemoryLayout<SIMD4<UInt32>>.stride,
+                .tileShapes: parameters.tileShapes.count * 4,
+            ], baseSize: pixelCount * 4)
+        try Self.injectedFault()
+        let timestampCount = UInt32(3 + 2 * parameters.lenses.count)
+        try slot.ensureQueries(timestampCount)
+        let plan = slot.reuse.plan(parameters)
+        let planned = plan.parameters
+        do {
+            slot.buffer(.params).upload(ParamsBufferLayout.bytes(frame: planned.frame, lenses: planned.lenses))
+            slot.buffer(.tables).upload(planned.tables)
+            if plan.uploadBackdrop { slot.buffer(.backdrop).upload(planned.backdrop) }
+            if plan.uploadLabel { slot.buffer(.label).upload(planned.labelWords) }
+            slot.buffer(.shapes).upload(planned.shapes)
+            slot.buffer(.tiles).upload(planned.tiles)
+            slot.buffer(.tileShapes).upload(planned.tileShapes)
+            let variants = try lensPipelines(for: planned)
+            try slot.commandBuffer.record { commands in
+                record(commands, planned, on: slot, composeBase: plan.composeBase, lensPipelines: variants)
+            }
+            try slot.fence.reset()
+            try slot.commandBuffer.submit(fence: slot.fence)
+        } catch {
+            slot.reuse.invalidate()
+            throw error
+        }
+        slot.pending = FrameSlot.PendingFrame(
+            width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
+            timestampCount: timestampCount)
+    }
+
+    /// Waits for `slot`'s frame and copies it out of the mapped output buffer.
+    private func finish(_ slot: FrameSlot) throws -> RGBA8Image {
+        guard let pending = slot.pending else { preconditionFailure("no frame in flight on this slot") }
+        do {
+            try slot.fence.wait()
+        } catch {
+            slot.pending = nil
+            slot.reuse.invalidate()
+            throw error
+        }
+        slot.pending = nil
+        let started = DispatchTime.now().uptimeNanoseconds
+        let pixelCount = pending.width * pending.height
+        var packed = [UInt32](
+            UnsafeBufferPointer(
+                start: slot.buffer(.output).mapped.assumingMemoryBound(to: UInt32.self), count: pixelCount))
+        let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        if ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_WRONG_PIXELS"] == "1" {
+            Self.corrupt(&packed)
+        }
+        lastStageTimes = try stageTimes(slot, pending, readback: readback)
+        return RGBA8Image(width: pending.width, height: pending.height, packed: packed)
+    }
+
+    /// Fault injection for the parity check of `liquidlens bench`: `LIQUIDLENS_INJECT_WRONG_PIXELS=1`
+    /// flips the low bits of red in every 7th pixel, as a broken shader would.
+    private static func corrupt(_ packed: inout [UInt32]) {
+        for index in stride(from: 0, to: packed.count, by: 7) { packed[index] ^= 0x0F }
+    }
 
     /// Fault injection for reliability tests: `LIQUIDLENS_INJECT_DEVICE_LOST=N` makes the N-th
     /// frame of the process (1-based) fail as a lost device would; `LIQUIDLENS_INJECT_OUT_OF_MEMORY=1`
@@ -169,38 +245,21 @@ public final class VulkanRenderer {
         }
     }
 
-    /// Reallocates any buffer smaller than needed, then rebinds the descriptor set. A frame the
-    /// device has no memory for fails with the size it needed.
-    private func ensureBuffers(sizes: [Binding: Int]) throws {
+    /// Grows `slot`'s buffers to the frame. A frame the device has no memory for fails with the
+    /// size it needed.
+    private func ensureBuffers(_ slot: FrameSlot, sizes: [Binding: Int], baseSize: Int) throws {
         do {
-            try allocateBuffers(sizes: sizes)
+            // Fault injection for reliability tests: allocation fails as on a device too small for the frame.
+            if ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1" {
+                throw VulkanError(call: "vkAllocateMemory", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
+            }
+            try slot.ensureBuffers(sizes: sizes, baseSize: baseSize)
         } catch let error as VulkanError where error.description.contains("OUT_OF_") {
-            let total = sizes.values.reduce(0, +) >> 20
+            let total = (sizes.values.reduce(0, +) + baseSize) >> 20
             throw VulkanError(
                 "\(deviceDescription.name) has no memory for this frame (about \(total) MiB of buffers): \(error); use --backend cpu or a smaller --scale"
             )
         }
-    }
-
-    private func allocateBuffers(sizes: [Binding: Int]) throws {
-        // Fault injection for reliability tests: allocation fails as on a device too small for the frame.
-        if ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1" {
-            throw VulkanError(call: "vkAllocateMemory", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
-        }
-        var changed = buffers.isEmpty
-        var updated = buffers
-        for binding in Binding.allCases {
-            let needed = max(16, sizes[binding] ?? 16)
-            if updated.count <= binding.rawValue {
-                updated.append(try Buffer(device: device, size: needed))
-                changed = true
-            } else if updated[binding.rawValue].size < needed {
-                updated[binding.rawValue] = try Buffer(device: device, size: needed)
-                changed = true
-            }
-        }
-        buffers = updated
-        if changed { descriptorSet.bind(buffers) }
     }
 
     /// The specialised lens pipeline of each lens, creating the variants not seen before.
@@ -221,20 +280,45 @@ public final class VulkanRenderer {
         return pipelines
     }
 
-    private func record(_ commands: VkCommandBuffer, _ parameters: FrameParameters, lensPipelines: [ComputePipeline]) {
+    private func record(
+        _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, composeBase: Bool,
+        lensPipelines: [ComputePipeline]
+    ) {
+        let queries = slot.queries
         var query: UInt32 = 0
         func timestamp() {
             guard let queries else { return }
-            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, queries.handle, query)
+            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries.handle, query)
             query += 1
         }
         if let queries { vkCmdResetQueryPool(commands, queries.handle, 0, queries.capacity) }
-        var set: VkDescriptorSet? = descriptorSet.handle
+        var set: VkDescriptorSet? = slot.descriptorSet.handle
         vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &set, 0, nil)
+        // This slot's previous frame (compute passes, base copies) → this frame's copies and passes.
+        memoryBarrier(
+            commands, from: (COMPUTE_AND_TRANSFER, ALL_WRITES), to: (COMPUTE_AND_TRANSFER, ALL_READS_AND_WRITES))
 
+        let output = slot.buffer(.output)
+        let base = slot.base!
+        let frameBytes = VkDeviceSize(parameters.width * parameters.height * 4)
         timestamp()
-        dispatch(commands, composePipeline, DispatchConstants(region: parameters.fullFrame))
+        if composeBase {
+            dispatch(commands, composePipeline, DispatchConstants(region: parameters.fullFrame))
+            timestamp()
+            // Compose wrote output → the copy reads it into the kept base.
+            memoryBarrier(
+                commands, from: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, VK_ACCESS_SHADER_WRITE_BIT.rawValue),
+                to: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_READ_BIT.rawValue))
+            copy(commands, from: output, to: base, bytes: frameBytes)
+        } else {
+            timestamp()
+            copy(commands, from: base, to: output, bytes: frameBytes)
+        }
         timestamp()
+        // The base copy read or wrote output → the lens passes read and write it.
+        memoryBarrier(
+            commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
+            to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, SHADER_READ_WRITE))
         for (index, regions) in parameters.regions.enumerated() {
             // Earlier passes wrote scratch/frosted/output → this lens's frost overwrites scratch/frosted.
             computeBarrier(commands)
@@ -248,7 +332,7 @@ public final class VulkanRenderer {
                 commands, frostPipeline, DispatchConstants(region: parameters.fullFrame, lensIndex: index, axis: 1),
                 workgroups: (lens.frostTileCount, 1))
             timestamp()
-            // Vertical frost wrote frosted, compose/earlier lenses wrote output → this lens reads both, writes output.
+            // Vertical frost wrote frosted, the base copy/earlier lenses wrote output → this lens reads both, writes output.
             computeBarrier(commands)
             dispatch(
                 commands, lensPipelines[index], DispatchConstants(region: regions.lens, lensIndex: index),
@@ -256,25 +340,41 @@ public final class VulkanRenderer {
             timestamp()
         }
         // The last compute pass wrote output → the host reads it after the fence.
-        var toHost = VkMemoryBarrier()
-        toHost.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER
-        toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT.rawValue
-        toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT.rawValue
-        vkCmdPipelineBarrier(
-            commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, VK_PIPELINE_STAGE_HOST_BIT.rawValue, 0, 1, &toHost,
-            0, nil, 0, nil)
+        memoryBarrier(
+            commands, from: (COMPUTE_AND_TRANSFER, ALL_WRITES),
+            to: (VK_PIPELINE_STAGE_HOST_BIT.rawValue, VK_ACCESS_HOST_READ_BIT.rawValue))
+    }
+
+    private let COMPUTE_AND_TRANSFER =
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue | VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
+    private let SHADER_READ_WRITE = VK_ACCESS_SHADER_READ_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue
+    private let ALL_WRITES = VK_ACCESS_SHADER_WRITE_BIT.rawValue | VK_ACCESS_TRANSFER_WRITE_BIT.rawValue
+    private let ALL_READS_AND_WRITES =
+        VK_ACCESS_SHADER_READ_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue
+        | VK_ACCESS_TRANSFER_READ_BIT.rawValue | VK_ACCESS_TRANSFER_WRITE_BIT.rawValue
+
+    /// A global memory dependency between two (stage mask, access mask) scopes; each call site names
+    /// producer and consumer.
+    private func memoryBarrier(
+        _ commands: VkCommandBuffer, from source: (UInt32, UInt32), to destination: (UInt32, UInt32)
+    ) {
+        var barrier = VkMemoryBarrier()
+        barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER
+        barrier.srcAccessMask = source.1
+        barrier.dstAccessMask = destination.1
+        vkCmdPipelineBarrier(commands, source.0, destination.0, 0, 1, &barrier, 0, nil, 0, nil)
+    }
+
+    /// Copies the first `bytes` of one buffer into another.
+    private func copy(_ commands: VkCommandBuffer, from source: Buffer, to destination: Buffer, bytes: VkDeviceSize) {
+        var region = VkBufferCopy(srcOffset: 0, dstOffset: 0, size: bytes)
+        vkCmdCopyBuffer(commands, source.handle, destination.handle, 1, &region)
     }
 
     /// A compute → compute memory dependency; each call site names producer and consumer.
     private func computeBarrier(_ commands: VkCommandBuffer) {
-        var barrier = VkMemoryBarrier()
-        barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER
-        barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT.rawValue | VK_ACCESS_SHADER_READ_BIT.rawValue
-        barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue
-        vkCmdPipelineBarrier(
-            commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, 0,
-            1,
-            &barrier, 0, nil, 0, nil)
+        let compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue
+        memoryBarrier(commands, from: (compute, SHADER_READ_WRITE), to: (compute, SHADER_READ_WRITE))
     }
 
     /// Dispatches over the region in 16×16 workgroups, or over `workgroups` when given (a tile list).
@@ -293,19 +393,21 @@ public final class VulkanRenderer {
         vkCmdDispatch(commands, groups.0, groups.1, 1)
     }
 
-    private func readStageTimes(count: UInt32, lensCount: Int) throws {
-        guard let queries, let stamps = try queries.results(count: count) else {
-            lastStageTimes = nil
-            return
+    /// Stage times from the slot's timestamps: start, after compose, after the base copy, then
+    /// after each lens's frost and after its lens pass.
+    private func stageTimes(_ slot: FrameSlot, _ pending: FrameSlot.PendingFrame, readback: Double) throws
+        -> GPUStageTimes?
+    {
+        guard let queries = slot.queries, let stamps = try queries.results(count: pending.timestampCount) else {
+            return nil
         }
-        var times = GPUStageTimes(compose: (stamps[1] - stamps[0]) / 1e6, frost: 0, lens: 0)
-        for lens in 0..<lensCount {
-            let before = stamps[1 + 2 * lens]
-            let afterFrost = stamps[2 + 2 * lens]
-            let afterLens = stamps[3 + 2 * lens]
-            times.frost += (afterFrost - before) / 1e6
-            times.lens += (afterLens - afterFrost) / 1e6
+        var times = GPUStageTimes(
+            compose: (stamps[1] - stamps[0]) / 1e6, copy: (stamps[2] - stamps[1]) / 1e6, frost: 0, lens: 0,
+            readback: readback)
+        for lens in 0..<pending.lensCount {
+            times.frost += (stamps[3 + 2 * lens] - stamps[2 + 2 * lens]) / 1e6
+            times.lens += (stamps[4 + 2 * lens] - stamps[3 + 2 * lens]) / 1e6
         }
-        lastStageTimes = times
+        return times
     }
 }
