@@ -12,8 +12,8 @@ public enum ProbeBackground: String, Codable, Sendable, CaseIterable {
 
 /// One background layer, painted over the ones below with `opacity`.
 /// JSON: an object with `"type"` and that type's keys, or a probe name string for the whole background.
-public struct BackgroundLayer: Codable, Sendable {
-    public enum Kind: Sendable {
+public struct BackgroundLayer: Codable, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         case solid(RGBAColor)
         /// Evenly spaced stops along `angle` degrees (0 = left to right, 90 = top to bottom).
         case gradient(colors: [RGBAColor], angle: Double)
@@ -139,7 +139,7 @@ public struct BackgroundLayer: Codable, Sendable {
 }
 
 /// The glyph alpha mask of a label row.
-public enum LabelMask: Sendable {
+public enum LabelMask: Sendable, Equatable {
     /// A PNG (alpha channel, or grey level when it has no alpha); path relative to the scene file.
     case file(String)
     /// An in-memory mask, as the built-in scenes draw them.
@@ -149,7 +149,7 @@ public enum LabelMask: Sendable {
 /// A label row drawn in its resting colour, re-tinted to the accent colour under the glass.
 /// With a lifted mask, the glass shows the lifted (selected-appearance) row instead: the regular
 /// row is punched out under the lens as the lift progresses.
-public struct LabelLayer: Codable, Sendable {
+public struct LabelLayer: Codable, Sendable, Equatable {
     public var mask: LabelMask
     /// Where the mask's top-left corner sits, in points.
     public var origin: Point

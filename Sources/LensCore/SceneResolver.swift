@@ -10,9 +10,16 @@ public struct SceneResolver: Sendable {
     /// Shapes and rasterises the controls' text; scenes without controls need none.
     public var text: (any TextRasterizer)?
 
-    public init(loadImage: @escaping @Sendable (String) throws -> RGBA8Image, text: (any TextRasterizer)? = nil) {
+    /// Keeps the last backdrop and label raster, so frames of one scene paint them once.
+    public var cache: ResolveCache?
+
+    public init(
+        loadImage: @escaping @Sendable (String) throws -> RGBA8Image, text: (any TextRasterizer)? = nil,
+        cache: ResolveCache? = nil
+    ) {
         self.loadImage = loadImage
         self.text = text
+        self.cache = cache
     }
 
     /// Resolves `scene`; `scale` overrides the canvas scale when given.
@@ -35,32 +42,30 @@ public struct SceneResolver: Sendable {
         }
 
         let scene = try expandControls(scene, scale: scale, width: width, height: height)
-        let backdrop = try BackdropPainter(width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:))
-            .paint(scene.background)
+        let backdropKey = ResolveCache.BackdropKey(
+            width: width, height: height, scale: scale, layers: scene.background)
+        let backdrop =
+            try cache?.backdrop(for: backdropKey)
+            ?? cache.store(
+                backdropKey,
+                try BackdropPainter(width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:))
+                    .paint(scene.background))
         let wordsPerRow = (width + 3) / 4
-        let labelWordCount = wordsPerRow * height
-        var labelWords = [UInt32](repeating: 0, count: labelWordCount)
         var frame = FrameParams(
             width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
             labelWordsPerRow: UInt32(wordsPerRow), restingColor: LabelLayer.restingLight.linearPremultiplied,
             accentColor: LabelLayer.defaultAccent.linearPremultiplied)
-        var hasLiftedLabel = false
+        let labelKey = ResolveCache.LabelKey(width: width, height: height, scale: scale, label: scene.label)
+        let labelWords =
+            try cache?.labelWords(for: labelKey)
+            ?? cache.store(labelKey, try rasterizeLabels(scene.label, scale: scale, width: width, height: height))
+        let hasLiftedLabel = scene.label?.liftedMask != nil
         if let label = scene.label {
-            let mask = try labelMask(label.mask, keyPath: "label.mask")
-            rasterizeLabel(
-                mask, label: label, scale: scale, width: width, height: height, wordsPerRow: wordsPerRow,
-                into: &labelWords[...])
             frame.restingColor = label.resting.linearPremultiplied
             frame.accentColor = label.accent.linearPremultiplied
-            if let liftedMask = label.liftedMask {
-                let lifted = try labelMask(liftedMask, keyPath: "label.liftedMask")
-                labelWords += [UInt32](repeating: 0, count: labelWordCount)
-                rasterizeLabel(
-                    lifted, label: label, scale: scale, width: width, height: height, wordsPerRow: wordsPerRow,
-                    into: &labelWords[labelWordCount...])
-                frame.liftedLabelWordOffset = UInt32(labelWordCount)
+            if hasLiftedLabel {
+                frame.liftedLabelWordOffset = UInt32(wordsPerRow * height)
                 frame.liftedLabelColor = label.liftedColor.linearPremultiplied
-                hasLiftedLabel = true
             }
         }
 
@@ -154,6 +159,24 @@ public struct SceneResolver: Sendable {
         } catch {
             throw SceneError(keyPath: keyPath, message: "\(error)")
         }
+    }
+
+    /// The label row's coverage packed four bytes per word, followed by the lifted row when there is one.
+    private func rasterizeLabels(_ label: LabelLayer?, scale: Double, width: Int, height: Int) throws -> [UInt32] {
+        let wordsPerRow = (width + 3) / 4
+        let labelWordCount = wordsPerRow * height
+        var labelWords = [UInt32](repeating: 0, count: labelWordCount)
+        guard let label else { return labelWords }
+        rasterizeLabel(
+            try labelMask(label.mask, keyPath: "label.mask"), label: label, scale: scale, width: width,
+            height: height, wordsPerRow: wordsPerRow, into: &labelWords[...])
+        if let liftedMask = label.liftedMask {
+            labelWords += [UInt32](repeating: 0, count: labelWordCount)
+            rasterizeLabel(
+                try labelMask(liftedMask, keyPath: "label.liftedMask"), label: label, scale: scale, width: width,
+                height: height, wordsPerRow: wordsPerRow, into: &labelWords[labelWordCount...])
+        }
+        return labelWords
     }
 
     private func labelMask(_ mask: LabelMask, keyPath: String) throws -> AlphaImage {

@@ -32,6 +32,8 @@ public enum Limits {
     /// Deepest nesting of JSON arrays and objects.
     public static let jsonNesting = 32
     public static let glassElements = 256
+    /// Frames in one batch manifest.
+    public static let batchFrames = 1_000_000
     public static let controls = 16
     public static let backgroundLayers = 64
     public static let gesturePoints = 100_000

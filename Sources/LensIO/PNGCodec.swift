@@ -65,35 +65,24 @@ public enum PNGCodec {
         return RGBA8Image(width: width, height: height, pixels: pixels)
     }
 
-    public static func encode(_ image: RGBA8Image) throws -> Data {
-        var info = png_image()
-        info.version = png_uint_32(PNG_IMAGE_VERSION)
-        info.width = png_uint_32(image.width)
-        info.height = png_uint_32(image.height)
-        info.format = rgbaFormat
-        var size = 0
-        let sized = image.pixels.withUnsafeBytes { pixels in
-            png_image_write_to_memory(&info, nil, &size, 0, pixels.baseAddress, png_int_32(image.width * 4), nil)
+    /// Encodes `image` as an sRGB PNG.
+    public static func encode(_ image: RGBA8Image, compression: PNGCompression = .default) throws -> Data {
+        var buffer = liquidlens_png_buffer()
+        let encoded = image.pixels.withUnsafeBufferPointer { pixels in
+            liquidlens_png_encode(
+                pixels.baseAddress, UInt32(image.width), UInt32(image.height), compression.zlibLevel,
+                compression.filters, &buffer)
         }
-        guard sized != 0, size > 0 else {
-            throw ImageFileError(description: "PNG encoding failed (\(message(of: &info)))")
+        guard encoded != 0, let bytes = buffer.data else {
+            throw ImageFileError(description: "PNG encoding failed (out of memory)")
         }
-        var data = Data(count: size)
-        let written = data.withUnsafeMutableBytes { output in
-            image.pixels.withUnsafeBytes { pixels in
-                png_image_write_to_memory(
-                    &info, output.baseAddress, &size, 0, pixels.baseAddress, png_int_32(image.width * 4), nil)
-            }
-        }
-        guard written != 0 else {
-            throw ImageFileError(description: "PNG encoding failed (\(message(of: &info)))")
-        }
-        return data.prefix(size)
+        defer { free(bytes) }
+        return Data(bytes: bytes, count: buffer.size)
     }
 
     /// Encodes and writes atomically.
-    public static func write(_ image: RGBA8Image, to url: URL) throws {
-        try AtomicFile.write(try encode(image), to: url)
+    public static func write(_ image: RGBA8Image, to url: URL, compression: PNGCompression = .default) throws {
+        try AtomicFile.write(try encode(image, compression: compression), to: url)
     }
 
     private static func message(of image: inout png_image) -> String {

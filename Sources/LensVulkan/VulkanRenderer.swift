@@ -130,19 +130,26 @@ public final class VulkanRenderer {
         let ringSize = max(1, framesInFlight)
         while slots.count < ringSize { slots.append(try FrameSlot(device: device, setLayout: setLayout)) }
         var delivered = 0
-        do {
-            for index in 0..<count {
-                let slot = slots[index % ringSize]
-                if slot.pending != nil {
-                    try deliver(delivered, try finish(slot))
-                    delivered += 1
-                }
-                try submit(try frame(index), on: slot)
-            }
-            while delivered < count {
+        func deliverUpTo(_ end: Int) throws {
+            while delivered < end {
                 try deliver(delivered, try finish(slots[delivered % ringSize]))
                 delivered += 1
             }
+        }
+        do {
+            for index in 0..<count {
+                try deliverUpTo(index - ringSize + 1)
+                let parameters: FrameParameters
+                do {
+                    parameters = try frame(index)
+                } catch {
+                    // A frame that cannot be made stops the batch, but the frames already submitted are delivered.
+                    try deliverUpTo(index)
+                    throw error
+                }
+                try submit(parameters, on: slots[index % ringSize])
+            }
+            try deliverUpTo(count)
         } catch {
             for slot in slots where slot.pending != nil {
                 try? slot.fence.wait()

@@ -75,16 +75,43 @@ public final class LensRenderer {
         return reference.render(parameters)
     }
 
-    /// Resolves `scene` for the backends, reading its images with ``PNGCodec``.
-    public static func resolve(_ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws
-        -> FrameParameters
-    {
+    /// Renders `count` frames, asking for frame `i` with `frame(i)` while earlier frames are still
+    /// on the device, and handing each image to `deliver` in order as soon as it is done. The
+    /// Vulkan backend keeps `framesInFlight` frames submitted; both backends skip the uploads,
+    /// composing and blurring that frames over an unchanged backdrop share (pass the same
+    /// ``ResolveCache`` to ``resolve(_:baseDirectory:scale:cache:)`` so they see it). Output is
+    /// bit-identical to rendering each frame alone. Memory stays bounded however long the batch.
+    ///
+    /// ```swift
+    /// let cache = ResolveCache()
+    /// try renderer.renderBatch(count: scenes.count) { index in
+    ///     try LensRenderer.resolve(scenes[index], cache: cache)
+    /// } deliver: { index, image in
+    ///     try PNGCodec.write(image, to: URL(fileURLWithPath: "frame-\(index).png"))
+    /// }
+    /// ```
+    public func renderBatch(
+        count: Int, framesInFlight: Int = 2, frame: (Int) throws -> FrameParameters,
+        deliver: (Int, RGBA8Image) throws -> Void
+    ) throws {
+        if let vulkan {
+            try vulkan.renderBatch(count: count, framesInFlight: framesInFlight, frame: frame, deliver: deliver)
+            return
+        }
+        for index in 0..<count { try deliver(index, reference.render(try frame(index))) }
+    }
+
+    /// Resolves `scene` for the backends, reading its images with ``PNGCodec``. Frames resolved
+    /// with one `cache` paint an unchanged backdrop and label once.
+    public static func resolve(
+        _ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil, cache: ResolveCache? = nil
+    ) throws -> FrameParameters {
         let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let resolver = SceneResolver(
             loadImage: { path in
                 let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
                 return try PNGCodec.read(contentsOf: url)
-            }, text: scene.controls.isEmpty ? nil : try sharedText())
+            }, text: scene.controls.isEmpty ? nil : try sharedText(), cache: cache)
         return try resolver.resolve(scene, scale: scale)
     }
 

@@ -40,6 +40,7 @@ func run(_ arguments: [String]) -> Int32 {
         case "render": try Commands.runRender(parsed)
         case "diff": try Commands.runDiff(parsed)
         case "animate": try Commands.runAnimate(parsed)
+        case "batch": try Commands.runBatch(parsed)
         case "gallery": try Commands.runGallery(parsed)
         case "examples": Commands.runExamples()
         default: try Commands.runDevices()

@@ -1,0 +1,286 @@
+import Foundation
+
+/// A batch: a list of scenes, or one scene with parameter sweeps whose cartesian product gives the
+/// frames. Output names are deterministic, so a batch can be sharded, resumed and compared.
+///
+/// ```json
+/// {"scenes": ["a.json", {"example": "tab-bar"}]}
+/// {"scene": "lens.json", "name": "move",
+///  "sweep": [{"key": "glass[0].frame.x", "from": 100, "to": 500, "steps": 24},
+///            {"key": "glass[0].optics.frost", "values": [0, 4, 8]}]}
+/// ```
+public struct BatchManifest: Sendable {
+    /// Where a scene comes from.
+    public enum Source: Sendable, Equatable {
+        /// A scene file, relative to the manifest.
+        case file(String)
+        /// A built-in scene (`liquidlens examples`).
+        case example(BuiltInScene)
+    }
+
+    /// One swept key and the values it takes, in order.
+    public struct Sweep: Sendable {
+        /// A key path in the scene's JSON, as errors print them: `glass[0].frame.x`.
+        public var key: String
+        /// JSON values (numbers, strings, objects).
+        public var values: [JSONValue]
+    }
+
+    public var scenes: [Source]
+    public var sweeps: [Sweep]
+    /// Prefix of swept outputs: `<name>-00001`.
+    public var name: String
+    /// Pixels per point for every frame; nil keeps each scene's.
+    public var scale: Double?
+    /// The folder relative scene paths are read from.
+    public var baseDirectory: URL
+
+    /// The number of frames: one per scene, or the product of the sweeps' lengths.
+    public var count: Int { sweeps.isEmpty ? scenes.count : sweeps.reduce(1) { $0 * $1.values.count } }
+
+    /// Reads and checks a manifest file.
+    public static func load(contentsOf url: URL) throws -> BatchManifest {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SceneError(keyPath: "", message: "cannot read manifest \(url.path): \(error.localizedDescription)")
+        }
+        return try decode(data, baseDirectory: url.deletingLastPathComponent())
+    }
+
+    /// Parses manifest JSON; errors name the key.
+    public static func decode(_ data: Data, baseDirectory: URL) throws -> BatchManifest {
+        guard data.count <= Limits.sceneFileBytes else {
+            throw SceneError(
+                keyPath: "", message: "manifest is \(data.count) bytes; the limit is \(Limits.sceneFileBytes)")
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw SceneError(keyPath: "", message: "the manifest is not valid JSON")
+        }
+        guard let object = root as? [String: Any] else {
+            throw SceneError(keyPath: "", message: "the manifest must be a JSON object")
+        }
+        let known: Set<String> = ["scenes", "scene", "sweep", "name", "scale"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw SceneError(
+                keyPath: unknown, message: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
+        }
+        var manifest = BatchManifest(
+            scenes: [], sweeps: [], name: "frame", scale: nil, baseDirectory: baseDirectory)
+        switch (object["scenes"], object["scene"]) {
+        case (let list?, nil):
+            guard let list = list as? [Any], !list.isEmpty, list.count <= Limits.batchFrames else {
+                throw SceneError(keyPath: "scenes", message: "expected a list of 1…\(Limits.batchFrames) scenes")
+            }
+            manifest.scenes = try list.enumerated().map { try source($1, keyPath: "scenes[\($0)]") }
+            if object["sweep"] != nil {
+                throw SceneError(keyPath: "sweep", message: "sweeps apply to one \"scene\", not to a \"scenes\" list")
+            }
+        case (nil, let single?):
+            manifest.scenes = [try source(single, keyPath: "scene")]
+            manifest.sweeps = try sweeps(object["sweep"] ?? [Any]())
+        case (nil, nil):
+            throw SceneError(keyPath: "", message: "give \"scenes\" (a list) or \"scene\" (with \"sweep\")")
+        case (_?, _?):
+            throw SceneError(keyPath: "", message: "give either \"scenes\" or \"scene\", not both")
+        }
+        if let name = object["name"] {
+            guard let name = name as? String, !name.isEmpty, name.count <= 64,
+                name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            else {
+                throw SceneError(keyPath: "name", message: "expected 1…64 letters, digits, - or _")
+            }
+            manifest.name = name
+        }
+        if let scale = object["scale"] {
+            guard let value = (scale as? NSNumber)?.doubleValue, value.isFinite, Limits.scale.contains(value) else {
+                throw SceneError(
+                    keyPath: "scale",
+                    message:
+                        "expected a number in \(Limits.scale.lowerBound.formatted)…\(Limits.scale.upperBound.formatted)"
+                )
+            }
+            manifest.scale = value
+        }
+        guard manifest.count <= Limits.batchFrames else {
+            throw SceneError(
+                keyPath: "sweep",
+                message: "the sweeps make \(manifest.count) frames; the limit is \(Limits.batchFrames)")
+        }
+        return manifest
+    }
+
+    private static func source(_ value: Any, keyPath: String) throws -> Source {
+        if let path = value as? String, !path.isEmpty { return .file(path) }
+        if let object = value as? [String: Any], object.count == 1, let name = object["example"] as? String {
+            guard let example = BuiltInScene(rawValue: name) else {
+                throw SceneError(
+                    keyPath: "\(keyPath).example",
+                    message:
+                        "unknown example \"\(name)\" (expected one of: \(BuiltInScene.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
+            }
+            return .example(example)
+        }
+        throw SceneError(keyPath: keyPath, message: "expected a scene file path or {\"example\": name}")
+    }
+
+    private static func sweeps(_ value: Any) throws -> [Sweep] {
+        guard let list = value as? [Any], list.count <= 8 else {
+            throw SceneError(keyPath: "sweep", message: "expected a list of up to 8 sweeps")
+        }
+        return try list.enumerated().map { index, entry in
+            let keyPath = "sweep[\(index)]"
+            guard let entry = entry as? [String: Any], let key = entry["key"] as? String, !key.isEmpty else {
+                throw SceneError(
+                    keyPath: keyPath,
+                    message: "expected {\"key\": …, \"from\", \"to\", \"steps\"} or {\"key\": …, \"values\": […]}")
+            }
+            _ = try JSONValue.path(key, keyPath: "\(keyPath).key")
+            if let values = entry["values"] {
+                guard entry.count == 2, let values = values as? [Any], !values.isEmpty else {
+                    throw SceneError(
+                        keyPath: "\(keyPath).values", message: "expected a non-empty list (and no from/to/steps)")
+                }
+                return Sweep(key: key, values: values.map(JSONValue.init))
+            }
+            let unknown = Set(entry.keys).subtracting(["key", "from", "to", "steps"])
+            if let extra = unknown.sorted().first {
+                throw SceneError(
+                    keyPath: "\(keyPath).\(extra)", message: "unknown key (expected key, from, to, steps or values)")
+            }
+            guard let from = (entry["from"] as? NSNumber)?.doubleValue, from.isFinite,
+                let to = (entry["to"] as? NSNumber)?.doubleValue, to.isFinite
+            else {
+                throw SceneError(keyPath: keyPath, message: "\"from\" and \"to\" must be finite numbers")
+            }
+            guard let steps = entry["steps"] as? Int, (1...Limits.batchFrames).contains(steps) else {
+                throw SceneError(
+                    keyPath: "\(keyPath).steps", message: "expected a whole number in 1…\(Limits.batchFrames)")
+            }
+            let values = (0..<steps).map { step in
+                steps == 1 ? from : from + (to - from) * Double(step) / Double(steps - 1)
+            }
+            return Sweep(key: key, values: values.map { JSONValue(NSNumber(value: $0)) })
+        }
+    }
+
+    /// Output file stem of frame `index` (without extension): the scene's name for a list, the
+    /// manifest's name and the frame number for a sweep, zero-padded so names sort in order.
+    public func outputStem(_ index: Int) -> String {
+        let digits = max(5, String(count).count)
+        let number = String(repeating: "0", count: max(0, digits - String(index + 1).count)) + String(index + 1)
+        guard sweeps.isEmpty else { return "\(name)-\(number)" }
+        switch scenes[index] {
+        case .file(let path): return "\(number)-\(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)"
+        case .example(let example): return "\(number)-\(example.rawValue)"
+        }
+    }
+
+    /// The slice of frames shard `index` of `count` renders: contiguous, disjoint, and together
+    /// all frames (shard sizes differ by at most one).
+    public func shard(_ index: Int, of count: Int) -> Range<Int> {
+        precondition(count >= 1 && (0..<count).contains(index), "shard out of range")
+        return self.count * index / count..<self.count * (index + 1) / count
+    }
+
+    /// The scene of frame `index` and the folder its relative paths are read from.
+    public func scene(_ index: Int) throws -> (scene: Scene, baseDirectory: URL?) {
+        let sourceIndex = sweeps.isEmpty ? index : 0
+        let source = scenes[sourceIndex]
+        let directory: URL?
+        let base: Scene
+        switch source {
+        case .file(let path):
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+            base = try Scene.load(contentsOf: url)
+            directory = url.deletingLastPathComponent()
+        case .example(let example):
+            base = example.scene
+            directory = nil
+        }
+        guard !sweeps.isEmpty else { return (base, directory) }
+        var json: Any
+        do {
+            json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(base))
+        } catch {
+            throw SceneError(keyPath: "scene", message: "this scene cannot be swept: \(error)")
+        }
+        var remainder = index
+        for sweep in sweeps.reversed() {
+            let value = sweep.values[remainder % sweep.values.count]
+            remainder /= sweep.values.count
+            try JSONValue.set(value, at: try JSONValue.path(sweep.key, keyPath: "sweep"), in: &json, key: sweep.key)
+        }
+        let data = try JSONSerialization.data(withJSONObject: json)
+        do {
+            return (try Scene.decode(data), directory)
+        } catch let error as SceneError {
+            throw SceneError(keyPath: error.keyPath, message: "\(error.message) (frame \(index + 1) of the sweep)")
+        }
+    }
+}
+
+/// A JSON value held as Foundation's parsed object.
+public struct JSONValue: @unchecked Sendable {
+    let object: Any
+
+    init(_ object: Any) { self.object = object }
+
+    /// One step of a key path: an object key or an array index.
+    enum Step: Equatable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// Parses `glass[0].frame.x`.
+    static func path(_ text: String, keyPath: String) throws -> [Step] {
+        var steps: [Step] = []
+        for part in text.split(separator: ".", omittingEmptySubsequences: false) {
+            var rest = Substring(part)
+            let name = rest.prefix { $0 != "[" }
+            if !name.isEmpty { steps.append(.key(String(name))) }
+            rest = rest.dropFirst(name.count)
+            while rest.first == "[" {
+                guard let close = rest.firstIndex(of: "]"),
+                    let index = Int(rest[rest.index(after: rest.startIndex)..<close]),
+                    index >= 0
+                else { throw SceneError(keyPath: keyPath, message: "cannot read the key path \"\(text)\"") }
+                steps.append(.index(index))
+                rest = rest[rest.index(after: close)...]
+            }
+            guard rest.isEmpty, !(name.isEmpty && steps.isEmpty) else {
+                throw SceneError(keyPath: keyPath, message: "cannot read the key path \"\(text)\"")
+            }
+        }
+        return steps
+    }
+
+    /// Sets `value` at `path` inside `json`; objects gain missing keys, arrays must have the index.
+    static func set(_ value: JSONValue, at path: [Step], in json: inout Any, key: String) throws {
+        guard let step = path.first else {
+            json = value.object
+            return
+        }
+        switch step {
+        case .key(let name):
+            guard var object = json as? [String: Any] else {
+                throw SceneError(keyPath: key, message: "\"\(name)\" is not inside an object in this scene")
+            }
+            var child = object[name] ?? [String: Any]()
+            try set(value, at: Array(path.dropFirst()), in: &child, key: key)
+            object[name] = child
+            json = object
+        case .index(let index):
+            guard var array = json as? [Any], index < array.count else {
+                throw SceneError(keyPath: key, message: "index \(index) is outside the scene's list")
+            }
+            try set(value, at: Array(path.dropFirst()), in: &array[index], key: key)
+            json = array
+        }
+    }
+}
