@@ -1,12 +1,16 @@
+import Foundation
+
 /// What a backend keeps from one frame to the next, and the work a new frame can skip because of
 /// it. A batch of frames over one backdrop (an animation, a parameter sweep) composes the base
 /// layer once, blurs each frost tile once per kernel, and uploads the backdrop and label once.
 ///
 /// The frosted and scratch buffers a backend keeps hold, per 16-px tile, the blur of the backdrop
 /// with some kernel; the reuse records which kernel each tile holds. A frame then only blurs the
-/// frost tiles whose kernel differs, and only the row tiles those need. The blur of a tile depends
-/// on nothing but the backdrop, the kernel and the tile, so the result is bit-identical to
-/// blurring everything again. Not thread-safe: one per backend buffer set.
+/// frost tiles whose kernel differs, and only the row tiles those need. When the backdrop changes
+/// in part (a control's rail growing under a drag), only the tiles that changed are composed
+/// again, and only the frost tiles within a kernel radius of them are forgotten. The blur of a
+/// tile depends on nothing but the backdrop within the kernel's reach, the kernel and the tile, so
+/// the result is bit-identical to doing everything again. Not thread-safe: one per buffer set.
 public final class FrameReuse {
     /// What the backend must do for a frame.
     public struct Plan {
@@ -15,9 +19,9 @@ public final class FrameReuse {
         /// The backdrop or label changed: upload it again.
         public var uploadBackdrop: Bool
         public var uploadLabel: Bool
-        /// The base layer (backdrop with the resting label) must be composed; otherwise the kept
-        /// copy is current.
-        public var composeBase: Bool
+        /// Where the base layer (backdrop with the resting label) must be composed again; nil when
+        /// the kept copy is current everywhere.
+        public var composeRegion: PixelRegion?
     }
 
     private var width = 0
@@ -27,6 +31,8 @@ public final class FrameReuse {
     private var restingColor = SIMD4<Float>.zero
     private var baseIsCurrent = false
     private var kernelIDs: [[Float]: Int32] = [:]
+    /// The largest kernel radius any tile may hold, in pixels.
+    private var largestRadius = 0
     /// The kernel each tile of the scratch (horizontal pass) and frosted (vertical pass) buffers holds; −1: none.
     private var scratchKernel: [Int32] = []
     private var frostedKernel: [Int32] = []
@@ -41,6 +47,7 @@ public final class FrameReuse {
         labelWords = []
         baseIsCurrent = false
         kernelIDs = [:]
+        largestRadius = 0
         scratchKernel = []
         frostedKernel = []
     }
@@ -52,15 +59,25 @@ public final class FrameReuse {
         let columns = (parameters.width + size - 1) / size
         let rows = (parameters.height + size - 1) / size
         let sameSize = width == parameters.width && height == parameters.height
-        let uploadBackdrop = !sameSize || backdrop != parameters.backdrop
-        let uploadLabel = !sameSize || labelWords != parameters.labelWords
-        if uploadBackdrop {
+        let backdropChanged = !sameSize || backdrop != parameters.backdrop
+        let labelChanged = !sameSize || labelWords != parameters.labelWords
+        var composeRegion: PixelRegion?
+        if !sameSize || !baseIsCurrent {
             kernelIDs = [:]
+            largestRadius = 0
             scratchKernel = [Int32](repeating: -1, count: columns * rows)
             frostedKernel = scratchKernel
+            composeRegion = parameters.fullFrame
+        } else if backdropChanged {
+            let damaged = Self.damagedTiles(
+                backdrop, parameters.backdrop, width: parameters.width, height: parameters.height, columns: columns)
+            forgetFrost(near: damaged, columns: columns, rows: rows)
+            composeRegion = Self.bounds(
+                of: damaged, columns: columns, width: parameters.width, height: parameters.height)
         }
-        let composeBase =
-            !baseIsCurrent || uploadBackdrop || uploadLabel || restingColor != parameters.frame.restingColor
+        if labelChanged || restingColor != parameters.frame.restingColor {
+            composeRegion = parameters.fullFrame
+        }
         width = parameters.width
         height = parameters.height
         backdrop = parameters.backdrop
@@ -80,6 +97,7 @@ public final class FrameReuse {
             let kernel = Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)])
             let id = kernelIDs[kernel] ?? Int32(kernelIDs.count)
             kernelIDs[kernel] = id
+            largestRadius = max(largestRadius, Int(lens.kernelRadius))
             let frost = parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)]
                 .filter { frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
             let rowsNeeded = Self.rowTiles(
@@ -98,7 +116,57 @@ public final class FrameReuse {
             trimmed.lenses[index] = lens
         }
         return Plan(
-            parameters: trimmed, uploadBackdrop: uploadBackdrop, uploadLabel: uploadLabel, composeBase: composeBase)
+            parameters: trimmed, uploadBackdrop: backdropChanged, uploadLabel: labelChanged,
+            composeRegion: composeRegion)
+    }
+
+    /// Tiles where two backdrops of the same size differ.
+    private static func damagedTiles(_ old: [UInt32], _ new: [UInt32], width: Int, height: Int, columns: Int)
+        -> [Bool]
+    {
+        let size = TableLayout.tileSize
+        var damaged = [Bool](repeating: false, count: columns * ((height + size - 1) / size))
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                for y in 0..<height {
+                    for column in 0..<columns where !damaged[(y / size) * columns + column] {
+                        let start = y * width + column * size
+                        let count = min(size, width - column * size)
+                        if memcmp(old.baseAddress! + start, new.baseAddress! + start, count * 4) != 0 {
+                            damaged[(y / size) * columns + column] = true
+                        }
+                    }
+                }
+            }
+        }
+        return damaged
+    }
+
+    /// Forgets the blur of every tile within the largest kernel radius of a damaged tile.
+    private func forgetFrost(near damaged: [Bool], columns: Int, rows: Int) {
+        let reach = (largestRadius + TableLayout.tileSize - 1) / TableLayout.tileSize
+        for index in damaged.indices where damaged[index] {
+            let column = index % columns
+            let row = index / columns
+            for y in max(0, row - reach)...min(rows - 1, row + reach) {
+                for x in max(0, column - reach)...min(columns - 1, column + reach) {
+                    scratchKernel[y * columns + x] = -1
+                    frostedKernel[y * columns + x] = -1
+                }
+            }
+        }
+    }
+
+    /// The pixels of the damaged tiles' bounding box; nil when nothing is damaged.
+    private static func bounds(of damaged: [Bool], columns: Int, width: Int, height: Int) -> PixelRegion? {
+        let indices = damaged.indices.filter { damaged[$0] }
+        guard !indices.isEmpty else { return nil }
+        let size = TableLayout.tileSize
+        let xs = indices.map { $0 % columns }
+        let ys = indices.map { $0 / columns }
+        return PixelRegion(
+            x0: xs.min()! * size, y0: ys.min()! * size, x1: min(width, (xs.max()! + 1) * size),
+            y1: min(height, (ys.max()! + 1) * size))
     }
 
     /// The row tiles the vertical pass of `frost` reads: each tile's column, grown by the kernel

@@ -35,9 +35,9 @@ public final class ReferenceRenderer {
             }
             let plan = reuse.plan(parameters)
             let planned = plan.parameters
-            if plan.composeBase {
+            if let region = plan.composeRegion {
                 let context = Self.context(planned, scratch: scratch, frosted: frosted, output: base)
-                forEachPixel(in: planned.fullFrame) { x, y in context.compose(x, y) }
+                forEachPixel(in: region) { x, y in context.compose(x, y) }
             }
             var pixels = [UInt32](base)
             pixels.withUnsafeMutableBufferPointer { output in

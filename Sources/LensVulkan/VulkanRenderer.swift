@@ -194,7 +194,7 @@ public final class VulkanRenderer {
             slot.buffer(.tileShapes).upload(planned.tileShapes)
             let variants = try lensPipelines(for: planned)
             try slot.commandBuffer.record { commands in
-                record(commands, planned, on: slot, composeBase: plan.composeBase, lensPipelines: variants)
+                record(commands, planned, on: slot, composeRegion: plan.composeRegion, lensPipelines: variants)
             }
             try slot.fence.reset()
             try slot.commandBuffer.submit(fence: slot.fence)
@@ -288,7 +288,7 @@ public final class VulkanRenderer {
     }
 
     private func record(
-        _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, composeBase: Bool,
+        _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, composeRegion: PixelRegion?,
         lensPipelines: [ComputePipeline]
     ) {
         let queries = slot.queries
@@ -309,8 +309,15 @@ public final class VulkanRenderer {
         let base = slot.base!
         let frameBytes = VkDeviceSize(parameters.width * parameters.height * 4)
         timestamp()
-        if composeBase {
-            dispatch(commands, composePipeline, DispatchConstants(region: parameters.fullFrame))
+        if let composeRegion {
+            if composeRegion != parameters.fullFrame {
+                copy(commands, from: base, to: output, bytes: frameBytes)
+                // The base copy wrote output → compose redraws part of it.
+                memoryBarrier(
+                    commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
+                    to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, SHADER_READ_WRITE))
+            }
+            dispatch(commands, composePipeline, DispatchConstants(region: composeRegion))
             timestamp()
             // Compose wrote output → the copy reads it into the kept base.
             memoryBarrier(

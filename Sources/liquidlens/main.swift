@@ -41,6 +41,7 @@ func run(_ arguments: [String]) -> Int32 {
         case "diff": try Commands.runDiff(parsed)
         case "animate": try Commands.runAnimate(parsed)
         case "batch": try Commands.runBatch(parsed)
+        case "bench": try Commands.runBench(parsed)
         case "gallery": try Commands.runGallery(parsed)
         case "examples": Commands.runExamples()
         default: try Commands.runDevices()

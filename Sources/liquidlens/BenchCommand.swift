@@ -1,0 +1,291 @@
+import Foundation
+import LiquidLens
+
+extension Commands {
+    static let bench = CommandSpec(
+        name: "bench",
+        abstract: "Verify GPU vs CPU parity on the benchmark workloads, then time them.",
+        discussion: """
+            Workloads (fixed, so results compare over time): lens-heavy (1920×1080, one moving
+            900×300 lens, every effect), screen (1206×2622 glass UI, lens dragged), thumbnails (256
+            distinct 512×512 scenes). First one frame of each is rendered on both backends and
+            compared (≤ 1/255 per channel, ≥ 99.9 % identical); a failed check stops the run before
+            anything is timed. Then, per backend: setup (instance, device, pipelines), the first
+            frame, every frame of a render-only batch (frames resolved beforehand; median and p90
+            of the time between finished frames), GPU stage times from timestamp queries, and an
+            end-to-end batch (resolve, render, fast PNG encoding on the other cores, write).
+            --sweeps all adds the scaling sweeps (resolution, glass coverage, shapes per group, frost σ)
+            on the lens-heavy frame; --chart draws them.
+            """,
+        arguments: [],
+        options: [
+            .init(
+                long: "workload", short: nil, valueName: "name", help: "lens-heavy, screen, thumbnails or all.",
+                defaultValue: "all"),
+            .init(
+                long: "backend", short: nil, valueName: "backend", help: "vulkan, cpu or both.", defaultValue: "both"),
+            .init(
+                long: "frames", short: nil, valueName: "n",
+                help: "Frames per workload (default: lens-heavy 60, screen 120, thumbnails 256).", defaultValue: nil),
+            .init(
+                long: "frames-in-flight", short: nil, valueName: "n", help: "Frames submitted to the device at once.",
+                defaultValue: "2"),
+            .init(
+                long: "sweeps", short: nil, valueName: "list",
+                help: "Scaling sweeps to run: all, or some of resolution,coverage,shapes,frost.", defaultValue: nil),
+            .init(
+                long: "sweep-frames", short: nil, valueName: "n", help: "Frames per sweep point.", defaultValue: "8"),
+            .init(
+                long: "json", short: nil, valueName: "file", help: "Write the report as JSON (see --print-schema).",
+                defaultValue: nil),
+            .init(
+                long: "chart", short: nil, valueName: "file.svg", help: "Draw the scaling sweeps (implies --sweeps).",
+                defaultValue: nil),
+            .init(
+                long: "save-frames", short: nil, valueName: "dir",
+                help: "Write each workload's verified frame (GPU and CPU) as PNGs.", defaultValue: nil),
+            .init(
+                long: "print-schema", short: nil, valueName: nil, help: "Print the JSON schema of the report.",
+                defaultValue: nil),
+        ])
+
+    private enum BenchBackends: String, CaseIterable {
+        case vulkan, cpu, both
+    }
+
+    static func runBench(_ arguments: ParsedArguments) throws {
+        if arguments.flag("print-schema") {
+            print(BenchReport.schema)
+            return
+        }
+        let workloadName = arguments.value("workload")!
+        let workloads: [BenchmarkWorkload]
+        if workloadName == "all" {
+            workloads = BenchmarkWorkload.allCases
+        } else if let workload = BenchmarkWorkload(rawValue: workloadName) {
+            workloads = [workload]
+        } else {
+            throw UsageError(
+                message:
+                    "Invalid value '\(workloadName)' for '--workload <name>' (expected lens-heavy, screen, thumbnails or all)",
+                spec: bench)
+        }
+        let backendChoice: BenchBackends = try parseChoice(arguments, "backend", valueName: "backend", bench)
+        let backends: [Backend] =
+            switch backendChoice {
+            case .vulkan: [.vulkan]
+            case .cpu: [.cpu]
+            case .both: [.vulkan, .cpu]
+            }
+        let frames = try parseCount(arguments, "frames", valueName: "n", 2...10_000, bench)
+        let inFlight = try parseCount(arguments, "frames-in-flight", valueName: "n", 1...16, bench)!
+        let chart = arguments.value("chart").map { URL(fileURLWithPath: $0) }
+        let sweepNames = BenchSweeps.all.map(\.name)
+        let sweepText = arguments.value("sweeps") ?? (chart != nil ? "all" : "")
+        let sweeps = sweepText == "all" ? sweepNames : sweepText.split(separator: ",").map(String.init)
+        if let unknown = sweeps.first(where: { !sweepNames.contains($0) }) {
+            throw UsageError(
+                message:
+                    "Invalid value '\(unknown)' for '--sweeps <list>' (expected all or some of \(sweepNames.joined(separator: ",")))",
+                spec: bench)
+        }
+        if chart != nil && sweeps.isEmpty {
+            throw UsageError(message: "--chart draws the sweeps; give --sweeps a list", spec: bench)
+        }
+        let sweepFrames = try parseCount(arguments, "sweep-frames", valueName: "n", 2...100, bench)!
+
+        let vulkan: LensRenderer
+        do {
+            vulkan = try LensRenderer(backend: .vulkan)
+        } catch {
+            throw CommandFailure(
+                message:
+                    "the benchmark verifies GPU vs CPU parity first and needs a Vulkan device: \(error) (for lavapipe: apt-get install mesa-vulkan-drivers)"
+            )
+        }
+        let deviceName = vulkan.device?.name ?? "none"
+        print("liquidlens bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, Vulkan device \(deviceName)")
+
+        var report = BenchReport(
+            tool: "liquidlens 0.1.0", date: ISO8601DateFormatter().string(from: Date()),
+            machine: .init(
+                cores: ProcessInfo.processInfo.activeProcessorCount,
+                memoryGiB: Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30),
+                os: ProcessInfo.processInfo.operatingSystemVersionString, vulkanDevice: vulkan.device?.name),
+            verification: [], results: [], sweeps: [])
+
+        print("\nVERIFY (one frame per workload, GPU vs CPU, ≤ 1/255 and ≥ 99.9 % identical):")
+        let saveFolder = arguments.value("save-frames").map { URL(fileURLWithPath: $0) }
+        for workload in workloads {
+            let count = frames ?? workload.defaultFrames
+            let verification = try verify(workload, frame: count / 2, of: count, vulkan: vulkan, saveTo: saveFolder)
+            report.verification.append(verification)
+        }
+        if let failed = report.verification.first(where: { !$0.passed }) {
+            try writeReport(report, arguments)
+            throw CommandFailure(
+                message:
+                    "parity check failed on \(failed.workload) frame \(failed.frame) (max error \(failed.maxError), \(String(format: "%.4f", failed.identicalFraction * 100)) % identical): the GPU and CPU disagree, so nothing was timed"
+            )
+        }
+
+        print("\nTIME (render-only: frames resolved beforehand; end-to-end: resolve + render + fast PNG + write):")
+        for workload in workloads {
+            for backend in backends {
+                let result = try measure(
+                    workload, backend: backend, frames: frames ?? workload.defaultFrames, inFlight: inFlight)
+                report.results.append(result)
+                printResult(result)
+            }
+        }
+        if !sweeps.isEmpty {
+            print(
+                "\nSWEEPS (lens-heavy frame, \(sweepFrames) frames per point, lens moving; steady median / first frame):"
+            )
+            for backend in backends {
+                for sweep in BenchSweeps.all where sweeps.contains(sweep.name) {
+                    let measured = try BenchSweeps.run(
+                        sweep, backend: backend, frames: sweepFrames, inFlight: inFlight)
+                    report.sweeps.append(measured)
+                    let points = measured.points.map {
+                        "\($0.label) \(String(format: "%.1f", $0.frameMs))/\(String(format: "%.0f", $0.firstFrameMs))"
+                    }
+                    print(
+                        "  \(backend.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(sweep.name): \(points.joined(separator: ", ")) ms"
+                    )
+                }
+            }
+        }
+        try writeReport(report, arguments)
+        if let chart {
+            try AtomicFile.write(Data(BenchChart.svg(report.sweeps).utf8), to: chart)
+            print("chart: \(chart.path)")
+        }
+    }
+
+    private static func writeReport(_ report: BenchReport, _ arguments: ParsedArguments) throws {
+        guard let path = arguments.value("json") else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(try encoder.encode(report), to: URL(fileURLWithPath: path))
+        print("report: \(path)")
+    }
+
+    private static func verify(
+        _ workload: BenchmarkWorkload, frame: Int, of count: Int, vulkan: LensRenderer, saveTo folder: URL?
+    ) throws -> BenchReport.Verification {
+        let parameters = try LensRenderer.resolve(try workload.scene(frame, of: count))
+        let gpu = try vulkan.render(parameters)
+        let cpu = try LensRenderer(backend: .cpu).render(parameters)
+        let diff = try ImageDiff(gpu, cpu, threshold: 1)
+        let passed = diff.maxError.max() <= 1 && diff.identicalFraction >= 0.999
+        print(
+            "  \(workload.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) frame \(frame): max error \((0..<4).map { String(diff.maxError[$0]) }.joined(separator: "/")), "
+                + String(format: "%.4f %% identical", diff.identicalFraction * 100) + (passed ? "  ok" : "  FAILED"))
+        if let folder {
+            try PNGCodec.write(gpu, to: folder.appendingPathComponent("\(workload.rawValue)-vulkan.png"))
+            try PNGCodec.write(cpu, to: folder.appendingPathComponent("\(workload.rawValue)-cpu.png"))
+        }
+        return BenchReport.Verification(
+            workload: workload.rawValue, frame: frame, maxError: (0..<4).map { diff.maxError[$0] },
+            identicalFraction: diff.identicalFraction, passed: passed)
+    }
+
+    private static func measure(_ workload: BenchmarkWorkload, backend: Backend, frames: Int, inFlight: Int) throws
+        -> BenchReport.Result
+    {
+        let clock = BenchClock()
+        let renderer = try LensRenderer(backend: backend)
+        let setupMs = clock.lap()
+        let cache = ResolveCache()
+        let parameters = try (0..<frames).map {
+            try LensRenderer.resolve(try workload.scene($0, of: frames), cache: cache)
+        }
+        clock.lap()
+        _ = try renderer.render(parameters[0])
+        let firstFrameMs = clock.lap()
+
+        var intervals: [Double] = []
+        var stages: [GPUStageTimes] = []
+        try renderer.renderBatch(count: frames, framesInFlight: inFlight) {
+            parameters[$0]
+        } deliver: { _, _ in
+            intervals.append(clock.lap())
+            if let times = renderer.lastStageTimes { stages.append(times) }
+        }
+        let renderOnlyFPS = Double(frames) / (intervals.reduce(0, +) / 1000)
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let encoder = EncodingQueue(workers: ProcessInfo.processInfo.activeProcessorCount)
+        let endToEndCache = ResolveCache()
+        clock.lap()
+        try renderer.renderBatch(count: frames, framesInFlight: inFlight) {
+            try LensRenderer.resolve(try workload.scene($0, of: frames), cache: endToEndCache)
+        } deliver: { index, image in
+            try encoder.write(
+                image, to: folder.appendingPathComponent("frame-\(index).png"), format: .png, compression: .fast)
+        }
+        try encoder.finish()
+        let endToEndFPS = Double(frames) / (clock.lap() / 1000)
+
+        let median = BenchClock.percentile(intervals, 0.5)
+        let width = parameters[0].width
+        let height = parameters[0].height
+        return BenchReport.Result(
+            workload: workload.rawValue, backend: renderer.activeBackend.rawValue, width: width, height: height,
+            frames: frames, framesInFlight: backend == .vulkan ? inFlight : 1, setupMs: setupMs,
+            firstFrameMs: firstFrameMs,
+            frameMs: .init(median: median, p90: BenchClock.percentile(intervals, 0.9)), framesPerSecond: 1000 / median,
+            megapixelsPerSecond: Double(width * height) / 1e6 * 1000 / median,
+            gpuStagesMs: stages.isEmpty
+                ? nil
+                : .init(
+                    compose: BenchClock.percentile(stages.map(\.compose), 0.5),
+                    copy: BenchClock.percentile(stages.map(\.copy), 0.5),
+                    frost: BenchClock.percentile(stages.map(\.frost), 0.5),
+                    lens: BenchClock.percentile(stages.map(\.lens), 0.5),
+                    readback: BenchClock.percentile(stages.map(\.readback), 0.5)),
+            endToEnd: .init(
+                pngCompression: "fast", framesPerSecond: endToEndFPS, ratioToRenderOnly: endToEndFPS / renderOnlyFPS))
+    }
+
+    private static func printResult(_ result: BenchReport.Result) {
+        func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+        print(
+            "  \(result.workload) on \(result.backend): \(result.width)×\(result.height), \(result.frames) frames, "
+                + "\(result.framesInFlight) in flight")
+        print(
+            "    setup \(f(result.setupMs)) ms, first frame \(f(result.firstFrameMs)) ms, per frame median \(f(result.frameMs.median)) ms "
+                + "(p90 \(f(result.frameMs.p90))) = \(f(result.framesPerSecond)) frames/s, \(f(result.megapixelsPerSecond)) MP/s"
+        )
+        if let stages = result.gpuStagesMs {
+            print(
+                "    GPU stages (median): compose \(f(stages.compose, 2)), copy \(f(stages.copy, 2)), frost \(f(stages.frost, 2)), "
+                    + "lens \(f(stages.lens, 2)) ms; host readback \(f(stages.readback, 2)) ms")
+        }
+        print(
+            "    end-to-end with fast PNG: \(f(result.endToEnd.framesPerSecond)) frames/s "
+                + "(\(f(result.endToEnd.ratioToRenderOnly * 100, 0)) % of render-only)")
+    }
+}
+
+/// Milliseconds between laps.
+final class BenchClock {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    /// Milliseconds since the previous lap (or since creation).
+    @discardableResult
+    func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1e6
+    }
+
+    /// The value at fraction `q` of the sorted values (nearest rank).
+    static func percentile(_ values: [Double], _ q: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * q).rounded(.up)) - 1))]
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+
+/// What `liquidlens bench --json` writes. The schema (``BenchReport/schema``, printed by
+/// `liquidlens bench --print-schema`) is versioned: fields are only added within a version.
+struct BenchReport: Codable {
+    static let schemaVersion = 1
+
+    var schemaVersion = BenchReport.schemaVersion
+    var tool: String
+    var date: String
+    var machine: Machine
+    var verification: [Verification]
+    var results: [Result]
+    var sweeps: [Sweep]
+
+    struct Machine: Codable {
+        var cores: Int
+        var memoryGiB: Double
+        var os: String
+        var vulkanDevice: String?
+    }
+
+    /// GPU vs CPU on one frame of a workload, before anything is timed.
+    struct Verification: Codable {
+        var workload: String
+        var frame: Int
+        var maxError: [Int]
+        var identicalFraction: Double
+        var passed: Bool
+    }
+
+    struct Distribution: Codable {
+        var median: Double
+        var p90: Double
+    }
+
+    struct Stages: Codable {
+        var compose: Double
+        var copy: Double
+        var frost: Double
+        var lens: Double
+        var readback: Double
+    }
+
+    struct EndToEnd: Codable {
+        var pngCompression: String
+        var framesPerSecond: Double
+        var ratioToRenderOnly: Double
+    }
+
+    /// One workload on one backend.
+    struct Result: Codable {
+        var workload: String
+        var backend: String
+        var width: Int
+        var height: Int
+        var frames: Int
+        var framesInFlight: Int
+        var setupMs: Double
+        var firstFrameMs: Double
+        var frameMs: Distribution
+        var framesPerSecond: Double
+        var megapixelsPerSecond: Double
+        var gpuStagesMs: Stages?
+        var endToEnd: EndToEnd
+    }
+
+    struct SweepPoint: Codable {
+        var label: String
+        var value: Double
+        var frameMs: Double
+        var firstFrameMs: Double
+    }
+
+    /// One scaling sweep on one backend: how the steady per-frame time (and the first, cold
+    /// frame's) follows one parameter of the lens-heavy frame.
+    struct Sweep: Codable {
+        var name: String
+        var parameter: String
+        var backend: String
+        var points: [SweepPoint]
+    }
+
+    static let schema = """
+        {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "$id": "https://liquidlens.dev/schemas/bench-1.json",
+          "title": "liquidlens bench report",
+          "type": "object",
+          "additionalProperties": false,
+          "required": ["schemaVersion", "tool", "date", "machine", "verification", "results", "sweeps"],
+          "properties": {
+            "schemaVersion": { "const": 1 },
+            "tool": { "type": "string" },
+            "date": { "type": "string", "description": "ISO 8601, UTC" },
+            "machine": {
+              "type": "object",
+              "additionalProperties": false,
+              "required": ["cores", "memoryGiB", "os"],
+              "properties": {
+                "cores": { "type": "integer", "minimum": 1 },
+                "memoryGiB": { "type": "number", "minimum": 0 },
+                "os": { "type": "string" },
+                "vulkanDevice": { "type": "string" }
+              }
+            },
+            "verification": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["workload", "frame", "maxError", "identicalFraction", "passed"],
+                "properties": {
+                  "workload": { "enum": ["lens-heavy", "screen", "thumbnails"] },
+                  "frame": { "type": "integer", "minimum": 0 },
+                  "maxError": { "type": "array", "items": { "type": "integer", "minimum": 0, "maximum": 255 } },
+                  "identicalFraction": { "type": "number", "minimum": 0, "maximum": 1 },
+                  "passed": { "type": "boolean" }
+                }
+              }
+            },
+            "results": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["workload", "backend", "width", "height", "frames", "framesInFlight", "setupMs",
+                             "firstFrameMs", "frameMs", "framesPerSecond", "megapixelsPerSecond", "endToEnd"],
+                "properties": {
+                  "workload": { "enum": ["lens-heavy", "screen", "thumbnails"] },
+                  "backend": { "enum": ["vulkan", "cpu"] },
+                  "width": { "type": "integer", "minimum": 1 },
+                  "height": { "type": "integer", "minimum": 1 },
+                  "frames": { "type": "integer", "minimum": 1 },
+                  "framesInFlight": { "type": "integer", "minimum": 1 },
+                  "setupMs": { "type": "number", "minimum": 0, "description": "instance, device, pipelines" },
+                  "firstFrameMs": { "type": "number", "minimum": 0 },
+                  "frameMs": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["median", "p90"],
+                    "properties": { "median": { "type": "number", "minimum": 0 }, "p90": { "type": "number", "minimum": 0 } }
+                  },
+                  "framesPerSecond": { "type": "number", "minimum": 0 },
+                  "megapixelsPerSecond": { "type": "number", "minimum": 0 },
+                  "gpuStagesMs": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["compose", "copy", "frost", "lens", "readback"],
+                    "properties": {
+                      "compose": { "type": "number", "minimum": 0 },
+                      "copy": { "type": "number", "minimum": 0 },
+                      "frost": { "type": "number", "minimum": 0 },
+                      "lens": { "type": "number", "minimum": 0 },
+                      "readback": { "type": "number", "minimum": 0 }
+                    }
+                  },
+                  "endToEnd": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["pngCompression", "framesPerSecond", "ratioToRenderOnly"],
+                    "properties": {
+                      "pngCompression": { "enum": ["fast", "default", "best"] },
+                      "framesPerSecond": { "type": "number", "minimum": 0 },
+                      "ratioToRenderOnly": { "type": "number", "minimum": 0 }
+                    }
+                  }
+                }
+              }
+            },
+            "sweeps": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["name", "parameter", "backend", "points"],
+                "properties": {
+                  "name": { "enum": ["resolution", "coverage", "shapes", "frost"] },
+                  "parameter": { "type": "string" },
+                  "backend": { "enum": ["vulkan", "cpu"] },
+                  "points": {
+                    "type": "array",
+                    "items": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": ["label", "value", "frameMs", "firstFrameMs"],
+                      "properties": {
+                        "label": { "type": "string" },
+                        "value": { "type": "number" },
+                        "frameMs": { "type": "number", "minimum": 0 },
+                        "firstFrameMs": { "type": "number", "minimum": 0 }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+        """
+}
