@@ -154,7 +154,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
     // MARK: thumbnails
 
     /// Thumbnail `index`: background, shape and material chosen from the index by a fixed hash.
-    static func thumbnail(_ index: Int) -> Scene {
+    public static func thumbnail(_ index: Int) -> Scene {
         var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D
         func next() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -9,16 +9,18 @@ struct CLIResult {
     let stderr: String
 }
 
-func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
+/// The `liquidlens` binary built beside the test bundle.
+func cliBinary() -> URL {
     let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
         "liquidlens")
-    let binary =
-        FileManager.default.fileExists(atPath: executable.path)
-        ? executable
-        : URL(fileURLWithPath: try String(contentsOfFile: "/proc/self/exe", encoding: .utf8))
-            .deletingLastPathComponent().appendingPathComponent("liquidlens")
+    if FileManager.default.fileExists(atPath: executable.path) { return executable }
+    let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+    return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("liquidlens")
+}
+
+func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = cliBinary()
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     if let directory { process.currentDirectoryURL = directory }
@@ -41,7 +43,7 @@ struct CLITests {
         "Help is on stdout with exit 0, for the tool and every subcommand",
         arguments: [
             [], ["--help"], ["help", "render"], ["render", "--help"], ["diff", "-h"], ["examples", "--help"],
-            ["devices", "--help"],
+            ["devices", "--help"], ["batch", "--help"], ["bench", "--help"],
         ])
     func help(_ arguments: [String]) throws {
         let result = try runCLI(arguments)

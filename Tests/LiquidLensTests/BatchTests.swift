@@ -1,0 +1,318 @@
+import Foundation
+import LensVulkan
+import LiquidLens
+import Testing
+
+@testable import LensCore
+@testable import LensReference
+
+/// Frames that exercise every reuse path: a lens moving over one backdrop, the frost kernel
+/// changing, a control whose rail changes part of the backdrop, a different scene and size, and
+/// back again.
+private func batchScenes() -> [Scene] {
+    var scenes: [Scene] = []
+    for (index, x) in [40.0, 64, 64, 120].enumerated() {
+        var scene = BuiltInScene.probeGrid.scene
+        scene.glass[0].shapes[0].frame.x = x
+        scene.glass[0].optics.frost = index == 2 ? 5 : 2
+        scenes.append(scene)
+    }
+    scenes += [0.3, 0.9, 1.0, 1.5].map { BuiltInAnimation.segmentedDrag.frame(at: $0) }
+    scenes.append(BenchmarkWorkload.thumbnail(7))
+    scenes.append(scenes[1])
+    return scenes
+}
+
+@Suite("Batch rendering")
+struct BatchTests {
+    @Test("A batch equals rendering each frame alone, bit for bit", arguments: [Backend.cpu, .vulkan])
+    func batchEqualsSingles(_ backend: Backend) throws {
+        let scenes = batchScenes()
+        let cache = ResolveCache()
+        var batch: [RGBA8Image] = []
+        let frame = { (index: Int) in try LensRenderer.resolve(scenes[index], cache: cache) }
+        if backend == .cpu {
+            let renderer = try LensRenderer(backend: .cpu)
+            try renderer.renderBatch(count: scenes.count, frame: frame) { _, image in batch.append(image) }
+        } else {
+            try SharedGPU.with { gpu in
+                try gpu.renderBatch(count: scenes.count, framesInFlight: 3, frame: frame) { index, image in
+                    #expect(index == batch.count, "frames arrive in order")
+                    batch.append(image)
+                }
+            }
+        }
+        #expect(batch.count == scenes.count)
+        for (index, scene) in scenes.enumerated() {
+            let parameters = try LensRenderer.resolve(scene)
+            let alone =
+                backend == .cpu
+                ? ReferenceRenderer().render(parameters)
+                : try VulkanRenderer(options: VulkanOptions(pipelineCacheDirectory: nil)).render(parameters)
+            if batch[index] != alone {
+                let folder = writeFailureImages(
+                    name: "batch-\(backend)-\(index)", actual: batch[index], expected: alone)
+                Issue.record("frame \(index) differs from rendering it alone; images in \(folder)")
+            }
+        }
+    }
+
+    @Test("Frame reuse skips what did not change and redoes what did")
+    func frameReusePlans() throws {
+        var scene = BuiltInScene.probeGrid.scene
+        scene.glass[0].optics.frost = 3
+        let parameters = try LensRenderer.resolve(scene)
+        let reuse = FrameReuse()
+        let first = reuse.plan(parameters)
+        #expect(first.composeRegion == parameters.fullFrame)
+        #expect(first.uploadBackdrop && first.uploadLabel)
+        #expect(first.parameters.lenses[0].frostTileCount == parameters.lenses[0].frostTileCount)
+        #expect(first.parameters.lenses[0].frostTileCount > 0)
+
+        let again = reuse.plan(parameters)
+        #expect(again.composeRegion == nil)
+        #expect(!again.uploadBackdrop && !again.uploadLabel)
+        #expect(again.parameters.lenses[0].frostTileCount == 0)
+        #expect(again.parameters.lenses[0].rowTileCount == 0)
+        #expect(again.parameters.lenses[0].tileCount == parameters.lenses[0].tileCount)
+
+        var touched = parameters
+        touched.backdrop[5 * parameters.width + 300] ^= 0xFF
+        let damaged = reuse.plan(touched)
+        #expect(damaged.uploadBackdrop)
+        #expect(damaged.composeRegion == PixelRegion(x0: 288, y0: 0, x1: 304, y1: 16))
+        #expect(damaged.parameters.lenses[0].frostTileCount == 0, "the change is out of every frost tile's reach")
+
+        var blurred = touched
+        blurred.backdrop[100 * parameters.width + 160] ^= 0xFF
+        let nearLens = reuse.plan(blurred)
+        let redone = nearLens.parameters.lenses[0].frostTileCount
+        #expect(redone > 0 && redone < parameters.lenses[0].frostTileCount, "only tiles near the change blur again")
+    }
+
+    @Test("Sweeps multiply in order and name their frames")
+    func manifestSweeps() throws {
+        let manifest = try BatchManifest.decode(
+            Data(
+                """
+                {"scene": {"example": "probe-grid"}, "name": "move",
+                 "sweep": [{"key": "glass[0].frame.x", "from": 10, "to": 50, "steps": 3},
+                           {"key": "glass[0].optics.frost", "values": [0, 4]}]}
+                """.utf8), baseDirectory: URL(fileURLWithPath: "/"))
+        #expect(manifest.count == 6)
+        #expect(manifest.outputStem(0) == "move-00001")
+        #expect(manifest.outputStem(5) == "move-00006")
+        let frames = try (0..<6).map { try manifest.scene($0).scene.glass[0] }
+        #expect(frames.map(\.shapes[0].frame.x) == [10, 10, 30, 30, 50, 50])
+        #expect(frames.map(\.optics.frost) == [0, 4, 0, 4, 0, 4])
+    }
+
+    @Test("Shards are disjoint, contiguous and together the whole batch", arguments: [1, 2, 3, 7, 64])
+    func shards(_ count: Int) throws {
+        let manifest = try BatchManifest.decode(
+            Data(#"{"scene": "a.json", "sweep": [{"key": "canvas.width", "from": 100, "to": 200, "steps": 50}]}"#.utf8),
+            baseDirectory: URL(fileURLWithPath: "/"))
+        let slices = (0..<count).map { manifest.shard($0, of: count) }
+        #expect(slices.flatMap { Array($0) } == Array(0..<50))
+        #expect(slices.map(\.count).max()! - slices.map(\.count).min()! <= 1)
+    }
+
+    @Test(
+        "Malformed manifests are errors that name the key",
+        arguments: [
+            (#"{"scenes": []}"#, "scenes"),
+            (#"{"scene": "a.json", "scenes": ["b.json"]}"#, "not both"),
+            (#"{"scene": "a.json", "colour": 1}"#, "colour: unknown key"),
+            (#"{"scene": "a.json", "sweep": [{"key": "glass[x]", "values": [1]}]}"#, "cannot read the key path"),
+            (#"{"scene": "a.json", "sweep": [{"key": "a", "from": 0, "to": 1, "steps": 0}]}"#, "sweep[0].steps"),
+            (#"{"scenes": [{"example": "nope"}]}"#, "unknown example"),
+            (#"{"scenes": ["a.json"], "sweep": []}"#, "sweeps apply to one"),
+            ("[1]", "must be a JSON object"),
+        ])
+    func manifestErrors(_ json: String, _ message: String) {
+        #expect {
+            _ = try BatchManifest.decode(Data(json.utf8), baseDirectory: URL(fileURLWithPath: "/"))
+        } throws: { error in
+            "\(error)".contains(message)
+        }
+    }
+
+    @Test("A sweep key the scene does not have is an error naming the frame")
+    func sweepKeyOutsideScene() throws {
+        let manifest = try BatchManifest.decode(
+            Data(#"{"scene": {"example": "probe-grid"}, "sweep": [{"key": "glass[3].frame.x", "values": [1]}]}"#.utf8),
+            baseDirectory: URL(fileURLWithPath: "/"))
+        #expect {
+            _ = try manifest.scene(0)
+        } throws: { error in
+            "\(error)".contains("glass[3].frame.x") && "\(error)".contains("outside")
+        }
+    }
+}
+
+@Suite("liquidlens batch and bench")
+struct BatchCommandTests {
+    private func writeManifest(_ folder: URL, steps: Int) throws -> URL {
+        let url = folder.appendingPathComponent("sweep.json")
+        try Data(
+            """
+            {"scene": {"example": "probe-grid"}, "name": "move",
+             "sweep": [{"key": "glass[0].frame.x", "from": 10, "to": 170, "steps": \(steps)}]}
+            """.utf8
+        ).write(to: url)
+        return url
+    }
+
+    private func files(_ folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            result[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return result
+    }
+
+    @Test("The union of the shards is the unsharded run, file for file")
+    func shardUnion() throws {
+        let folder = try temporaryFolder("shards")
+        let manifest = try writeManifest(folder, steps: 7)
+        let whole = folder.appendingPathComponent("whole")
+        let sharded = folder.appendingPathComponent("sharded")
+        #expect(try runCLI(["batch", manifest.path, "-o", whole.path, "-q"]).status == 0)
+        for shard in 0..<3 {
+            let result = try runCLI(["batch", manifest.path, "-o", sharded.path, "--shard", "\(shard)/3", "-q"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let expected = try files(whole)
+        #expect(expected.count == 7)
+        #expect(expected.keys.sorted().first == "move-00001.png")
+        #expect(try files(sharded) == expected)
+    }
+
+    @Test("--resume after a killed run completes with nothing missing, duplicated or truncated")
+    func resumeAfterKill() throws {
+        let folder = try temporaryFolder("resume")
+        let manifest = try writeManifest(folder, steps: 40)
+        let reference = folder.appendingPathComponent("reference")
+        #expect(try runCLI(["batch", manifest.path, "-o", reference.path, "-q", "--backend", "cpu"]).status == 0)
+
+        let output = folder.appendingPathComponent("killed")
+        let process = Process()
+        process.executableURL = cliBinary()
+        process.arguments = ["batch", manifest.path, "-o", output.path, "-q", "--backend", "cpu"]
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let written = (try? FileManager.default.contentsOfDirectory(atPath: output.path))?.count ?? 0
+            if written >= 3 { break }
+            usleep(20_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let survivors = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }
+        #expect(survivors.count < 40, "the run was killed before it finished")
+        for name in survivors {
+            #expect(ImageFormat.png.isComplete(output.appendingPathComponent(name)), "\(name) is whole")
+        }
+
+        let resumed = try runCLI(["batch", manifest.path, "-o", output.path, "--resume", "--backend", "cpu"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("already complete"))
+        #expect(try files(output) == files(reference))
+    }
+
+    @Test("Frames stream to stdout as PAM for pipes")
+    func pamToStdout() throws {
+        let folder = try temporaryFolder("pam")
+        let manifest = try writeManifest(folder, steps: 2)
+        let result = try runCLI(["batch", manifest.path, "-o", "-", "--format", "pam", "-q"])
+        #expect(result.status == 0)
+        let header = "P7\nWIDTH 320\nHEIGHT 200\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
+        #expect(result.stdout.components(separatedBy: header).count == 3, "two frames, each with its header")
+    }
+
+    @Test(
+        "Bad batch options are usage errors",
+        arguments: [
+            (["--shard", "3/3"], "--shard <i/n>"), (["--format", "jpeg"], "--format <format>"),
+            (["--png-compression", "max"], "--png-compression <level>"), (["--jobs", "0"], "--jobs <n>"),
+        ])
+    func badOptions(_ options: [String], _ message: String) throws {
+        let folder = try temporaryFolder("batch-usage")
+        let manifest = try writeManifest(folder, steps: 2)
+        let result = try runCLI(["batch", manifest.path] + options)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message))
+    }
+
+    @Test("The bench report validates against its schema, and the chart is drawn")
+    func benchReport() throws {
+        let folder = try temporaryFolder("bench")
+        let json = folder.appendingPathComponent("bench.json")
+        let chart = folder.appendingPathComponent("sweeps.svg")
+        let result = try runCLI([
+            "bench", "--workload", "thumbnails", "--frames", "3", "--backend", "vulkan", "--sweeps", "shapes",
+            "--sweep-frames", "2", "--json", json.path, "--chart", chart.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("thumbnails  frame 1: max error 0/0/0/0"))
+        #expect(result.stdout.contains("thumbnails on vulkan: 512×512, 3 frames"))
+        let schema = try JSONSerialization.jsonObject(with: Data(try runCLI(["bench", "--print-schema"]).stdout.utf8))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: json))
+        let problems = validate(report, against: schema)
+        #expect(problems.isEmpty, "\(problems)")
+        let object = try #require(report as? [String: Any])
+        #expect((object["sweeps"] as? [Any])?.count == 1)
+        let svg = try String(contentsOf: chart, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("shapes per glass group") && svg.contains("<polyline"))
+
+        var broken = try #require(report as? [String: Any])
+        broken["schemaVersion"] = 2
+        #expect(!validate(broken, against: schema).isEmpty, "the validator catches a wrong report")
+    }
+
+    @Test("The bench refuses to time when GPU and CPU disagree")
+    func benchParityFailure() throws {
+        let result = try runCLI(
+            ["bench", "--workload", "thumbnails", "--frames", "2"], environment: ["LIQUIDLENS_INJECT_WRONG_PIXELS": "1"]
+        )
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAILED"))
+        #expect(result.stderr.contains("parity check failed on thumbnails"))
+        #expect(!result.stdout.contains("TIME"))
+    }
+}
+
+@Suite("Image formats")
+struct ImageFormatTests {
+    @Test("PNG compression levels trade size for speed and decode to the same pixels")
+    func pngCompression() throws {
+        let image = try LensRenderer(backend: .cpu).render(BuiltInScene.probeGrid.scene)
+        let sizes = try PNGCompression.allCases.map { level -> Int in
+            let data = try PNGCodec.encode(image, compression: level)
+            #expect(try PNGCodec.decode(data) == image)
+            return data.count
+        }
+        #expect(sizes[2] <= sizes[1] && sizes[1] < sizes[0], "best ≤ default < fast: \(sizes)")
+    }
+
+    @Test("PPM, PAM and raw RGBA carry the pixels after a standard header")
+    func rawFormats() throws {
+        let image = RGBA8Image(width: 2, height: 1, pixels: [1, 2, 3, 255, 4, 5, 6, 128])
+        #expect(try ImageFormat.rgba.encode(image) == Data(image.pixels))
+        #expect(try ImageFormat.ppm.encode(image) == Data("P6\n2 1\n255\n".utf8) + Data([1, 2, 3, 4, 5, 6]))
+        let pam = try ImageFormat.pam.encode(image)
+        #expect(pam.starts(with: Data("P7\nWIDTH 2\nHEIGHT 1\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n".utf8)))
+        #expect(pam.suffix(8) == Data(image.pixels))
+    }
+
+    @Test("A truncated PNG is not complete")
+    func truncatedPNG() throws {
+        let folder = try temporaryFolder("truncated")
+        let url = folder.appendingPathComponent("a.png")
+        let data = try PNGCodec.encode(RGBA8Image(width: 4, height: 4, pixels: [UInt8](repeating: 200, count: 64)))
+        try data.write(to: url)
+        #expect(ImageFormat.png.isComplete(url))
+        try data.prefix(data.count - 5).write(to: url)
+        #expect(!ImageFormat.png.isComplete(url))
+    }
+}
