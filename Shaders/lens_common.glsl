@@ -83,6 +83,7 @@ const uint SRGB_DECODE_OFFSET = 0u;     // 256 linear values of the 8-bit sRGB c
 const uint SRGB_ENCODE_OFFSET = 256u;   // 255 linear thresholds where the rounded code steps up
 const uint SPECTRAL_OFFSET = 511u;      // 7 taps x (scale, r, g, b) of the spectral dispersion
 const uint SPECTRAL_TAPS = 7u;
+const uint SRGB_BUCKET_OFFSET = 539u;   // first code of each float bucket (bits >> 16) of [0, 1)
 const uint PROFILE_SAMPLES = 256u;      // samples of a physical displacement profile
 
 layout(std430, set = 0, binding = 0) readonly buffer ParamsBuffer {
@@ -113,13 +114,15 @@ float srgbDecode(uint code) {
     return tables[SRGB_DECODE_OFFSET + code];
 }
 
-// Binary search over the rounding thresholds: exact, and no pow() whose approximation differs.
+// The count of rounding thresholds at or below the value: exact, and no pow() whose
+// approximation differs. The value's float bucket gives the count at the bucket's start; a bucket
+// holds at most one threshold, so one comparison finishes it.
 uint srgbEncode(float value) {
-    uint code = 0u;
-    for (uint step = 128u; step > 0u; step = step >> 1u) {
-        if (value >= tables[SRGB_ENCODE_OFFSET + code + step - 1u]) {
-            code = code + step;
-        }
+    if (!(value > 0.0)) { return 0u; }
+    if (value >= 1.0) { return 255u; }
+    uint code = uint(tables[SRGB_BUCKET_OFFSET + (floatBitsToUint(value) >> 16u)]);
+    if (code < 255u && value >= tables[SRGB_ENCODE_OFFSET + code]) {
+        code = code + 1u;
     }
     return code;
 }

@@ -1,4 +1,5 @@
 #include <png.h>
+#include <zlib.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,11 @@ static void liquidlens_png_append(png_structp png, png_bytep bytes, png_size_t l
 
 static void liquidlens_png_flush(png_structp png) { (void)png; }
 
-/* Encodes 8-bit RGBA rows as an sRGB PNG with zlib `level` (0-9) and the row filters `filters`
-   (a PNG_FILTER_* mask). libpng reports errors by longjmp, which Swift cannot catch, hence C.
+/* Encodes 8-bit RGBA rows as an sRGB PNG with zlib `level` (0-9) and `strategy` (Z_*) and the
+   row filters `filters` (a PNG_FILTER_* mask). libpng reports errors by longjmp, which Swift cannot catch, hence C.
    Returns 1 on success, 0 on failure (out->data freed). */
 static inline int liquidlens_png_encode(
-    const unsigned char *pixels, unsigned width, unsigned height, int level, int filters,
+    const unsigned char *pixels, unsigned width, unsigned height, int level, int strategy, int filters,
     liquidlens_png_buffer *out) {
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     if (!png) return 0;
@@ -48,6 +49,7 @@ static inline int liquidlens_png_encode(
     }
     png_set_write_fn(png, out, liquidlens_png_append, liquidlens_png_flush);
     png_set_compression_level(png, level);
+    png_set_compression_strategy(png, strategy);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
     png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

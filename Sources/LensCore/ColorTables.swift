@@ -20,4 +20,25 @@ public enum ColorTables {
     public static let srgbEncodeThresholds: [Float] = (1..<256).map {
         Float(srgbToLinear((Double($0) - 0.5) / 255))
     }
+
+    /// Where the encode search starts: entry b is the code of the smallest value whose float bits
+    /// shifted right by 16 equal b, for every value in (0, 1). No bucket holds more than one
+    /// threshold, so the shaders encode with one table read and one comparison.
+    public static let srgbEncodeBuckets: [Float] = {
+        let thresholds = srgbEncodeThresholds
+        var buckets: [Float] = []
+        var code = 0
+        for bucket in 0..<encodeBucketCount {
+            let start = Float(bitPattern: UInt32(bucket) << 16)
+            while code < thresholds.count && thresholds[code] <= start { code += 1 }
+            let end = Float(bitPattern: UInt32(bucket + 1) << 16)
+            precondition(
+                code + 1 >= thresholds.count || thresholds[code + 1] >= end, "an encode bucket holds two thresholds")
+            buckets.append(Float(code))
+        }
+        return buckets
+    }()
+
+    /// Buckets cover the float bit patterns of [0, 1): 1.0 is 0x3F80_0000.
+    public static let encodeBucketCount = 0x3F80
 }

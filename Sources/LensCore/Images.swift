@@ -13,13 +13,27 @@ public struct RGBA8Image: Sendable, Equatable {
 
     /// Builds an image from pixels packed as `r | g << 8 | b << 16 | a << 24` (the shaders' format).
     public init(width: Int, height: Int, packed: [UInt32]) {
-        var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        for (index, value) in packed.prefix(width * height).enumerated() {
-            bytes[index * 4] = UInt8(value & 0xFF)
-            bytes[index * 4 + 1] = UInt8((value >> 8) & 0xFF)
-            bytes[index * 4 + 2] = UInt8((value >> 16) & 0xFF)
-            bytes[index * 4 + 3] = UInt8(value >> 24)
+        self = packed.prefix(width * height).withUnsafeBytes {
+            RGBA8Image(width: width, height: height, packedMemory: $0)
         }
+    }
+
+    /// Builds an image from memory holding `width × height` packed pixels (a mapped buffer).
+    public init(width: Int, height: Int, packedMemory: UnsafeRawBufferPointer) {
+        precondition(packedMemory.count >= width * height * 4, "not enough packed pixels")
+        #if _endian(little)
+            // r | g << 8 | b << 16 | a << 24 in little-endian memory is already R, G, B, A.
+            let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: packedMemory[..<(width * height * 4)]))
+        #else
+            var bytes = [UInt8](repeating: 0, count: width * height * 4)
+            for index in 0..<width * height {
+                let value = packedMemory.load(fromByteOffset: index * 4, as: UInt32.self)
+                bytes[index * 4] = UInt8(value & 0xFF)
+                bytes[index * 4 + 1] = UInt8((value >> 8) & 0xFF)
+                bytes[index * 4 + 2] = UInt8((value >> 16) & 0xFF)
+                bytes[index * 4 + 3] = UInt8(value >> 24)
+            }
+        #endif
         self.init(width: width, height: height, pixels: bytes)
     }
 

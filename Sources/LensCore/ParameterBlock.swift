@@ -222,8 +222,10 @@ public enum TableLayout {
     /// Spectral dispersion: `spectralTaps` × (offset scale, red, green, blue weights).
     public static let spectralOffset = 511
     public static let spectralTaps = 7
+    /// The first code of each float bucket of [0, 1) (``ColorTables/srgbEncodeBuckets``).
+    public static let srgbEncodeBucketOffset = spectralOffset + spectralTaps * 4
     /// Frost kernels and physical displacement profiles follow, one run per lens.
-    public static let perLensOffset = spectralOffset + spectralTaps * 4
+    public static let perLensOffset = srgbEncodeBucketOffset + ColorTables.encodeBucketCount
     /// Samples of a physical displacement profile over the band, silhouette last.
     public static let profileSamples = 256
     /// Side of a lens tile in pixels (GLSL: `TILE_SIZE`, the workgroup size).

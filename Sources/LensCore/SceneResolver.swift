@@ -69,7 +69,7 @@ public struct SceneResolver: Sendable {
             }
         }
 
-        var tables = ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds + Self.spectralTable()
+        var tables = Self.fixedTables
         var shapes: [ShapeParams] = []
         var tiles: [SIMD4<UInt32>] = []
         var tileShapes: [UInt32] = []
@@ -337,6 +337,11 @@ public struct SceneResolver: Sendable {
 
     /// Seven spectral taps from the red end (scale 1−k) to the blue end (1+k), each weighted into
     /// red, green and blue by a Gaussian response; each channel's weights sum to 1.
+    /// The tables every frame starts with, in ``TableLayout`` order: sRGB decode, encode
+    /// thresholds, spectral taps, encode buckets.
+    public static let fixedTables =
+        ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds + spectralTable() + ColorTables.srgbEncodeBuckets
+
     static func spectralTable() -> [Float] {
         let taps = TableLayout.spectralTaps
         let positions = (0..<taps).map { -1 + 2 * Double($0) / Double(taps - 1) }

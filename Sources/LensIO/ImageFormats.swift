@@ -4,7 +4,8 @@ import LensCore
 
 /// How hard the PNG encoder works: zlib level and row filters.
 public enum PNGCompression: String, Sendable, CaseIterable {
-    /// zlib level 1 and the Sub filter only: several times faster, files about a third larger.
+    /// zlib level 1 with run-length matching and the Up filter only: about five times faster
+    /// than `default`, files about 40 % larger.
     case fast
     /// zlib level 6, filters chosen per row.
     case `default`
@@ -19,9 +20,11 @@ public enum PNGCompression: String, Sendable, CaseIterable {
         }
     }
 
+    var zlibStrategy: Int32 { self == .fast ? Z_RLE : Z_DEFAULT_STRATEGY }
+
     var filters: Int32 {
         self == .fast
-            ? Int32(PNG_FILTER_SUB)
+            ? Int32(PNG_FILTER_UP)
             : Int32(PNG_FILTER_NONE | PNG_FILTER_SUB | PNG_FILTER_UP | PNG_FILTER_AVG | PNG_FILTER_PAETH)
     }
 }

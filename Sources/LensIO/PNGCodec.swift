@@ -71,7 +71,7 @@ public enum PNGCodec {
         let encoded = image.pixels.withUnsafeBufferPointer { pixels in
             liquidlens_png_encode(
                 pixels.baseAddress, UInt32(image.width), UInt32(image.height), compression.zlibLevel,
-                compression.filters, &buffer)
+                compression.zlibStrategy, compression.filters, &buffer)
         }
         guard encoded != 0, let bytes = buffer.data else {
             throw ImageFileError(description: "PNG encoding failed (out of memory)")

@@ -25,13 +25,11 @@ struct ShaderContext {
     }
 
     func srgbEncode(_ value: Float) -> UInt32 {
-        var code: UInt32 = 0
-        var step: UInt32 = 128
-        while step > 0 {
-            if value >= tables[TableLayout.srgbEncodeOffset + Int(code + step - 1)] {
-                code = code + step
-            }
-            step = step >> 1
+        if !(value > 0) { return 0 }
+        if value >= 1 { return 255 }
+        var code = UInt32(tables[TableLayout.srgbEncodeBucketOffset + Int(value.bitPattern >> 16)])
+        if code < 255 && value >= tables[TableLayout.srgbEncodeOffset + Int(code)] {
+            code = code + 1
         }
         return code
     }

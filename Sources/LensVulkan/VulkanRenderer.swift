@@ -219,22 +219,22 @@ public final class VulkanRenderer {
         }
         slot.pending = nil
         let started = DispatchTime.now().uptimeNanoseconds
-        let pixelCount = pending.width * pending.height
-        var packed = [UInt32](
-            UnsafeBufferPointer(
-                start: slot.buffer(.output).mapped.assumingMemoryBound(to: UInt32.self), count: pixelCount))
+        var image = RGBA8Image(
+            width: pending.width, height: pending.height,
+            packedMemory: UnsafeRawBufferPointer(
+                start: slot.buffer(.output).mapped, count: pending.width * pending.height * 4))
         let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         if ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_WRONG_PIXELS"] == "1" {
-            Self.corrupt(&packed)
+            Self.corrupt(&image)
         }
         lastStageTimes = try stageTimes(slot, pending, readback: readback)
-        return RGBA8Image(width: pending.width, height: pending.height, packed: packed)
+        return image
     }
 
     /// Fault injection for the parity check of `liquidlens bench`: `LIQUIDLENS_INJECT_WRONG_PIXELS=1`
     /// flips the low bits of red in every 7th pixel, as a broken shader would.
-    private static func corrupt(_ packed: inout [UInt32]) {
-        for index in stride(from: 0, to: packed.count, by: 7) { packed[index] ^= 0x0F }
+    private static func corrupt(_ image: inout RGBA8Image) {
+        for pixel in stride(from: 0, to: image.width * image.height, by: 7) { image.pixels[pixel * 4] ^= 0x0F }
     }
 
     /// Fault injection for reliability tests: `LIQUIDLENS_INJECT_DEVICE_LOST=N` makes the N-th

@@ -198,10 +198,12 @@ extension Commands {
         let renderer = try LensRenderer(backend: backend)
         let setupMs = clock.lap()
         let cache = ResolveCache()
+        var resolveTimes: [Double] = []
         let parameters = try (0..<frames).map {
-            try LensRenderer.resolve(try workload.scene($0, of: frames), cache: cache)
+            let resolved = try LensRenderer.resolve(try workload.scene($0, of: frames), cache: cache)
+            resolveTimes.append(clock.lap())
+            return resolved
         }
-        clock.lap()
         _ = try renderer.render(parameters[0])
         let firstFrameMs = clock.lap()
 
@@ -235,6 +237,7 @@ extension Commands {
         return BenchReport.Result(
             workload: workload.rawValue, backend: renderer.activeBackend.rawValue, width: width, height: height,
             frames: frames, framesInFlight: backend == .vulkan ? inFlight : 1, setupMs: setupMs,
+            resolveMs: BenchClock.percentile(resolveTimes, 0.5),
             firstFrameMs: firstFrameMs,
             frameMs: .init(median: median, p90: BenchClock.percentile(intervals, 0.9)), framesPerSecond: 1000 / median,
             megapixelsPerSecond: Double(width * height) / 1e6 * 1000 / median,
@@ -256,7 +259,7 @@ extension Commands {
             "  \(result.workload) on \(result.backend): \(result.width)×\(result.height), \(result.frames) frames, "
                 + "\(result.framesInFlight) in flight")
         print(
-            "    setup \(f(result.setupMs)) ms, first frame \(f(result.firstFrameMs)) ms, per frame median \(f(result.frameMs.median)) ms "
+            "    setup \(f(result.setupMs)) ms, resolve \(f(result.resolveMs)) ms (median), first frame \(f(result.firstFrameMs)) ms, per frame median \(f(result.frameMs.median)) ms "
                 + "(p90 \(f(result.frameMs.p90))) = \(f(result.framesPerSecond)) frames/s, \(f(result.megapixelsPerSecond)) MP/s"
         )
         if let stages = result.gpuStagesMs {

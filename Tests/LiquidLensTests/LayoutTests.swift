@@ -1,3 +1,4 @@
+import Foundation
 import LensShaders
 import LiquidLens
 import Testing
@@ -95,5 +96,26 @@ struct LayoutTests {
         let arrayType = try #require(layout.memberTypes[block]?[0])
         #expect(layout.arrayStrides[arrayType] == MemoryLayout<ShapeParams>.stride)
         #expect(MemoryLayout<ShapeParams>.stride == MemoryLayout<ShapeParams>.size)
+    }
+
+    @Test("The table offsets and tile size in the GLSL match TableLayout")
+    func tableConstantsAgree() throws {
+        let source = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Shaders/lens_common.glsl"), encoding: .utf8)
+        func constant(_ name: String) -> Int? {
+            let line = source.split(separator: "\n").first { $0.hasPrefix("const uint \(name) = ") }
+            return line.flatMap {
+                Int($0.split(separator: "=")[1].prefix { $0 != "u" }.trimmingCharacters(in: .whitespaces))
+            }
+        }
+        #expect(constant("SRGB_DECODE_OFFSET") == TableLayout.srgbDecodeOffset)
+        #expect(constant("SRGB_ENCODE_OFFSET") == TableLayout.srgbEncodeOffset)
+        #expect(constant("SPECTRAL_OFFSET") == TableLayout.spectralOffset)
+        #expect(constant("SPECTRAL_TAPS") == TableLayout.spectralTaps)
+        #expect(constant("SRGB_BUCKET_OFFSET") == TableLayout.srgbEncodeBucketOffset)
+        #expect(constant("PROFILE_SAMPLES") == TableLayout.profileSamples)
+        #expect(constant("TILE_SIZE") == TableLayout.tileSize)
+        #expect(SceneResolver.fixedTables.count == TableLayout.perLensOffset)
     }
 }
