@@ -21,7 +21,7 @@ void main() {
     vec3 color = unpackColor(outputPixels[index]) * (1.0 - shadow);
     if (glassCoverage > 0.0) {
         vec3 glass = glassColor(p, group, lens);
-        color = color + (glass - color) * glassCoverage;
+        color = color + (glass - color) * (glassCoverage * lens.opacity);
     }
     outputPixels[index] = packColor(color);
 }

@@ -66,6 +66,14 @@ struct LensParams {
     uint rowTileOffset;          // tiles the horizontal frost writes: those grown by the kernel radius
     uint rowTileCount;
     float accentStrength;        // 1: the label turns accent under this glass (LensTint); 0: it stays resting
+    vec4 edgeHighlight;          // stroke width; alpha at top-leading corner, middle, bottom-trailing corner
+    vec4 highlightAxis;          // origin x, y; axis x, y: u = (p - origin) . axis runs 0..1 along the diagonal
+    vec4 gradientAxis;           // origin and axis of the gradient tint, as highlightAxis
+    vec4 shimmer;                // band centre u, half width in u, alpha (0: off), unused
+    uint gradientOffset;         // gradient tint stops in `tables`, linear premultiplied rgba each
+    uint gradientCount;          // 0: the flat tint
+    float opacity;               // share of the glass laid over what is below it
+    float padding0;
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -150,6 +158,11 @@ vec3 applyBrightnessContrast(vec3 color, float brightness, float contrast) {
 
 vec3 applyTint(vec3 color, vec4 tint) {
     return color * (1.0 - tint.a) + tint.rgb;
+}
+
+// Position along an axis: 0 at the origin, 1 at the far corner.
+float axisPosition(vec2 p, vec4 axis) {
+    return (p.x - axis.x) * axis.z + (p.y - axis.y) * axis.w;
 }
 
 // ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
@@ -475,6 +488,40 @@ vec3 edgeShading(vec3 color, float distance, LensParams lens) {
     return result;
 }
 
+// The flat tint, or the gradient tint's stops (evenly spaced along its axis) blended at p.
+vec4 tintAt(vec2 p, LensParams lens) {
+    if (lens.gradientCount == 0u) { return lens.tint; }
+    float u = clamp(axisPosition(p, lens.gradientAxis), 0.0, 1.0);
+    float f = u * float(lens.gradientCount - 1u);
+    uint index = min(uint(floor(f)), lens.gradientCount - 2u);
+    float t = f - float(index);
+    uint base = lens.gradientOffset + index * 4u;
+    vec4 a = vec4(tables[base], tables[base + 1u], tables[base + 2u], tables[base + 3u]);
+    vec4 b = vec4(tables[base + 4u], tables[base + 5u], tables[base + 6u], tables[base + 7u]);
+    return a + (b - a) * t;
+}
+
+// The fallback path's edge highlight: a white stroke `width` deep inside the silhouette whose
+// alpha runs through three stops from the top-leading to the bottom-trailing corner.
+vec3 edgeHighlightStroke(vec3 color, vec2 p, float distance, LensParams lens) {
+    float width = lens.edgeHighlight.x;
+    if (width <= 0.0) { return color; }
+    float stroke = clamp(distance + width + 0.5, 0.0, 1.0);
+    float u = clamp(axisPosition(p, lens.highlightAxis), 0.0, 1.0);
+    float alpha = u < 0.5
+        ? lens.edgeHighlight.y + (lens.edgeHighlight.z - lens.edgeHighlight.y) * (u * 2.0)
+        : lens.edgeHighlight.z + (lens.edgeHighlight.w - lens.edgeHighlight.z) * (u * 2.0 - 1.0);
+    return color + (vec3(1.0) - color) * (alpha * stroke);
+}
+
+// The shimmer highlight: a soft white band across the diagonal, centred at shimmer.x.
+vec3 shimmerBand(vec3 color, vec2 p, LensParams lens) {
+    if (lens.shimmer.z <= 0.0) { return color; }
+    float x = abs(axisPosition(p, lens.highlightAxis) - lens.shimmer.x) / lens.shimmer.y;
+    float band = 1.0 - smoothStep01(0.0, 1.0, x);
+    return color + (vec3(1.0) - color) * (lens.shimmer.z * band);
+}
+
 // Where the glass at pixel centre p looks: refracted along the normal, then magnified.
 vec2 samplePosition(vec2 p, GroupSample group, LensParams lens) {
     if (lens.warpsContentBelow == 0u) { return p; }
@@ -488,9 +535,11 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens) {
     vec3 color = dispersedContent(p, samplePosition(p, group, lens), lens) * (1.0 - lens.darkening);
     color = applySaturation(color, lens.saturation);
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
-    color = applyTint(color, lens.tint);
+    color = applyTint(color, tintAt(p, lens));
     color = color * (1.0 - lens.restingFill.a) + lens.restingFill.rgb;
     color = rimLight(color, group.lightNormal, group.distance, lens);
+    color = edgeHighlightStroke(color, p, group.distance, lens);
+    color = shimmerBand(color, p, lens);
     color = edgeShading(color, group.distance, lens);
     return color * (1.0 - innerShadow(p, lens));
 }

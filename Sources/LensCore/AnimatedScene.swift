@@ -135,8 +135,9 @@ struct LensMotion {
 extension Scene {
     /// The scene at time `t` of its animation: the first control moved by the gesture.
     public func frame(at t: Double) -> Scene {
-        guard let animation, let control = controls.first else { return self }
         var scene = self
+        scene.time = t
+        guard let animation, let control = controls.first else { return scene }
         switch control {
         case .segmented(var segmented):
             let motion = Self.motion(segmented, gesture: animation.gesture)

@@ -120,19 +120,44 @@ public struct GlassElement: Codable, Sendable {
     public var optics: Optics
     /// Resting/lifted state; nil renders the lens fully lifted.
     public var lift: LensLift?
+    /// Sets the frost, tint, saturation and shadow (overriding the theme's material); nil: the
+    /// theme's material, or none (the optics alone).
+    public var material: Material?
+    /// This element's theme; nil: the scene's.
+    public var theme: Theme?
+    /// nil: the theme's (automatic when there is none).
+    public var renderingPath: RenderingPath?
+    /// nil: the theme's (on the fallback path) or none.
+    public var edgeHighlight: EdgeHighlight?
+    /// nil: the theme's, or the flat tint.
+    public var gradientTint: GradientTint?
+    public var highlight: AnimatedHighlight?
 
-    public init(shape: Shape, frame: Rect, optics: Optics = Optics(), lift: LensLift? = nil) {
-        self.init(shapes: [PlacedShape(shape: shape, frame: frame)], blend: 0, optics: optics, lift: lift)
+    public init(
+        shape: Shape, frame: Rect, optics: Optics = Optics(), lift: LensLift? = nil, material: Material? = nil,
+        theme: Theme? = nil
+    ) {
+        self.init(
+            shapes: [PlacedShape(shape: shape, frame: frame)], blend: 0, optics: optics, lift: lift, material: material,
+            theme: theme)
     }
 
-    public init(shapes: [PlacedShape], blend: Double, optics: Optics = Optics(), lift: LensLift? = nil) {
+    public init(
+        shapes: [PlacedShape], blend: Double, optics: Optics = Optics(), lift: LensLift? = nil,
+        material: Material? = nil, theme: Theme? = nil
+    ) {
         self.shapes = shapes
         self.blend = blend
         self.optics = optics
         self.lift = lift
+        self.material = material
+        self.theme = theme
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case shape, frame, shapes, blend, optics, lift }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case shape, frame, shapes, blend, optics, lift, material, theme, renderingPath, edgeHighlight, gradientTint,
+            highlight
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -159,6 +184,12 @@ public struct GlassElement: Codable, Sendable {
         blend = try container.number(.blend, default: 0, in: Limits.blend)
         optics = try container.value(.optics, default: Optics())
         lift = try container.decodeIfPresent(LensLift.self, forKey: .lift)
+        material = try container.decodeIfPresent(Material.self, forKey: .material)
+        theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
+        renderingPath = try container.decodeIfPresent(RenderingPath.self, forKey: .renderingPath)
+        edgeHighlight = try container.decodeIfPresent(EdgeHighlight.self, forKey: .edgeHighlight)
+        gradientTint = try container.decodeIfPresent(GradientTint.self, forKey: .gradientTint)
+        highlight = try container.decodeIfPresent(AnimatedHighlight.self, forKey: .highlight)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -172,6 +203,12 @@ public struct GlassElement: Codable, Sendable {
         }
         try container.encode(optics, forKey: .optics)
         try container.encodeIfPresent(lift, forKey: .lift)
+        try container.encodeIfPresent(material, forKey: .material)
+        try container.encodeIfPresent(theme, forKey: .theme)
+        try container.encodeIfPresent(renderingPath, forKey: .renderingPath)
+        try container.encodeIfPresent(edgeHighlight, forKey: .edgeHighlight)
+        try container.encodeIfPresent(gradientTint, forKey: .gradientTint)
+        try container.encodeIfPresent(highlight, forKey: .highlight)
     }
 }
 

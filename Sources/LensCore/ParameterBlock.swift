@@ -143,6 +143,20 @@ public struct LensParams: Sendable, Equatable {
     public var rowTileCount: UInt32 = 0
     /// 1: the label turns accent under this glass (LensTint); 0: it keeps its resting colour.
     public var accentStrength: Float = 1
+    /// Edge highlight stroke: width; alpha at the top-leading corner, the middle, the bottom-trailing corner.
+    public var edgeHighlight: SIMD4<Float> = .zero
+    /// Origin x, y and axis x, y of the top-leading → bottom-trailing diagonal: u = (p − origin)·axis runs 0…1.
+    public var highlightAxis: SIMD4<Float> = .zero
+    /// Origin and axis of the gradient tint, as `highlightAxis`.
+    public var gradientAxis: SIMD4<Float> = .zero
+    /// Shimmer band: centre u, half width in u, alpha (0: off), unused.
+    public var shimmer: SIMD4<Float> = .zero
+    /// Gradient tint stops in `tables` (linear premultiplied rgba each); count 0: the flat `tint`.
+    public var gradientOffset: UInt32 = 0
+    public var gradientCount: UInt32 = 0
+    /// Share of the glass laid over what is below it (custom materials).
+    public var opacity: Float = 1
+    public var padding0: Float = 0
 
     public init() {}
 
@@ -187,6 +201,14 @@ public struct LensParams: Sendable, Equatable {
         ("rowTileOffset", MemoryLayout<Self>.offset(of: \.rowTileOffset)!),
         ("rowTileCount", MemoryLayout<Self>.offset(of: \.rowTileCount)!),
         ("accentStrength", MemoryLayout<Self>.offset(of: \.accentStrength)!),
+        ("edgeHighlight", MemoryLayout<Self>.offset(of: \.edgeHighlight)!),
+        ("highlightAxis", MemoryLayout<Self>.offset(of: \.highlightAxis)!),
+        ("gradientAxis", MemoryLayout<Self>.offset(of: \.gradientAxis)!),
+        ("shimmer", MemoryLayout<Self>.offset(of: \.shimmer)!),
+        ("gradientOffset", MemoryLayout<Self>.offset(of: \.gradientOffset)!),
+        ("gradientCount", MemoryLayout<Self>.offset(of: \.gradientCount)!),
+        ("opacity", MemoryLayout<Self>.offset(of: \.opacity)!),
+        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
     ]
 }
 

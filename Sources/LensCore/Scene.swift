@@ -15,10 +15,16 @@ public struct Scene: Codable, Sendable {
     public var controls: [Control]
     /// Motion over time, driving the first control; `frame(at:)` gives the still at a time.
     public var animation: SceneAnimation?
+    /// The theme of every glass element and control that has none of its own.
+    public var theme: Theme?
+    public var accessibility: Accessibility
+    /// Seconds into the scene's motion: where animated highlights are (`frame(at:)` sets it).
+    public var time: Double
 
     public init(
         canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement],
-        controls: [Control] = [], animation: SceneAnimation? = nil
+        controls: [Control] = [], animation: SceneAnimation? = nil, theme: Theme? = nil,
+        accessibility: Accessibility = Accessibility(), time: Double = 0
     ) {
         self.canvas = canvas
         self.background = background
@@ -26,9 +32,14 @@ public struct Scene: Codable, Sendable {
         self.glass = glass
         self.controls = controls
         self.animation = animation
+        self.theme = theme
+        self.accessibility = accessibility
+        self.time = time
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case canvas, background, label, glass, controls, animation }
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case canvas, background, label, glass, controls, animation, theme, accessibility, time
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -54,6 +65,9 @@ public struct Scene: Codable, Sendable {
                 forKey: key, in: container, debugDescription: "\(count) entries; the limit is \(limit)")
         }
         animation = try container.decodeIfPresent(SceneAnimation.self, forKey: .animation)
+        theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
+        accessibility = try container.value(.accessibility, default: Accessibility())
+        time = try container.number(.time, default: 0, in: Limits.time)
         if label != nil && controls.contains(where: { _ in true }) {
             throw DecodingError.dataCorruptedError(
                 forKey: .label, in: container,
@@ -210,6 +224,12 @@ public struct RGBAColor: Codable, Sendable, Equatable {
         self.init(
             red: Double(full >> 24 & 0xFF) / 255, green: Double(full >> 16 & 0xFF) / 255,
             blue: Double(full >> 8 & 0xFF) / 255, alpha: Double(full & 0xFF) / 255)
+    }
+
+    /// Relative luminance of the sRGB colour (0 black … 1 white).
+    public var luminance: Double {
+        0.2126 * ColorTables.srgbToLinear(red) + 0.7152 * ColorTables.srgbToLinear(green)
+            + 0.0722 * ColorTables.srgbToLinear(blue)
     }
 
     /// Linear light, premultiplied by alpha, as the shaders read colours.

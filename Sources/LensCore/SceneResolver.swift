@@ -82,20 +82,24 @@ public struct SceneResolver: Sendable {
             let geometry = element.shapes.map {
                 ShapeGeometry(shape: $0.shape, frame: $0.frame, scale: scale, growth: growth)
             }
-            var lens = Self.lensParams(element, geometry: geometry, scale: scale, liftedContent: hasLiftedLabel)
+            let look = GlassLook(element, scene: scene)
+            var styled = element
+            styled.optics = look.optics
+            var lens = Self.lensParams(styled, geometry: geometry, scale: scale, liftedContent: hasLiftedLabel)
             lens.shapeOffset = UInt32(shapes.count)
             shapes += geometry.map(\.parameters)
 
-            let restingFrost = element.lift?.restingFrost ?? element.optics.frost
+            let restingFrost = element.lift?.restingFrost ?? styled.optics.frost
             let kernel = Self.gaussianKernel(
-                sigma: (restingFrost + (element.optics.frost - restingFrost) * progress) * scale)
+                sigma: (restingFrost + (styled.optics.frost - restingFrost) * progress) * scale)
             lens.kernelOffset = UInt32(tables.count)
             lens.kernelRadius = UInt32(kernel.count - 1)
             tables += kernel
-            if element.optics.model == .physical {
+            if styled.optics.model == .physical {
                 lens.profileOffset = UInt32(tables.count)
-                tables += Self.physicalProfile(element.optics, bandWidth: Double(lens.bevelWidth), scale: scale)
+                tables += Self.physicalProfile(styled.optics, bandWidth: Double(lens.bevelWidth), scale: scale)
             }
+            look.apply(to: &lens, geometry: geometry, scale: scale, tables: &tables)
             let lensRegions = Self.regions(of: lens, geometry: geometry, width: width, height: height)
             lens.sourceRegion = SIMD4(
                 UInt32(lensRegions.source.x0), UInt32(lensRegions.source.y0),

@@ -32,6 +32,9 @@ public enum Limits {
     /// Deepest nesting of JSON arrays and objects.
     public static let jsonNesting = 32
     public static let glassElements = 256
+    public static let materialBlur = 0.0...100
+    public static let time = 0.0...86_400
+    public static let gradientStops = 8
     /// Frames in one batch manifest.
     public static let batchFrames = 1_000_000
     public static let controls = 16

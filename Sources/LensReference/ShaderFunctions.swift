@@ -55,6 +55,10 @@ struct ShaderContext {
         color * (1 - tint.w) + SIMD3(tint.x, tint.y, tint.z)
     }
 
+    func axisPosition(_ p: SIMD2<Float>, _ axis: SIMD4<Float>) -> Float {
+        (p.x - axis.x) * axis.z + (p.y - axis.y) * axis.w
+    }
+
     func applyBrightnessContrast(_ color: SIMD3<Float>, _ brightness: Float, _ contrast: Float) -> SIMD3<Float> {
         pointwiseMax(
             (color - SIMD3(repeating: 0.5)) * contrast + SIMD3(repeating: 0.5 + brightness), SIMD3(repeating: 0))
@@ -372,6 +376,39 @@ struct ShaderContext {
         return result
     }
 
+    func tintAt(_ p: SIMD2<Float>, _ lens: LensParams) -> SIMD4<Float> {
+        if lens.gradientCount == 0 { return lens.tint }
+        let u = clamp(axisPosition(p, lens.gradientAxis), 0, 1)
+        let f = u * Float(lens.gradientCount - 1)
+        let index = min(UInt32(f.rounded(.down)), lens.gradientCount - 2)
+        let t = f - Float(index)
+        let base = Int(lens.gradientOffset + index * 4)
+        let a = SIMD4(tables[base], tables[base + 1], tables[base + 2], tables[base + 3])
+        let b = SIMD4(tables[base + 4], tables[base + 5], tables[base + 6], tables[base + 7])
+        return a + (b - a) * t
+    }
+
+    func edgeHighlightStroke(_ color: SIMD3<Float>, _ p: SIMD2<Float>, _ distance: Float, _ lens: LensParams)
+        -> SIMD3<Float>
+    {
+        let width = lens.edgeHighlight.x
+        if width <= 0 { return color }
+        let stroke = clamp(distance + width + 0.5, 0, 1)
+        let u = clamp(axisPosition(p, lens.highlightAxis), 0, 1)
+        let alpha =
+            u < 0.5
+            ? lens.edgeHighlight.y + (lens.edgeHighlight.z - lens.edgeHighlight.y) * (u * 2)
+            : lens.edgeHighlight.z + (lens.edgeHighlight.w - lens.edgeHighlight.z) * (u * 2 - 1)
+        return color + (SIMD3(repeating: 1) - color) * (alpha * stroke)
+    }
+
+    func shimmerBand(_ color: SIMD3<Float>, _ p: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+        if lens.shimmer.z <= 0 { return color }
+        let x = abs(axisPosition(p, lens.highlightAxis) - lens.shimmer.x) / lens.shimmer.y
+        let band = 1 - smoothStep01(0, 1, x)
+        return color + (SIMD3(repeating: 1) - color) * (lens.shimmer.z * band)
+    }
+
     func samplePosition(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams) -> SIMD2<Float> {
         if lens.warpsContentBelow == 0 { return p }
         let normal = refractionNormal(group, lens)
@@ -383,9 +420,11 @@ struct ShaderContext {
         var color = dispersedContent(p, samplePosition(p, group, lens), lens) * (1 - lens.darkening)
         color = applySaturation(color, lens.saturation)
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
-        color = applyTint(color, lens.tint)
+        color = applyTint(color, tintAt(p, lens))
         color = color * (1 - lens.restingFill.w) + SIMD3(lens.restingFill.x, lens.restingFill.y, lens.restingFill.z)
         color = rimLight(color, group.lightNormal, group.distance, lens)
+        color = edgeHighlightStroke(color, p, group.distance, lens)
+        color = shimmerBand(color, p, lens)
         color = edgeShading(color, group.distance, lens)
         return color * (1 - innerShadow(p, lens))
     }
@@ -436,7 +475,7 @@ struct ShaderContext {
         var color = unpackColor(outputPixels[index]) * (1 - shadow)
         if glassCoverage > 0 {
             let glass = glassColor(p, group, lens)
-            color = color + (glass - color) * glassCoverage
+            color = color + (glass - color) * (glassCoverage * lens.opacity)
         }
         outputPixels[index] = packColor(color)
     }
