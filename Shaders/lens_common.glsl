@@ -9,8 +9,8 @@ struct FrameParams {
     uint lensCount;
     uint labelWordsPerRow;
     uint liftedLabelWordOffset;  // where the lifted (selected-appearance) label starts in labelBytes
-    uint padding0;
-    uint padding1;
+    uint foregroundTileOffset;   // the foreground's tiles in `tiles`
+    uint foregroundTileCount;    // 0: no foreground
     uint padding2;
     vec4 restingColor;           // label resting colour, linear premultiplied
     vec4 accentColor;            // label accent colour, linear premultiplied
@@ -110,6 +110,8 @@ layout(std430, set = 0, binding = 7) readonly buffer ShapesBuffer { ShapeParams 
 layout(std430, set = 0, binding = 8) readonly buffer TilesBuffer { uvec4 tiles[]; };
 // Per tile, the shapes near enough to matter (indices into `shapes`), in group order.
 layout(std430, set = 0, binding = 9) readonly buffer TileShapesBuffer { uint tileShapes[]; };
+// Layers over everything, straight-alpha sRGB packed r | g << 8 | b << 16 | a << 24.
+layout(std430, set = 0, binding = 10) readonly buffer ForegroundBuffer { uint foregroundPixels[]; };
 
 const uint TILE_SIZE = 16u;
 
@@ -145,6 +147,12 @@ uint packColor(vec3 color) {
 
 vec3 composeLabel(vec3 background, float glyph, vec4 labelColor) {
     return background * (1.0 - glyph * labelColor.a) + labelColor.rgb * glyph;
+}
+
+// The foreground over the finished frame, in linear light.
+vec3 composeForeground(vec3 color, uint foreground) {
+    float alpha = float(foreground >> 24u) / 255.0;
+    return color * (1.0 - alpha) + unpackColor(foreground) * alpha;
 }
 
 vec3 applySaturation(vec3 color, float saturation) {

@@ -7,15 +7,19 @@ struct BackdropPainter {
     let height: Int
     let scale: Double
     let loadImage: (_ path: String, _ keyPath: String) throws -> RGBA8Image
+    /// Shapes and rasterises text layers; nil when the scene has none.
+    let text: (any TextRasterizer)?
 
     init(
         width: Int, height: Int, scale: Double,
-        loadImage: @escaping (_ path: String, _ keyPath: String) throws -> RGBA8Image
+        loadImage: @escaping (_ path: String, _ keyPath: String) throws -> RGBA8Image,
+        text: (any TextRasterizer)? = nil
     ) {
         self.width = width
         self.height = height
         self.scale = scale
         self.loadImage = loadImage
+        self.text = text
     }
 
     func paint(_ layers: [BackgroundLayer]) throws -> [UInt32] {
@@ -37,6 +41,44 @@ struct BackdropPainter {
             let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
             return UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | 0xFF00_0000
         }
+    }
+
+    /// Foreground layers over a transparent canvas: straight-alpha sRGB pixels packed
+    /// `r | g << 8 | b << 16 | a << 24`, and the 16-px tiles holding any of them (x, y, 0, 0).
+    func paintForeground(_ layers: [BackgroundLayer]) throws -> (pixels: [UInt32], tiles: [SIMD4<UInt32>]) {
+        guard !layers.isEmpty else { return ([], []) }
+        var color = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: width * height)
+        var alpha = [Double](repeating: 0, count: width * height)
+        for (index, layer) in layers.enumerated() {
+            let shade = try shader(for: layer.kind, keyPath: "foreground[\(index)]")
+            for y in 0..<height {
+                for x in 0..<width {
+                    let value = shade(x, y)
+                    let amount = value.w * layer.opacity
+                    guard amount > 0 else { continue }
+                    let pixel = y * width + x
+                    let below = alpha[pixel] * (1 - amount)
+                    let total = amount + below
+                    color[pixel] = (SIMD3(value.x, value.y, value.z) * amount + color[pixel] * below) / total
+                    alpha[pixel] = total
+                }
+            }
+        }
+        let size = TableLayout.tileSize
+        let columns = (width + size - 1) / size
+        var marked = [Bool](repeating: false, count: columns * ((height + size - 1) / size))
+        let pixels = (0..<width * height).map { pixel -> UInt32 in
+            let a = UInt32((min(max(alpha[pixel], 0), 1) * 255).rounded(.toNearestOrEven))
+            guard a > 0 else { return 0 }
+            marked[(pixel / width / size) * columns + (pixel % width) / size] = true
+            let bytes = (color[pixel] * 255).rounded(.toNearestOrEven)
+            let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
+            return UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | a << 24
+        }
+        let tiles = marked.indices.filter { marked[$0] }.map {
+            SIMD4(UInt32($0 % columns), UInt32($0 / columns), 0, 0)
+        }
+        return (pixels, tiles)
     }
 
     /// sRGB colour with alpha of the layer at pixel (x, y).
@@ -93,6 +135,18 @@ struct BackdropPainter {
             return aspectFill(try loadImage(path, "\(keyPath).path"))
         case .probe(let probe):
             return probeShader(probe)
+        case .text(let string, let center, let size, let weight, let color):
+            guard let text else {
+                throw SceneError(keyPath: keyPath, message: "text layers need the text renderer")
+            }
+            let line = try text.line(string, font: FontSpec(weight: weight), pixelSize: size * scale)
+            let penX = center.x * scale - line.advance / 2
+            let baseline = center.y * scale + (line.ascent - line.descent) / 2
+            return try shader(
+                for: .mask(
+                    line.mask, left: Int((penX - line.originX).rounded()),
+                    top: Int((baseline - line.baseline).rounded()),
+                    color: color), keyPath: keyPath)
         case .mask(let mask, let left, let top, let color):
             let value = Self.vector(color)
             return { x, y in

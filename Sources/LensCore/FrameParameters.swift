@@ -59,11 +59,16 @@ public struct FrameParameters: Sendable {
     public var regions: [LensRegions]
     /// sRGB decode table, encode thresholds, then the frost kernels (see ``TableLayout``).
     public var tables: [Float]
+    /// Layers over everything, straight-alpha sRGB packed like the backdrop; empty when the scene
+    /// has none (its tiles follow the lenses' in `tiles`, see `frame.foregroundTileOffset`).
+    public var foreground: [UInt32]
 
     public init(
         backdrop: [UInt32], labelWords: [UInt32], frame: FrameParams, lenses: [LensParams], shapes: [ShapeParams],
-        tiles: [SIMD4<UInt32>], tileShapes: [UInt32], regions: [LensRegions], tables: [Float]
+        tiles: [SIMD4<UInt32>], tileShapes: [UInt32], regions: [LensRegions], tables: [Float],
+        foreground: [UInt32] = []
     ) {
+        self.foreground = foreground
         self.shapes = shapes
         self.tiles = tiles
         self.tileShapes = tileShapes

@@ -19,6 +19,7 @@ public final class FrameReuse {
         /// The backdrop or label changed: upload it again.
         public var uploadBackdrop: Bool
         public var uploadLabel: Bool
+        public var uploadForeground: Bool
         /// Where the base layer (backdrop with the resting label) must be composed again; nil when
         /// the kept copy is current everywhere.
         public var composeRegion: PixelRegion?
@@ -28,6 +29,7 @@ public final class FrameReuse {
     private var height = 0
     private var backdrop: [UInt32] = []
     private var labelWords: [UInt32] = []
+    private var foreground: [UInt32] = []
     private var restingColor = SIMD4<Float>.zero
     private var baseIsCurrent = false
     private var kernelIDs: [[Float]: Int32] = [:]
@@ -45,6 +47,7 @@ public final class FrameReuse {
         height = 0
         backdrop = []
         labelWords = []
+        foreground = []
         baseIsCurrent = false
         kernelIDs = [:]
         largestRadius = 0
@@ -61,6 +64,7 @@ public final class FrameReuse {
         let sameSize = width == parameters.width && height == parameters.height
         let backdropChanged = !sameSize || backdrop != parameters.backdrop
         let labelChanged = !sameSize || labelWords != parameters.labelWords
+        let foregroundChanged = !sameSize || foreground != parameters.foreground
         var composeRegion: PixelRegion?
         if !sameSize || !baseIsCurrent {
             kernelIDs = [:]
@@ -82,6 +86,7 @@ public final class FrameReuse {
         height = parameters.height
         backdrop = parameters.backdrop
         labelWords = parameters.labelWords
+        foreground = parameters.foreground
         restingColor = parameters.frame.restingColor
         baseIsCurrent = true
 
@@ -115,9 +120,12 @@ public final class FrameReuse {
             trimmed.tiles += rowTiles
             trimmed.lenses[index] = lens
         }
+        let foregroundStart = Int(parameters.frame.foregroundTileOffset)
+        trimmed.frame.foregroundTileOffset = UInt32(trimmed.tiles.count)
+        trimmed.tiles += parameters.tiles[foregroundStart..<foregroundStart + Int(parameters.frame.foregroundTileCount)]
         return Plan(
             parameters: trimmed, uploadBackdrop: backdropChanged, uploadLabel: labelChanged,
-            composeRegion: composeRegion)
+            uploadForeground: foregroundChanged, composeRegion: composeRegion)
     }
 
     /// Tiles where two backdrops of the same size differ.

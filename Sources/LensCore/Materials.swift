@@ -179,7 +179,7 @@ public struct GradientTint: Codable, Sendable, Equatable {
     public init(colors: [RGBAColor], angle: Double = 90, intensity: Double = 0.3) {
         self.colors = colors
         self.angle = angle
-        self.intensity = min(max(intensity, 0), 1)
+        self.intensity = intensity.isNaN ? intensity : min(max(intensity, 0), 1)
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable { case colors, angle, intensity }

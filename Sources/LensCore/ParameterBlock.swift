@@ -13,8 +13,9 @@ public struct FrameParams: Sendable, Equatable {
     public var labelWordsPerRow: UInt32
     /// Where the lifted (selected-appearance) label starts in the label buffer, in words.
     public var liftedLabelWordOffset: UInt32
-    var padding0: UInt32 = 0
-    var padding1: UInt32 = 0
+    /// The foreground's tiles in the tile list: the first and how many (0: no foreground).
+    public var foregroundTileOffset: UInt32 = 0
+    public var foregroundTileCount: UInt32 = 0
     var padding2: UInt32 = 0
     /// Resting label colour, linear light, premultiplied.
     public var restingColor: SIMD4<Float>
@@ -44,8 +45,8 @@ public struct FrameParams: Sendable, Equatable {
         ("lensCount", MemoryLayout<Self>.offset(of: \.lensCount)!),
         ("labelWordsPerRow", MemoryLayout<Self>.offset(of: \.labelWordsPerRow)!),
         ("liftedLabelWordOffset", MemoryLayout<Self>.offset(of: \.liftedLabelWordOffset)!),
-        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
-        ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
+        ("foregroundTileOffset", MemoryLayout<Self>.offset(of: \.foregroundTileOffset)!),
+        ("foregroundTileCount", MemoryLayout<Self>.offset(of: \.foregroundTileCount)!),
         ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
         ("restingColor", MemoryLayout<Self>.offset(of: \.restingColor)!),
         ("accentColor", MemoryLayout<Self>.offset(of: \.accentColor)!),

@@ -15,6 +15,8 @@ public struct Scene: Codable, Sendable {
     public var controls: [Control]
     /// Motion over time, driving the first control; `frame(at:)` gives the still at a time.
     public var animation: SceneAnimation?
+    /// Layers drawn over everything, glass included (labels on glass, focus rings).
+    public var foreground: [BackgroundLayer]
     /// The theme of every glass element and control that has none of its own.
     public var theme: Theme?
     public var accessibility: Accessibility
@@ -23,9 +25,10 @@ public struct Scene: Codable, Sendable {
 
     public init(
         canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement],
-        controls: [Control] = [], animation: SceneAnimation? = nil, theme: Theme? = nil,
-        accessibility: Accessibility = Accessibility(), time: Double = 0
+        controls: [Control] = [], animation: SceneAnimation? = nil, foreground: [BackgroundLayer] = [],
+        theme: Theme? = nil, accessibility: Accessibility = Accessibility(), time: Double = 0
     ) {
+        self.foreground = foreground
         self.canvas = canvas
         self.background = background
         self.label = label
@@ -38,7 +41,15 @@ public struct Scene: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case canvas, background, label, glass, controls, animation, theme, accessibility, time
+        case canvas, background, label, glass, controls, animation, foreground, theme, accessibility, time
+    }
+
+    /// Whether resolving needs the text renderer (controls or text layers).
+    public var needsText: Bool {
+        func hasText(_ layers: [BackgroundLayer]) -> Bool {
+            layers.contains { if case .text = $0.kind { return true } else { return false } }
+        }
+        return !controls.isEmpty || hasText(background) || hasText(foreground)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +76,12 @@ public struct Scene: Codable, Sendable {
                 forKey: key, in: container, debugDescription: "\(count) entries; the limit is \(limit)")
         }
         animation = try container.decodeIfPresent(SceneAnimation.self, forKey: .animation)
+        foreground = try container.value(.foreground, default: [])
+        if foreground.count > Limits.backgroundLayers {
+            throw DecodingError.dataCorruptedError(
+                forKey: .foreground, in: container,
+                debugDescription: "\(foreground.count) entries; the limit is \(Limits.backgroundLayers)")
+        }
         theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
         accessibility = try container.value(.accessibility, default: Accessibility())
         time = try container.number(.time, default: 0, in: Limits.time)

@@ -28,6 +28,9 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
         /// A coverage mask painted in one colour at a pixel position (controls' badges). Built in
         /// code only: it has no JSON form.
         case mask(AlphaImage, left: Int, top: Int, color: RGBAColor)
+        /// One line of text centred at `center` (points), `size` points high, shaped and
+        /// rasterised by the text renderer.
+        case text(String, center: Point, size: Double, weight: FontWeight, color: RGBAColor)
     }
 
     public var kind: Kind
@@ -39,12 +42,13 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, opacity, color, colors, angle, size, spacing, width, shape, frame, path
+        case type, opacity, color, colors, angle, size, spacing, width, shape, frame, path, text, center, weight
     }
 
     private static let keysByType: [String: Set<CodingKeys>] = [
         "solid": [.color], "gradient": [.colors, .angle], "checker": [.size, .colors],
         "lines": [.spacing, .width, .angle, .color], "fill": [.shape, .frame, .color], "image": [.path],
+        "text": [.text, .center, .size, .weight, .color],
         "grid": [], "ramp": [], "black": [], "white": [],
     ]
 
@@ -94,6 +98,17 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
                 color: try container.decode(RGBAColor.self, forKey: .color))
         case "image":
             kind = .image(path: try container.decode(String.self, forKey: .path))
+        case "text":
+            let text = try container.decode(String.self, forKey: .text)
+            guard !text.isEmpty, text.count <= 256 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .text, in: container, debugDescription: "expected 1…256 characters")
+            }
+            kind = .text(
+                text, center: try container.decode(Point.self, forKey: .center),
+                size: try container.number(.size, default: 15, in: Limits.fontSize),
+                weight: try container.value(.weight, default: .regular),
+                color: try container.value(.color, default: .black))
         default:
             kind = .probe(ProbeBackground(rawValue: type)!)
         }
@@ -130,6 +145,13 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
             try container.encode(path, forKey: .path)
         case .probe(let probe):
             try container.encode(probe.rawValue, forKey: .type)
+        case .text(let text, let center, let size, let weight, let color):
+            try container.encode("text", forKey: .type)
+            try container.encode(text, forKey: .text)
+            try container.encode(center, forKey: .center)
+            try container.encode(size, forKey: .size)
+            try container.encode(weight, forKey: .weight)
+            try container.encode(color, forKey: .color)
         case .mask:
             throw EncodingError.invalidValue(
                 kind,

@@ -48,8 +48,9 @@ public struct SceneResolver: Sendable {
             try cache?.backdrop(for: backdropKey)
             ?? cache.store(
                 backdropKey,
-                try BackdropPainter(width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:))
-                    .paint(scene.background))
+                try BackdropPainter(
+                    width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:), text: text
+                ).paint(scene.background))
         let wordsPerRow = (width + 3) / 4
         var frame = FrameParams(
             width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
@@ -123,9 +124,15 @@ public struct SceneResolver: Sendable {
             lenses.append(lens)
             regions.append(lensRegions)
         }
+        let foreground = try BackdropPainter(
+            width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:), text: text
+        ).paintForeground(scene.foreground)
+        frame.foregroundTileOffset = UInt32(tiles.count)
+        frame.foregroundTileCount = UInt32(foreground.tiles.count)
+        tiles += foreground.tiles
         return FrameParameters(
             backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lenses, shapes: shapes, tiles: tiles,
-            tileShapes: tileShapes, regions: regions, tables: tables)
+            tileShapes: tileShapes, regions: regions, tables: tables, foreground: foreground.pixels)
     }
 
     /// The scene with its controls laid out as backdrop layers, glass and a label row.

@@ -33,6 +33,7 @@ public enum Limits {
     public static let jsonNesting = 32
     public static let glassElements = 256
     public static let materialBlur = 0.0...100
+    public static let fontSize = 1.0...500
     public static let time = 0.0...86_400
     public static let gradientStops = 8
     /// Frames in one batch manifest.
@@ -71,6 +72,59 @@ extension Scene {
         for (index, element) in glass.enumerated() {
             try element.validate("glass[\(index)]")
         }
+        for (index, layer) in foreground.enumerated() {
+            try layer.validate("foreground[\(index)]")
+        }
+        try theme?.validate("theme")
+        try check(time, Limits.time, "time")
+    }
+}
+
+extension Theme {
+    func validate(_ path: String) throws {
+        try material.validate("\(path).material")
+        try check(cornerRadius, Limits.cornerRadius, "\(path).cornerRadius")
+        try check(shadow.offset, "\(path).shadow.offset")
+        try check(shadow.radius, Limits.shadowRadius, "\(path).shadow.radius")
+        try check(shadow.opacity, Limits.unit, "\(path).shadow.opacity")
+        try edgeHighlight.validate("\(path).edgeHighlight")
+        try gradientTint?.validate("\(path).gradientTint")
+    }
+}
+
+extension Material {
+    func validate(_ path: String) throws {
+        switch self {
+        case .clear, .frosted, .dark:
+            return
+        case .tinted(let color):
+            try check(color, "\(path).color")
+        case .custom(let blur, let tint, let saturation, let opacity):
+            try check(blur, Limits.materialBlur, "\(path).blur")
+            try check(tint, "\(path).tint")
+            try check(saturation, Limits.saturation, "\(path).saturation")
+            try check(opacity, Limits.unit, "\(path).opacity")
+        }
+    }
+}
+
+extension EdgeHighlight {
+    func validate(_ path: String) throws {
+        try check(width, Limits.rimWidth, "\(path).width")
+        guard alphas.count == 3 else { throw SceneError(keyPath: "\(path).alphas", message: "expected three alphas") }
+        for (index, alpha) in alphas.enumerated() { try check(alpha, Limits.unit, "\(path).alphas[\(index)]") }
+    }
+}
+
+extension GradientTint {
+    func validate(_ path: String) throws {
+        guard (2...Limits.gradientStops).contains(colors.count) else {
+            throw SceneError(
+                keyPath: "\(path).colors", message: "a gradient tint has 2…\(Limits.gradientStops) colours")
+        }
+        for (index, color) in colors.enumerated() { try check(color, "\(path).colors[\(index)]") }
+        try check(angle, Limits.angle, "\(path).angle")
+        try check(intensity, Limits.unit, "\(path).intensity")
     }
 }
 
@@ -102,6 +156,10 @@ extension BackgroundLayer {
             try frame.validate("\(path).frame")
             try check(color, "\(path).color")
         case .mask(_, _, _, let color):
+            try check(color, "\(path).color")
+        case .text(_, let center, let size, _, let color):
+            try check(center, "\(path).center")
+            try check(size, Limits.fontSize, "\(path).size")
             try check(color, "\(path).color")
         case .image, .probe:
             break
@@ -156,6 +214,11 @@ extension GlassElement {
             try check(lift.restingBevelAmount, Limits.bevel, "\(path).lift.restingBevelAmount")
             try check(lift.restingFrost, Limits.frost, "\(path).lift.restingFrost")
         }
+        try material?.validate("\(path).material")
+        try theme?.validate("\(path).theme")
+        try edgeHighlight?.validate("\(path).edgeHighlight")
+        try gradientTint?.validate("\(path).gradientTint")
+        if let highlight { try check(highlight.intensity, Limits.unit, "\(path).highlight.intensity") }
     }
 }
 

@@ -61,7 +61,8 @@ public final class ReferenceRenderer {
         ShaderContext(
             frame: parameters.frame, tables: parameters.tables, backdrop: parameters.backdrop,
             labelBytes: parameters.labelWords, shapes: parameters.shapes, tiles: parameters.tiles,
-            tileShapes: parameters.tileShapes, scratch: scratch, frosted: frosted, outputPixels: output)
+            tileShapes: parameters.tileShapes, foregroundPixels: parameters.foreground, scratch: scratch,
+            frosted: frosted, outputPixels: output)
     }
 
     private static func runLenses(_ context: ShaderContext, _ parameters: FrameParameters) {
@@ -76,6 +77,10 @@ public final class ReferenceRenderer {
             forEachTile(lens.tileOffset, lens.tileCount, clippedTo: regions.lens, context) { tileContext, x, y in
                 tileContext.lens(x, y, lens)
             }
+        }
+        let frame = parameters.frame
+        forEachTile(frame.foregroundTileOffset, frame.foregroundTileCount, clippedTo: parameters.fullFrame, context) {
+            tileContext, x, y in tileContext.overlay(x, y)
         }
     }
 

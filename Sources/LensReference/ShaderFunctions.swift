@@ -12,6 +12,7 @@ struct ShaderContext {
     let shapes: [ShapeParams]
     let tiles: [SIMD4<UInt32>]
     let tileShapes: [UInt32]
+    let foregroundPixels: [UInt32]
     let scratch: UnsafeMutableBufferPointer<SIMD4<Float>>
     let frosted: UnsafeMutableBufferPointer<SIMD4<Float>>
     let outputPixels: UnsafeMutableBufferPointer<UInt32>
@@ -44,6 +45,11 @@ struct ShaderContext {
 
     func composeLabel(_ background: SIMD3<Float>, _ glyph: Float, _ labelColor: SIMD4<Float>) -> SIMD3<Float> {
         background * (1 - glyph * labelColor.w) + SIMD3(labelColor.x, labelColor.y, labelColor.z) * glyph
+    }
+
+    func composeForeground(_ color: SIMD3<Float>, _ foreground: UInt32) -> SIMD3<Float> {
+        let alpha = Float(foreground >> 24) / 255
+        return color * (1 - alpha) + unpackColor(foreground) * alpha
     }
 
     func applySaturation(_ color: SIMD3<Float>, _ saturation: Float) -> SIMD3<Float> {
@@ -440,6 +446,13 @@ struct ShaderContext {
         }
         let background = unpackColor(backdrop[index])
         outputPixels[index] = packColor(composeLabel(background, glyph, frame.restingColor))
+    }
+
+    func overlay(_ x: Int, _ y: Int) {
+        let index = y * Int(frame.width) + x
+        let foreground = foregroundPixels[index]
+        if foreground >> 24 == 0 { return }
+        outputPixels[index] = packColor(composeForeground(unpackColor(outputPixels[index]), foreground))
     }
 
     func frost(_ x: Int, _ y: Int, _ lens: LensParams, axis: UInt32) {

@@ -8,6 +8,8 @@ public enum ShaderModuleName: String, CaseIterable, Sendable {
     case frost
     /// The lens: SDF coverage, refraction, tint masking, light and shadow.
     case lens
+    /// The foreground (labels on glass, focus rings) over the finished frame.
+    case overlay
 
     /// The SPIR-V words of this module.
     public var spirv: [UInt32] {

@@ -4,7 +4,7 @@ import LensCore
 
 /// Buffer bindings, in the order of `Shaders/lens_common.glsl`.
 enum Binding: Int, CaseIterable {
-    case params, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes
+    case params, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes, foreground
 }
 
 /// Everything one frame in flight owns: its buffers (and the composed base layer kept for the

@@ -73,6 +73,7 @@ public final class VulkanRenderer {
     private let cache: PipelineCache
     private let composePipeline: ComputePipeline
     private let frostPipeline: ComputePipeline
+    private let overlayPipeline: ComputePipeline
     private let lensShader: ShaderModule
     /// Lens pipelines by variant, created on first use and kept for the renderer's life.
     private var lensPipelines: [LensVariant: ComputePipeline] = [:]
@@ -99,6 +100,8 @@ public final class VulkanRenderer {
             layout: layout, shader: ShaderModule(device: device, name: .compose), cache: cache)
         frostPipeline = try ComputePipeline(
             layout: layout, shader: ShaderModule(device: device, name: .frost), cache: cache)
+        overlayPipeline = try ComputePipeline(
+            layout: layout, shader: ShaderModule(device: device, name: .overlay), cache: cache)
         lensShader = try ShaderModule(device: device, name: .lens)
         lensPipelines[LensVariant.singleRoundedBox] = try ComputePipeline(
             layout: layout, shader: lensShader, cache: cache, specialization: LensVariant.singleRoundedBox.constants)
@@ -178,9 +181,10 @@ public final class VulkanRenderer {
                 .shapes: parameters.shapes.count * MemoryLayout<ShapeParams>.stride,
                 .tiles: parameters.tiles.count * MemoryLayout<SIMD4<UInt32>>.stride,
                 .tileShapes: parameters.tileShapes.count * 4,
+                .foreground: parameters.foreground.count * 4,
             ], baseSize: pixelCount * 4)
         try Self.injectedFault()
-        let timestampCount = UInt32(3 + 2 * parameters.lenses.count)
+        let timestampCount = UInt32(4 + 2 * parameters.lenses.count)
         try slot.ensureQueries(timestampCount)
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
@@ -189,6 +193,7 @@ public final class VulkanRenderer {
             slot.buffer(.tables).upload(planned.tables)
             if plan.uploadBackdrop { slot.buffer(.backdrop).upload(planned.backdrop) }
             if plan.uploadLabel { slot.buffer(.label).upload(planned.labelWords) }
+            if plan.uploadForeground { slot.buffer(.foreground).upload(planned.foreground) }
             slot.buffer(.shapes).upload(planned.shapes)
             slot.buffer(.tiles).upload(planned.tiles)
             slot.buffer(.tileShapes).upload(planned.tileShapes)
@@ -353,6 +358,12 @@ public final class VulkanRenderer {
                 workgroups: (lens.tileCount, 1))
             timestamp()
         }
+        // The lenses wrote output → the foreground goes over it.
+        computeBarrier(commands)
+        dispatch(
+            commands, overlayPipeline, DispatchConstants(region: parameters.fullFrame),
+            workgroups: (parameters.frame.foregroundTileCount, 1))
+        timestamp()
         // The last compute pass wrote output → the host reads it after the fence.
         memoryBarrier(
             commands, from: (COMPUTE_AND_TRANSFER, ALL_WRITES),
@@ -407,8 +418,8 @@ public final class VulkanRenderer {
         vkCmdDispatch(commands, groups.0, groups.1, 1)
     }
 
-    /// Stage times from the slot's timestamps: start, after compose, after the base copy, then
-    /// after each lens's frost and after its lens pass.
+    /// Stage times from the slot's timestamps: start, after compose, after the base copy, after
+    /// each lens's frost and after its lens pass, then after the foreground (counted as lens).
     private func stageTimes(_ slot: FrameSlot, _ pending: FrameSlot.PendingFrame, readback: Double) throws
         -> GPUStageTimes?
     {
@@ -422,6 +433,8 @@ public final class VulkanRenderer {
             times.frost += (stamps[3 + 2 * lens] - stamps[2 + 2 * lens]) / 1e6
             times.lens += (stamps[4 + 2 * lens] - stamps[3 + 2 * lens]) / 1e6
         }
+        let last = Int(pending.timestampCount) - 1
+        times.lens += (stamps[last] - stamps[last - 1]) / 1e6
         return times
     }
 }

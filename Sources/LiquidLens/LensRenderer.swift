@@ -111,7 +111,7 @@ public final class LensRenderer {
             loadImage: { path in
                 let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
                 return try PNGCodec.read(contentsOf: url)
-            }, text: scene.controls.isEmpty ? nil : try sharedText(), cache: cache)
+            }, text: scene.needsText ? try sharedText() : nil, cache: cache)
         return try resolver.resolve(scene, scale: scale)
     }
 

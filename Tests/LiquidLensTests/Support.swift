@@ -77,6 +77,7 @@ func shaderContext(tables: [Float] = [], shapes: [ShapeParams] = [], allShapes: 
         frame: FrameParams(
             width: 256, height: 256, lensCount: 1, labelWordsPerRow: 64, restingColor: .zero, accentColor: .zero),
         tables: tables, backdrop: [], labelBytes: [], shapes: shapes, tiles: [], tileShapes: allShapes,
+        foregroundPixels: [],
         scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
         frosted: UnsafeMutableBufferPointer(start: nil, count: 0),
         outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))
