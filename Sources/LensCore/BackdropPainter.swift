@@ -25,9 +25,9 @@ struct BackdropPainter {
     func paint(_ layers: [BackgroundLayer]) throws -> [UInt32] {
         var canvas = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: width * height)
         for (index, layer) in layers.enumerated() {
-            let shade = try shader(for: layer.kind, keyPath: "background[\(index)]")
-            for y in 0..<height {
-                for x in 0..<width {
+            let (shade, region) = try shader(for: layer.kind, keyPath: "background[\(index)]")
+            for y in region.y0..<region.y1 {
+                for x in region.x0..<region.x1 {
                     let color = shade(x, y)
                     let amount = color.w * layer.opacity
                     guard amount > 0 else { continue }
@@ -50,9 +50,9 @@ struct BackdropPainter {
         var color = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: width * height)
         var alpha = [Double](repeating: 0, count: width * height)
         for (index, layer) in layers.enumerated() {
-            let shade = try shader(for: layer.kind, keyPath: "foreground[\(index)]")
-            for y in 0..<height {
-                for x in 0..<width {
+            let (shade, region) = try shader(for: layer.kind, keyPath: "foreground[\(index)]")
+            for y in region.y0..<region.y1 {
+                for x in region.x0..<region.x1 {
                     let value = shade(x, y)
                     let amount = value.w * layer.opacity
                     guard amount > 0 else { continue }
@@ -81,8 +81,56 @@ struct BackdropPainter {
         return (pixels, tiles)
     }
 
-    /// sRGB colour with alpha of the layer at pixel (x, y).
-    private func shader(for kind: BackgroundLayer.Kind, keyPath: String) throws -> (Int, Int) -> SIMD4<Double> {
+    /// sRGB colour with alpha of the layer at pixel (x, y), and the pixels it can touch.
+    private func shader(for kind: BackgroundLayer.Kind, keyPath: String) throws -> (
+        (Int, Int) -> SIMD4<Double>, PixelRegion
+    ) {
+        if case .text(let string, let center, let size, let weight, let color) = kind {
+            return try shader(
+                for: textMask(string, center: center, size: size, weight: weight, color: color, keyPath: keyPath),
+                keyPath: keyPath)
+        }
+        let canvas = PixelRegion(x0: 0, y0: 0, x1: width, y1: height)
+        let shade = try shaderEverywhere(for: kind, keyPath: keyPath)
+        func around(_ frame: Rect, margin: Double) -> PixelRegion {
+            PixelRegion(
+                covering: frame.x * scale, frame.y * scale, (frame.x + frame.width) * scale,
+                (frame.y + frame.height) * scale, margin: margin, width: width, height: height)
+        }
+        switch kind {
+        case .fill(_, let frame, _):
+            return (shade, around(frame, margin: 2))
+        case .stroke(_, let frame, let lineWidth, _):
+            return (shade, around(frame, margin: lineWidth * scale + 2))
+        case .mask(let mask, let left, let top, _):
+            return (
+                shade,
+                PixelRegion(
+                    x0: min(width, max(0, left)), y0: min(height, max(0, top)),
+                    x1: max(0, min(width, left + mask.width)), y1: max(0, min(height, top + mask.height)))
+            )
+        default:
+            return (shade, canvas)
+        }
+    }
+
+    /// A text layer as the mask layer of its shaped line, centred at `center`.
+    private func textMask(
+        _ string: String, center: Point, size: Double, weight: FontWeight, color: RGBAColor, keyPath: String
+    ) throws -> BackgroundLayer.Kind {
+        guard let text else {
+            throw SceneError(keyPath: keyPath, message: "text layers need the text renderer")
+        }
+        let line = try text.line(string, font: FontSpec(weight: weight), pixelSize: size * scale)
+        let penX = center.x * scale - line.advance / 2
+        let baseline = center.y * scale + (line.ascent - line.descent) / 2
+        return .mask(
+            line.mask, left: Int((penX - line.originX).rounded()), top: Int((baseline - line.baseline).rounded()),
+            color: color)
+    }
+
+    private func shaderEverywhere(for kind: BackgroundLayer.Kind, keyPath: String) throws -> (Int, Int) -> SIMD4<Double>
+    {
         switch kind {
         case .solid(let color):
             let value = Self.vector(color)
@@ -131,22 +179,23 @@ struct BackdropPainter {
                 let coverage = min(max(0.5 - box.distance(Double(x) + 0.5, Double(y) + 0.5), 0), 1)
                 return SIMD4(value.x, value.y, value.z, value.w * coverage)
             }
+        case .stroke(let shape, let frame, let lineWidth, let color):
+            let value = Self.vector(color)
+            let box = ShapeGeometry(shape: shape, frame: frame, scale: scale)
+            let half = lineWidth * scale / 2
+            return { x, y in
+                let distance = box.distance(Double(x) + 0.5, Double(y) + 0.5)
+                let coverage = min(max(half + 0.5 - abs(distance - half), 0), 1)
+                return SIMD4(value.x, value.y, value.z, value.w * coverage)
+            }
         case .image(let path):
             return aspectFill(try loadImage(path, "\(keyPath).path"))
         case .probe(let probe):
             return probeShader(probe)
         case .text(let string, let center, let size, let weight, let color):
-            guard let text else {
-                throw SceneError(keyPath: keyPath, message: "text layers need the text renderer")
-            }
-            let line = try text.line(string, font: FontSpec(weight: weight), pixelSize: size * scale)
-            let penX = center.x * scale - line.advance / 2
-            let baseline = center.y * scale + (line.ascent - line.descent) / 2
-            return try shader(
-                for: .mask(
-                    line.mask, left: Int((penX - line.originX).rounded()),
-                    top: Int((baseline - line.baseline).rounded()),
-                    color: color), keyPath: keyPath)
+            return try shaderEverywhere(
+                for: textMask(string, center: center, size: size, weight: weight, color: color, keyPath: keyPath),
+                keyPath: keyPath)
         case .mask(let mask, let left, let top, let color):
             let value = Self.vector(color)
             return { x, y in

@@ -8,6 +8,8 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
     case tabBar = "tab-bar"
     /// The `_UILiquidLensView` article's circular three-item menu on glass over a gradient.
     case lensMenu = "lens-menu"
+    /// Every glass control in the four materials, light (top) and dark (bottom).
+    case controls
     case probeGrid = "probe-grid"
     case probeRamp = "probe-ramp"
     case probeBlack = "probe-black"
@@ -19,6 +21,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         case .segmented: "Health-style picker (D W M 6M Y), thumb lifted mid-drag, the M split at the rim"
         case .tabBar: "floating glass tab bar, lens under the selected tab, badges"
         case .lensMenu: "circular three-item lens menu (Chats, Contacts, Settings) over a gradient"
+        case .controls: "glass controls gallery: clear, frosted, tinted, dark; light above, dark below"
         case .probeGrid: "circle lens over a grid (10 pt grey, 50 pt black lines)"
         case .probeRamp: "circle lens over the sawtooth ramp; displacement decodes from red/green"
         case .probeBlack: "circle lens over black: rim light and contour alone"
@@ -35,6 +38,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         case .segmented: Self.segmentedScene(appearance, contentSize)
         case .tabBar: Self.tabBarScene(appearance)
         case .lensMenu: Self.lensMenuScene(appearance)
+        case .controls: GlassControlsPanel.gallery(scale: 1)
         case .probeGrid: Self.probeScene(.grid)
         case .probeRamp: Self.probeScene(.ramp)
         case .probeBlack: Self.probeScene(.black)

@@ -243,6 +243,11 @@ public struct RGBAColor: Codable, Sendable, Equatable {
             blue: Double(full >> 8 & 0xFF) / 255, alpha: Double(full & 0xFF) / 255)
     }
 
+    /// The same colour with another alpha.
+    public func withAlpha(_ alpha: Double) -> RGBAColor {
+        RGBAColor(red: red, green: green, blue: blue, alpha: alpha)
+    }
+
     /// Relative luminance of the sRGB colour (0 black … 1 white).
     public var luminance: Double {
         0.2126 * ColorTables.srgbToLinear(red) + 0.7152 * ColorTables.srgbToLinear(green)

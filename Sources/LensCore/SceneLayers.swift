@@ -22,6 +22,8 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
         case lines(spacing: Double, width: Double, angle: Double, color: RGBAColor)
         /// A filled shape (a control's rail, a card) drawn into the backdrop.
         case fill(shape: Shape, frame: Rect, color: RGBAColor)
+        /// A ring `width` points wide just outside a shape's edge (a focus ring).
+        case stroke(shape: Shape, frame: Rect, width: Double, color: RGBAColor)
         /// A PNG scaled to fill the canvas (aspect fill); the path is relative to the scene file.
         case image(path: String)
         case probe(ProbeBackground)
@@ -48,7 +50,7 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
     private static let keysByType: [String: Set<CodingKeys>] = [
         "solid": [.color], "gradient": [.colors, .angle], "checker": [.size, .colors],
         "lines": [.spacing, .width, .angle, .color], "fill": [.shape, .frame, .color], "image": [.path],
-        "text": [.text, .center, .size, .weight, .color],
+        "text": [.text, .center, .size, .weight, .color], "stroke": [.shape, .frame, .width, .color],
         "grid": [], "ramp": [], "black": [], "white": [],
     ]
 
@@ -98,6 +100,12 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
                 color: try container.decode(RGBAColor.self, forKey: .color))
         case "image":
             kind = .image(path: try container.decode(String.self, forKey: .path))
+        case "stroke":
+            kind = .stroke(
+                shape: try container.decode(Shape.self, forKey: .shape),
+                frame: try container.decode(Rect.self, forKey: .frame),
+                width: try container.number(.width, default: 2, in: Limits.lineWidth),
+                color: try container.decode(RGBAColor.self, forKey: .color))
         case "text":
             let text = try container.decode(String.self, forKey: .text)
             guard !text.isEmpty, text.count <= 256 else {
@@ -145,6 +153,12 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
             try container.encode(path, forKey: .path)
         case .probe(let probe):
             try container.encode(probe.rawValue, forKey: .type)
+        case .stroke(let shape, let frame, let width, let color):
+            try container.encode("stroke", forKey: .type)
+            try container.encode(shape, forKey: .shape)
+            try container.encode(frame, forKey: .frame)
+            try container.encode(width, forKey: .width)
+            try container.encode(color, forKey: .color)
         case .text(let text, let center, let size, let weight, let color):
             try container.encode("text", forKey: .type)
             try container.encode(text, forKey: .text)

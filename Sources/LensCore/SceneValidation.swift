@@ -157,6 +157,11 @@ extension BackgroundLayer {
             try check(color, "\(path).color")
         case .mask(_, _, _, let color):
             try check(color, "\(path).color")
+        case .stroke(let shape, let frame, let width, let color):
+            try shape.validate("\(path).shape")
+            try frame.validate("\(path).frame")
+            try check(width, Limits.lineWidth, "\(path).width")
+            try check(color, "\(path).color")
         case .text(_, let center, let size, _, let color):
             try check(center, "\(path).center")
             try check(size, Limits.fontSize, "\(path).size")
