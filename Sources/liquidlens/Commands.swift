@@ -118,7 +118,7 @@ enum Commands {
         name: "devices", abstract: "List Vulkan devices and why each is or is not usable.", discussion: nil,
         arguments: [], options: [])
 
-    static let all = [render, animate, batch, bench, diff, gallery, examples, devices]
+    static let all = [render, animate, batch, bench, diff, gallery, presets, theme, examples, devices]
 
     static let rootHelp = """
         OVERVIEW: Render Apple-style Liquid Glass lenses offscreen, on Vulkan compute or the CPU reference.

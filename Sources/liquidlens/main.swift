@@ -42,6 +42,8 @@ func run(_ arguments: [String]) -> Int32 {
         case "animate": try Commands.runAnimate(parsed)
         case "batch": try Commands.runBatch(parsed)
         case "bench": try Commands.runBench(parsed)
+        case "presets": try Commands.runPresets(parsed)
+        case "theme": try Commands.runTheme(parsed)
         case "gallery": try Commands.runGallery(parsed)
         case "examples": Commands.runExamples()
         default: try Commands.runDevices()
