@@ -35,9 +35,10 @@ let package = Package(
             dependencies: ["ShaderCompiler"], path: "Sources/ShaderEmbedPlugin"),
         .target(name: "LensShaders", plugins: ["ShaderEmbedPlugin"]),
 
-        // Model → backends → sinks.
-        .target(name: "LensCore"),
-        .target(name: "LensReference", dependencies: ["LensCore"]),
+        // Model → backends → sinks. The model and the CPU reference are optimised in debug builds
+        // too: the tests render hundreds of frames on the CPU and the debug build is what they run.
+        .target(name: "LensCore", swiftSettings: optimisedInDebug),
+        .target(name: "LensReference", dependencies: ["LensCore"], swiftSettings: optimisedInDebug),
         .target(name: "LensVulkan", dependencies: ["LensCore", "LensShaders", "CVulkan"]),
         .target(name: "LensIO", dependencies: ["LensCore", "CPNG"]),
         .target(name: "LensText", dependencies: ["LensCore", "CFreeType", "CHarfBuzz", "CFontconfig"]),
@@ -54,3 +55,6 @@ let package = Package(
             ]),
     ]
 )
+
+/// `-O` in debug builds (release builds are optimised anyway).
+var optimisedInDebug: [SwiftSetting] { [.unsafeFlags(["-O"], .when(configuration: .debug))] }
