@@ -52,7 +52,9 @@ let package = Package(
             dependencies: [
                 "LiquidLens", "LensReference", "LensVulkan", "LensShaders", "LensIO", "LensText", "liquidlens",
                 "CHarfBuzz", "CFreeType",
-            ]),
+            ],
+            // Read through #filePath, never bundled.
+            exclude: ["Fixtures", "Goldens", "Scenes"]),
     ]
 )
 

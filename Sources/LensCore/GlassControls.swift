@@ -35,11 +35,15 @@ public struct GlassControlsPanel: Sendable {
         return scene
     }
 
-    /// The `controls` example: the four materials left to right, light on top and dark below.
-    public static func gallery(scale: Double = 1) -> Scene {
+    /// The `controls` example: the four materials left to right, one row per appearance (light on
+    /// top, dark below).
+    public static func gallery(scale: Double = 1, appearances: [ControlAppearance] = ControlAppearance.allCases)
+        -> Scene
+    {
         var scene = Scene(
-            canvas: Canvas(width: size.width * 4, height: size.height * 2, scale: scale), background: [], glass: [])
-        for (row, appearance) in ControlAppearance.allCases.enumerated() {
+            canvas: Canvas(width: size.width * 4, height: size.height * Double(appearances.count), scale: scale),
+            background: [], glass: [])
+        for (row, appearance) in appearances.enumerated() {
             for (column, material) in Material.standard.enumerated() {
                 let panel = GlassControlsPanel(theme: Theme(material: material), appearance: appearance)
                 let first = scene.glass.count

@@ -172,7 +172,8 @@ extension ThemePreset {
         func shape(_ height: Double) -> Shape {
             switch theme.shape {
             case .capsule: .capsule
-            case .roundedRectangle: .roundedRectangle(cornerRadii: Array(repeating: min(theme.cornerRadius, height / 2), count: 4))
+            case .roundedRectangle:
+                .roundedRectangle(cornerRadii: Array(repeating: min(theme.cornerRadius, height / 2), count: 4))
             case .squircle:
                 .squircle(cornerRadii: Array(repeating: min(theme.cornerRadius, height / 2), count: 4), exponent: 5)
             }
@@ -181,7 +182,8 @@ extension ThemePreset {
             canvas: Canvas(width: 200, height: 130, scale: scale),
             background: [
                 BackgroundLayer(
-                    .gradient(colors: [RGBAColor(255, 94, 58), RGBAColor(255, 205, 2), RGBAColor(88, 86, 214)], angle: 30)),
+                    .gradient(
+                        colors: [RGBAColor(255, 94, 58), RGBAColor(255, 205, 2), RGBAColor(88, 86, 214)], angle: 30)),
                 BackgroundLayer(.checker(size: 12, colors: [.black, .white]), opacity: 0.15),
                 BackgroundLayer(.lines(spacing: 10, width: 1.5, angle: 60, color: .white), opacity: 0.5),
             ],
@@ -190,8 +192,10 @@ extension ThemePreset {
                 GlassElement(shape: shape(32), frame: Rect(x: 50, y: 84, width: 100, height: 32)),
             ],
             foreground: [
-                BackgroundLayer(.text(rawValue, center: Point(x: 100, y: 43), size: 17, weight: .semibold, color: label)),
-                BackgroundLayer(.text("Button", center: Point(x: 100, y: 100), size: 13, weight: .medium, color: label)),
+                BackgroundLayer(
+                    .text(rawValue, center: Point(x: 100, y: 43), size: 17, weight: .semibold, color: label)),
+                BackgroundLayer(
+                    .text("Button", center: Point(x: 100, y: 100), size: 13, weight: .medium, color: label)),
             ],
             theme: theme)
     }

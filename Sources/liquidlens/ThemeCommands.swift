@@ -28,7 +28,8 @@ extension Commands {
         arguments: [.init(name: "source", help: "A preset name or a scene JSON file.", optional: false)],
         options: [
             .init(long: "json", short: nil, valueName: "file", help: "Write the theme's JSON here.", defaultValue: nil),
-            .init(long: "swift", short: nil, valueName: "file", help: "Write the Swift source here.", defaultValue: nil),
+            .init(
+                long: "swift", short: nil, valueName: "file", help: "Write the Swift source here.", defaultValue: nil),
             .init(
                 long: "name", short: nil, valueName: "identifier", help: "The Swift constant's name.",
                 defaultValue: "theme"),
@@ -53,9 +54,11 @@ extension Commands {
     static func runTheme(_ arguments: ParsedArguments) throws {
         let source = arguments.positionals["source"]!
         let name = arguments.value("name")!
-        guard let first = name.first, first.isLetter || first == "_", name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        guard let first = name.first, first.isLetter || first == "_",
+            name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
         else {
-            throw UsageError(message: "Invalid value '\(name)' for '--name <identifier>' (expected a Swift identifier)", spec: theme)
+            throw UsageError(
+                message: "Invalid value '\(name)' for '--name <identifier>' (expected a Swift identifier)", spec: theme)
         }
         let chosen: Theme
         if let preset = ThemePreset(rawValue: source) {

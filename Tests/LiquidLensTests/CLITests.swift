@@ -43,7 +43,8 @@ struct CLITests {
         "Help is on stdout with exit 0, for the tool and every subcommand",
         arguments: [
             [], ["--help"], ["help", "render"], ["render", "--help"], ["diff", "-h"], ["examples", "--help"],
-            ["devices", "--help"], ["batch", "--help"], ["bench", "--help"],
+            ["devices", "--help"], ["batch", "--help"], ["bench", "--help"], ["presets", "--help"],
+            ["theme", "--help"],
         ])
     func help(_ arguments: [String]) throws {
         let result = try runCLI(arguments)

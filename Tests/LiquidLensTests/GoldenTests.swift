@@ -26,8 +26,20 @@ struct GoldenTests {
     @Test("Control scenes match their golden images on both backends", arguments: cases)
     func matchesGolden(_ golden: Case) throws {
         let parameters = try LensRenderer.resolve(golden.example.scene(appearance: golden.appearance), scale: 3)
+        try Self.compare(parameters, withGolden: golden.name)
+    }
+
+    @Test("The glass controls gallery matches its golden images at scale 2", arguments: ControlAppearance.allCases)
+    func controlsGalleryGolden(_ appearance: ControlAppearance) throws {
+        let panel = GlassControlsPanel(theme: Theme(material: .frosted), appearance: appearance)
+        try Self.compare(
+            try LensRenderer.resolve(panel.scene(scale: 2)), withGolden: "controls-frosted-\(appearance.rawValue)@2x")
+    }
+
+    /// Renders on both backends and compares with the golden `name` (recording it first when asked).
+    static func compare(_ parameters: FrameParameters, withGolden name: String) throws {
         let cpu = ReferenceRenderer().render(parameters)
-        let file = Self.folder.appendingPathComponent("\(golden.name).png")
+        let file = Self.folder.appendingPathComponent("\(name).png")
         if ProcessInfo.processInfo.environment["LIQUIDLENS_RECORD_GOLDENS"] == "1" {
             try PNGCodec.write(cpu, to: file)
         }
@@ -36,10 +48,8 @@ struct GoldenTests {
         for (backend, actual) in [("cpu", cpu), ("vulkan", gpu)] {
             let diff = try ImageDiff(actual, expected, threshold: Self.pixelThreshold)
             if Double(diff.pixelsOverThreshold) / Double(diff.pixelCount) > Self.allowedFraction {
-                let folder = writeFailureImages(
-                    name: "golden-\(golden.name)-\(backend)", actual: actual, expected: expected)
-                Issue.record(
-                    "\(golden.name) on \(backend) differs from its golden:\n\(diff.report)\nimages in \(folder)")
+                let folder = writeFailureImages(name: "golden-\(name)-\(backend)", actual: actual, expected: expected)
+                Issue.record("\(name) on \(backend) differs from its golden:\n\(diff.report)\nimages in \(folder)")
             }
         }
     }

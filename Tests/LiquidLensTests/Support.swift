@@ -92,3 +92,12 @@ func withShaderContext<T>(_ parameters: FrameParameters, _ body: (ShaderContext)
     let candidates = Array(lens.shapeOffset..<lens.shapeOffset + lens.shapeCount)
     return try body(shaderContext(tables: parameters.tables, shapes: parameters.shapes, allShapes: candidates))
 }
+
+extension RGBA8Image {
+    /// The pixels of a rectangle.
+    func cropped(x: Range<Int>, y: Range<Int>) -> RGBA8Image {
+        var pixels: [UInt8] = []
+        for row in y { pixels += self.pixels[(row * width + x.lowerBound) * 4..<(row * width + x.upperBound) * 4] }
+        return RGBA8Image(width: x.count, height: y.count, pixels: pixels)
+    }
+}
