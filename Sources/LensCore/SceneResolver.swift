@@ -145,9 +145,15 @@ public struct SceneResolver: Sendable {
         let layout = ControlLayout(scale: scale, width: width, height: height, text: text) { path, keyPath in
             try labelMask(.file(path), keyPath: keyPath)
         }
+        // The scene's Reduce Motion covers its controls (no rail growth).
+        let controls = scene.controls.map { control -> Control in
+            guard scene.accessibility.reduceMotion, case .segmented(var segmented) = control else { return control }
+            segmented.reduceMotion = true
+            return .segmented(segmented)
+        }
         let parts: ControlLayout.Parts
         do {
-            parts = try layout.layout(scene.controls)
+            parts = try layout.layout(controls)
         } catch let error as SceneError {
             throw error
         } catch {

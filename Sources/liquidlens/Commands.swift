@@ -304,11 +304,14 @@ enum Commands {
             } catch let error as SceneError {
                 throw CommandFailure(message: "\(scenePath): \(error)")
             }
-            guard let animation = scene.animation else {
-                throw CommandFailure(message: "\(scenePath): the scene has no \"animation\" to render")
+            let highlighted = scene.glass.contains { $0.highlight != nil }
+            guard scene.animation != nil || highlighted else {
+                throw CommandFailure(
+                    message: "\(scenePath): the scene has no \"animation\" and no animated \"highlight\" to render")
             }
             frameAt = { scene.frame(at: $0) }
-            naturalDuration = animation.duration
+            // A highlight-only scene runs one pulse cycle (4 s) unless --duration says otherwise.
+            naturalDuration = scene.animation?.duration ?? 4
             name = url.deletingPathExtension().lastPathComponent
             baseDirectory = url.deletingLastPathComponent()
         } else {

@@ -240,7 +240,8 @@ struct MaterialTests {
         let early = try renderCPU(busyScene { $0.highlight = AnimatedHighlight(.shimmer) })
         var later = busyScene { $0.highlight = AnimatedHighlight(.shimmer) }
         later.time = 1.2
-        #expect(try renderCPU(later) != early, "the shimmer band moves")
+        let moved = try renderCPU(later) != early
+        #expect(moved, "the shimmer band moves")
     }
 
     @Test("Dynamic Type scales the gallery's titles and grows its controls")
@@ -366,5 +367,48 @@ struct ThemeCommandTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("has no \"theme\""))
         #expect(try runCLI(["theme", "sunset", "--name", "9lives"]).status == 64)
+    }
+}
+
+@Suite("Animated highlights and Reduce Motion in scenes")
+struct HighlightSceneTests {
+    @Test("animate renders a scene whose only motion is a highlight; frames differ over time")
+    func animateHighlightOnly() throws {
+        let folder = try temporaryFolder("highlight")
+        let scene = folder.appendingPathComponent("shimmer.json")
+        try Data(
+            #"""
+            {"canvas": {"width": 120, "height": 80, "scale": 1}, "background": "grid",
+             "glass": [{"shape": "capsule", "frame": {"x": 10, "y": 20, "width": 100, "height": 40},
+                        "material": "frosted", "highlight": {"kind": "shimmer"}}]}
+            """#.utf8
+        ).write(to: scene)
+        let output = folder.appendingPathComponent("frames")
+        let result = try runCLI(["animate", scene.path, "-o", output.path, "--fps", "4", "--duration", "2", "-q"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try FileManager.default.contentsOfDirectory(atPath: output.path).sorted()
+        #expect(frames.count == 8)
+        let first = try PNGCodec.read(contentsOf: output.appendingPathComponent(frames[0]))
+        let middle = try PNGCodec.read(contentsOf: output.appendingPathComponent(frames[4]))
+        let moved = first != middle
+        #expect(moved, "the shimmer band crosses the glass between 0 s and 1 s")
+    }
+
+    @Test("The scene's Reduce Motion stops a held segmented control's rail growth")
+    func sceneReduceMotion() throws {
+        var scene = BuiltInScene.segmented.scene
+        let moving = try LensRenderer.resolve(scene)
+        scene.accessibility.reduceMotion = true
+        let still = try LensRenderer.resolve(scene)
+        guard case .segmented(var segmented) = scene.controls[0] else {
+            Issue.record("the showcase is a segmented control")
+            return
+        }
+        segmented.reduceMotion = true
+        scene.controls[0] = .segmented(segmented)
+        scene.accessibility.reduceMotion = false
+        let controlReduced = try LensRenderer.resolve(scene)
+        #expect(still.shapes == controlReduced.shapes)
+        #expect(still.shapes != moving.shapes)
     }
 }
