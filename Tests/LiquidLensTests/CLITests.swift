@@ -265,5 +265,30 @@ struct ReadmeTests {
         }
         try writer.finish()
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("drag.gif").path))
+
+        let scenes = [BuiltInScene.probeGrid.scene, BuiltInScene.probeRamp.scene]
+        let cache = ResolveCache()
+        let encoder = EncodingQueue(workers: 2)
+        try renderer.renderBatch(count: scenes.count, framesInFlight: 2) { index in
+            try LensRenderer.resolve(scenes[index], cache: cache)
+        } deliver: { index, image in
+            try encoder.write(
+                image, to: folder.appendingPathComponent("\(index).png"), format: .png, compression: .fast)
+        }
+        try encoder.finish()
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("1.png").path))
+
+        let theme = Theme(
+            material: .tinted(RGBAColor(red: 0.666, green: 0.862, blue: 1.0, alpha: 1.0)),
+            shape: .roundedRectangle,
+            cornerRadius: 18.0,
+            shadow: DropShadow(offset: Point(x: 0.0, y: 2.0), radius: 8.0, opacity: 0.1),
+            edgeHighlight: EdgeHighlight(width: 0.75, alphas: [0.35, 0.12, 0.0]),
+            renderingPath: .automatic
+        )
+        var panel = GlassControlsPanel(theme: theme, appearance: .dark).scene(scale: 1)
+        panel.accessibility.increaseContrast = true
+        let themed = try LensRenderer(backend: .automatic).render(panel)
+        #expect(themed.width == 360 && themed.height == 640)
     }
 }
