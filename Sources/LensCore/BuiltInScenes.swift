@@ -29,8 +29,10 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         }
     }
 
-    /// The scene in the light appearance at the stock text size.
-    public var scene: Scene { scene() }
+    /// The scene in the light appearance at the stock text size (`controls`: both appearances).
+    public var scene: Scene {
+        self == .controls ? GlassControlsPanel.gallery(scale: 1) : scene()
+    }
 
     /// The scene in an appearance and at a Dynamic Type size (probes ignore both).
     public func scene(appearance: ControlAppearance = .light, contentSize: ContentSizeCategory = .large) -> Scene {
@@ -38,7 +40,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         case .segmented: Self.segmentedScene(appearance, contentSize)
         case .tabBar: Self.tabBarScene(appearance)
         case .lensMenu: Self.lensMenuScene(appearance)
-        case .controls: GlassControlsPanel.gallery(scale: 1)
+        case .controls: GlassControlsPanel.gallery(scale: 1, appearances: [appearance], contentSize: contentSize)
         case .probeGrid: Self.probeScene(.grid)
         case .probeRamp: Self.probeScene(.ramp)
         case .probeBlack: Self.probeScene(.black)

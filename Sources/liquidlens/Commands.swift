@@ -23,6 +23,12 @@ enum Commands {
                 long: "output", short: "o", valueName: "output",
                 help: "The PNG to write (default: <scene or example name>.png).", defaultValue: nil),
             .init(
+                long: "appearance", short: nil, valueName: "appearance",
+                help: "Examples: light or dark (controls: the row to draw; default both).", defaultValue: nil),
+            .init(
+                long: "content-size", short: nil, valueName: "category",
+                help: "Examples: Dynamic Type category, xS…XXXL, AX1…AX5.", defaultValue: "L"),
+            .init(
                 long: "backend", short: nil, valueName: "backend", help: "auto, vulkan or cpu.", defaultValue: "auto"),
             .init(
                 long: "scale", short: nil, valueName: "scale", help: "Pixels per point, 1…4 (default: the scene's).",
@@ -197,7 +203,17 @@ enum Commands {
                         "Unknown example '\(name)' (expected one of: \(BuiltInScene.allCases.map(\.rawValue).joined(separator: ", ")))",
                     spec: render)
             }
-            scene = example.scene
+            let contentSize: ContentSizeCategory = try parseChoice(
+                arguments, "content-size", valueName: "category", render)
+            if arguments.value("appearance") == nil {
+                scene =
+                    example == .controls
+                    ? GlassControlsPanel.gallery(contentSize: contentSize) : example.scene(contentSize: contentSize)
+            } else {
+                let appearance: ControlAppearance = try parseChoice(
+                    arguments, "appearance", valueName: "appearance", render)
+                scene = example.scene(appearance: appearance, contentSize: contentSize)
+            }
             baseDirectory = nil
             defaultOutput = name + ".png"
         }
