@@ -138,16 +138,6 @@ public struct GlassControlsPanel: Sendable {
         }
     }
 
-    private func controlShape(height: Double) -> Shape {
-        switch theme.shape {
-        case .capsule: .capsule
-        case .roundedRectangle:
-            .roundedRectangle(cornerRadii: Array(repeating: min(theme.cornerRadius, height / 2), count: 4))
-        case .squircle:
-            .squircle(cornerRadii: Array(repeating: min(theme.cornerRadius, height / 2), count: 4), exponent: 5)
-        }
-    }
-
     /// Bars keep their type within 1.3× the stock size (as the system's bars do).
     private var barScale: Double { min(fontScale, 1.3) }
 
@@ -210,7 +200,7 @@ public struct GlassControlsPanel: Sendable {
                     height: buttonHeight * 0.96)
                 optics.brightness = 0.08
             }
-            panel.glass(controlShape(height: frame.height), frame, optics: optics)
+            panel.glass(theme.controlShape(height: frame.height), frame, optics: optics)
             panel.text(title, Point(x: frame.midX, y: frame.midY), font, .semibold, color)
             if !rowOfThree { panel.cursor += buttonHeight + 10 }
         }

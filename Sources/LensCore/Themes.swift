@@ -34,6 +34,16 @@ public struct Theme: Codable, Sendable, Equatable {
         self.renderingPath = renderingPath
     }
 
+    /// The silhouette of a control `height` points tall in this theme (radii capped to half the height).
+    public func controlShape(height: Double) -> Shape {
+        let radii = Array(repeating: min(cornerRadius, height / 2), count: 4)
+        switch shape {
+        case .capsule: return .capsule
+        case .roundedRectangle: return .roundedRectangle(cornerRadii: radii)
+        case .squircle: return .squircle(cornerRadii: radii, exponent: 5)
+        }
+    }
+
     /// LiquidGlassKit's glass shadow: radius 8, opacity 0.1, y 2.
     public static let materialShadow = DropShadow(offset: Point(x: 0, y: 2), radius: 8, opacity: 0.1)
 
@@ -169,15 +179,6 @@ extension ThemePreset {
         let theme = self.theme
         let dark = theme.material.isDark
         let label = dark ? RGBAColor.white : RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.85)
-        func shape(_ height: Double) -> Shape {
-            switch theme.shape {
-            case .capsule: .capsule
-            case .roundedRectangle:
-                .roundedRectangle(cornerRadii: Array(repeating: min(theme.cornerRadius, height / 2), count: 4))
-            case .squircle:
-                .squircle(cornerRadii: Array(repeating: min(theme.cornerRadius, height / 2), count: 4), exponent: 5)
-            }
-        }
         return Scene(
             canvas: Canvas(width: 200, height: 130, scale: scale),
             background: [
@@ -188,8 +189,8 @@ extension ThemePreset {
                 BackgroundLayer(.lines(spacing: 10, width: 1.5, angle: 60, color: .white), opacity: 0.5),
             ],
             glass: [
-                GlassElement(shape: shape(58), frame: Rect(x: 16, y: 14, width: 168, height: 58)),
-                GlassElement(shape: shape(32), frame: Rect(x: 50, y: 84, width: 100, height: 32)),
+                GlassElement(shape: theme.controlShape(height: 58), frame: Rect(x: 16, y: 14, width: 168, height: 58)),
+                GlassElement(shape: theme.controlShape(height: 32), frame: Rect(x: 50, y: 84, width: 100, height: 32)),
             ],
             foreground: [
                 BackgroundLayer(
