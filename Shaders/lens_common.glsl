@@ -73,19 +73,23 @@ struct LensParams {
     uint gradientOffset;         // gradient tint stops in `tables`, linear premultiplied rgba each
     uint gradientCount;          // 0: the flat tint
     float opacity;               // share of the glass laid over what is below it
-    float padding0;
+    uint labelTileCount;         // the first tiles of the group reach a label glyph; the rest skip it
 };
 
 layout(push_constant) uniform DispatchConstants {
     uvec4 region;                // x0, y0, x1, y1 of the pixels this dispatch covers
     uint lensIndex;
     uint axis;                   // frost: 0 horizontal, 1 vertical
+    uint firstTile;              // lens: the tile of workgroup 0
 } dispatchInfo;
 
 // Pipeline variants: which shape kinds a group holds (bit 1 << kind) and whether it holds one
 // shape, so llvmpipe compiles out the code a group does not use. The results do not change.
 layout(constant_id = 0) const uint SHAPE_KINDS = 7u;
 layout(constant_id = 1) const bool SINGLE_SHAPE = false;
+// Whether the dispatched tiles' samples can reach a label glyph; the variant without skips the
+// label sampling (its tiles would read zero coverage).
+layout(constant_id = 2) const bool REACHES_LABEL = true;
 
 const uint SRGB_DECODE_OFFSET = 0u;     // 256 linear values of the 8-bit sRGB codes
 const uint SRGB_ENCODE_OFFSET = 256u;   // 255 linear thresholds where the rounded code steps up
@@ -117,6 +121,7 @@ const uint TILE_SIZE = 16u;
 
 // The candidate shapes of the tile this invocation shades: offset and count in `tileShapes`.
 uvec2 tileCandidates = uvec2(0u);
+
 
 // ---- Colour ----
 
@@ -434,6 +439,7 @@ float featherMask(float distance, LensParams lens) {
 // punched out by the lifted label where the scene has one.
 vec3 sampleContent(vec2 position, LensParams lens) {
     vec3 color = sampleFrosted(position, lens);
+    if (!REACHES_LABEL) { return color; }
     float glyph = sampleLabel(position, 0u);
     // Off the glyphs the label adds nothing, so the feather (a group distance) is not needed.
     if (glyph > 0.0) {

@@ -157,7 +157,9 @@ public struct LensParams: Sendable, Equatable {
     public var gradientCount: UInt32 = 0
     /// Share of the glass laid over what is below it (custom materials).
     public var opacity: Float = 1
-    public var padding0: Float = 0
+    /// The first `labelTileCount` of this group's tiles are those whose samples can reach a label
+    /// glyph; the others skip sampling the label (a pipeline variant without that code).
+    public var labelTileCount: UInt32 = 0
 
     public init() {}
 
@@ -209,7 +211,7 @@ public struct LensParams: Sendable, Equatable {
         ("gradientOffset", MemoryLayout<Self>.offset(of: \.gradientOffset)!),
         ("gradientCount", MemoryLayout<Self>.offset(of: \.gradientCount)!),
         ("opacity", MemoryLayout<Self>.offset(of: \.opacity)!),
-        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
+        ("labelTileCount", MemoryLayout<Self>.offset(of: \.labelTileCount)!),
     ]
 }
 
@@ -220,11 +222,14 @@ public struct DispatchConstants: Sendable, Equatable {
     public var lensIndex: UInt32
     /// Frost axis: 0 horizontal, 1 vertical.
     public var axis: UInt32
+    /// Lens: the tile of workgroup 0 in `tiles`.
+    public var firstTile: UInt32
 
-    public init(region: PixelRegion, lensIndex: Int = 0, axis: UInt32 = 0) {
+    public init(region: PixelRegion, lensIndex: Int = 0, axis: UInt32 = 0, firstTile: UInt32 = 0) {
         self.region = SIMD4(UInt32(region.x0), UInt32(region.y0), UInt32(region.x1), UInt32(region.y1))
         self.lensIndex = UInt32(lensIndex)
         self.axis = axis
+        self.firstTile = firstTile
     }
 
     /// Byte offsets of each field, named as in GLSL.
@@ -232,10 +237,11 @@ public struct DispatchConstants: Sendable, Equatable {
         ("region", MemoryLayout<Self>.offset(of: \.region)!),
         ("lensIndex", MemoryLayout<Self>.offset(of: \.lensIndex)!),
         ("axis", MemoryLayout<Self>.offset(of: \.axis)!),
+        ("firstTile", MemoryLayout<Self>.offset(of: \.firstTile)!),
     ]
 
     /// Bytes pushed: the fields, without Swift's trailing stride padding.
-    public static let pushSize = MemoryLayout<Self>.offset(of: \.axis)! + MemoryLayout<UInt32>.size
+    public static let pushSize = MemoryLayout<Self>.offset(of: \.firstTile)! + MemoryLayout<UInt32>.size
 }
 
 /// Where each table sits in the shaders' `tables` buffer (GLSL: the `*_OFFSET` constants).

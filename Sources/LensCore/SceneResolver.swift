@@ -70,6 +70,7 @@ public struct SceneResolver: Sendable {
             }
         }
 
+        let labelPresence = LabelPresence(words: labelWords, wordsPerRow: wordsPerRow, width: width, height: height)
         var tables = Self.fixedTables
         var shapes: [ShapeParams] = []
         var tiles: [SIMD4<UInt32>] = []
@@ -114,7 +115,13 @@ public struct SceneResolver: Sendable {
             }
             let frost = Self.frostTiles(
                 for: lens, lensTiles: lensTiles, geometry: geometry, source: lensRegions.source,
-                shift: Self.maxShift(lens, tables: tables), width: width, height: height)
+                shift: Self.maxShift(lens, tables: tables), width: width, height: height, labelIn: labelPresence.any)
+            // Tiles whose samples reach a label glyph first, so each half is one dispatch of its variant.
+            let lensTileRange = Int(lens.tileOffset)..<Int(lens.tileOffset + lens.tileCount)
+            let ordered = zip(tiles[lensTileRange], frost.reachesLabel)
+            tiles.replaceSubrange(
+                lensTileRange, with: ordered.filter { $0.1 }.map(\.0) + ordered.filter { !$0.1 }.map(\.0))
+            lens.labelTileCount = UInt32(frost.reachesLabel.filter { $0 }.count)
             lens.frostTileOffset = UInt32(tiles.count)
             lens.frostTileCount = UInt32(frost.frost.count)
             tiles += frost.frost.map { SIMD4($0.x, $0.y, 0, 0) }
@@ -439,12 +446,13 @@ public struct SceneResolver: Sendable {
     /// them grown by the kernel radius in rows.
     static func frostTiles(
         for lens: LensParams, lensTiles: [(tile: SIMD2<UInt32>, candidates: [Int])], geometry: [ShapeGeometry],
-        source: PixelRegion, shift: Double, width: Int, height: Int
-    ) -> (frost: [SIMD2<UInt32>], rows: [SIMD2<UInt32>]) {
+        source: PixelRegion, shift: Double, width: Int, height: Int, labelIn: (PixelRegion) -> Bool = { _ in true }
+    ) -> (frost: [SIMD2<UInt32>], rows: [SIMD2<UInt32>], reachesLabel: [Bool]) {
         let size = TableLayout.tileSize
         let columns = (width + size - 1) / size
         let rows = (height + size - 1) / size
         var frost = [Bool](repeating: false, count: columns * rows)
+        var reachesLabel: [Bool] = []
         let scale = Double(lens.inverseMagnification)
         let spread = Double(lens.dispersion)
         for (tile, candidates) in lensTiles {
@@ -477,6 +485,10 @@ public struct SceneResolver: Sendable {
                 if lower[axis] < 0 { upper[axis] = max(upper[axis], -lower[axis]) }
                 if upper[axis] > extent { lower[axis] = min(lower[axis], 2 * extent - upper[axis]) }
             }
+            // The label is sampled at the same positions, mirrored but not held inside the source.
+            reachesLabel.append(
+                labelIn(
+                    PixelRegion(covering: lower.x, lower.y, upper.x, upper.y, margin: 1, width: width, height: height)))
             lower = pointwiseMax(lower, SIMD2(Double(source.x0), Double(source.y0)))
             upper = pointwiseMin(upper, SIMD2(Double(source.x1), Double(source.y1)))
             guard lower.x < upper.x, lower.y < upper.y else { continue }
@@ -496,7 +508,7 @@ public struct SceneResolver: Sendable {
         func list(_ marks: [Bool]) -> [SIMD2<UInt32>] {
             marks.indices.filter { marks[$0] }.map { SIMD2(UInt32($0 % columns), UInt32($0 / columns)) }
         }
-        return (list(frost), list(horizontal))
+        return (list(frost), list(horizontal), reachesLabel)
     }
 
     /// The lens pass covers the group and its shadow; the source covers the group and the fringe

@@ -74,8 +74,14 @@ public final class ReferenceRenderer {
             forEachTile(lens.frostTileOffset, lens.frostTileCount, clippedTo: canvas, context) { tileContext, x, y in
                 tileContext.frost(x, y, lens, axis: 1)
             }
-            forEachTile(lens.tileOffset, lens.tileCount, clippedTo: regions.lens, context) { tileContext, x, y in
-                tileContext.lens(x, y, lens)
+            // The tiles that reach a label glyph, then those that do not (the shader's two variants).
+            for (first, count, reaches) in [
+                (lens.tileOffset, lens.labelTileCount, true),
+                (lens.tileOffset + lens.labelTileCount, lens.tileCount - lens.labelTileCount, false),
+            ] {
+                forEachTile(first, count, clippedTo: regions.lens, context, reachesLabel: reaches) {
+                    tileContext, x, y in tileContext.lens(x, y, lens)
+                }
             }
         }
         let frame = parameters.frame
@@ -88,6 +94,7 @@ public final class ReferenceRenderer {
     /// shapes; pixels outside `region` skipped.
     private static func forEachTile(
         _ offset: UInt32, _ count: UInt32, clippedTo region: PixelRegion, _ context: ShaderContext,
+        reachesLabel: Bool = true,
         _ body: (ShaderContext, Int, Int) -> Void
     ) {
         guard count > 0 else { return }
@@ -98,6 +105,7 @@ public final class ReferenceRenderer {
                 let tile = context.tiles[Int(offset) + index]
                 var tileContext = context
                 tileContext.tileCandidates = SIMD2(tile.z, tile.w)
+                tileContext.tileReachesLabel = reachesLabel
                 let size = TableLayout.tileSize
                 for y in max(region.y0, Int(tile.y) * size)..<min(region.y1, Int(tile.y + 1) * size) {
                     for x in max(region.x0, Int(tile.x) * size)..<min(region.x1, Int(tile.x + 1) * size) {

@@ -18,6 +18,9 @@ struct ShaderContext {
     let outputPixels: UnsafeMutableBufferPointer<UInt32>
     /// The candidate shapes of the tile being shaded: offset and count in `tileShapes`.
     var tileCandidates = SIMD2<UInt32>(0, 0)
+    /// The shader's `REACHES_LABEL` variant: whether the tile's samples can reach a label glyph;
+    /// when not, sampling the label is skipped.
+    var tileReachesLabel = true
 
     // ---- Colour ----
 
@@ -318,6 +321,7 @@ struct ShaderContext {
 
     func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
         var color = sampleFrosted(position, lens)
+        if !tileReachesLabel { return color }
         let glyph = sampleLabel(position, 0)
         if glyph > 0 {
             let accentShare = featherMask(groupDistance(position, lens), lens) * lens.accentStrength

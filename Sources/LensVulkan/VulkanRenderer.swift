@@ -35,15 +35,18 @@ public struct VulkanOptions: Sendable {
     }
 }
 
-/// A lens pipeline variant: the `SHAPE_KINDS` and `SINGLE_SHAPE` specialisation constants.
+/// A lens pipeline variant: the `SHAPE_KINDS`, `SINGLE_SHAPE` and `REACHES_LABEL`
+/// specialisation constants.
 struct LensVariant: Hashable {
     /// Bit `1 << kind` for each shape kind in the group.
     var shapeKinds: UInt32
     var singleShape: Bool
+    var reachesLabel: Bool
 
-    static let singleRoundedBox = LensVariant(shapeKinds: 1, singleShape: true)
+    /// The common lens: one rounded box, over a label and not.
+    static let preloaded = [true, false].map { LensVariant(shapeKinds: 1, singleShape: true, reachesLabel: $0) }
 
-    var constants: [UInt32] { [shapeKinds, singleShape ? 1 : 0] }
+    var constants: [UInt32] { [shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0] }
 }
 
 /// GPU time of each stage of a frame, from timestamp queries, plus the host's readback, in
@@ -103,8 +106,10 @@ public final class VulkanRenderer {
         overlayPipeline = try ComputePipeline(
             layout: layout, shader: ShaderModule(device: device, name: .overlay), cache: cache)
         lensShader = try ShaderModule(device: device, name: .lens)
-        lensPipelines[LensVariant.singleRoundedBox] = try ComputePipeline(
-            layout: layout, shader: lensShader, cache: cache, specialization: LensVariant.singleRoundedBox.constants)
+        for variant in LensVariant.preloaded {
+            lensPipelines[variant] = try ComputePipeline(
+                layout: layout, shader: lensShader, cache: cache, specialization: variant.constants)
+        }
         cache.save()
         slots = [try FrameSlot(device: device, setLayout: setLayout)]
     }
@@ -274,13 +279,13 @@ public final class VulkanRenderer {
         }
     }
 
-    /// The specialised lens pipeline of each lens, creating the variants not seen before.
-    private func lensPipelines(for parameters: FrameParameters) throws -> [ComputePipeline] {
+    /// The specialised lens pipelines of each lens, for its tiles that reach a label and for the
+    /// others, creating the variants not seen before.
+    private func lensPipelines(for parameters: FrameParameters) throws -> [(
+        label: ComputePipeline, plain: ComputePipeline
+    )] {
         var created = false
-        let pipelines = try parameters.lenses.map { lens -> ComputePipeline in
-            let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
-            let variant = LensVariant(
-                shapeKinds: group.reduce(0) { $0 | 1 << $1.kind }, singleShape: lens.shapeCount == 1)
+        func pipeline(_ variant: LensVariant) throws -> ComputePipeline {
             if let pipeline = lensPipelines[variant] { return pipeline }
             let pipeline = try ComputePipeline(
                 layout: layout, shader: lensShader, cache: cache, specialization: variant.constants)
@@ -288,13 +293,25 @@ public final class VulkanRenderer {
             created = true
             return pipeline
         }
+        let pipelines = try parameters.lenses.map { lens in
+            let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
+            let kinds = group.reduce(UInt32(0)) { $0 | 1 << $1.kind }
+            let single = lens.shapeCount == 1
+            let plain = LensVariant(shapeKinds: kinds, singleShape: single, reachesLabel: false)
+            let label = LensVariant(shapeKinds: kinds, singleShape: single, reachesLabel: true)
+            // A variant no tile uses is not compiled: the other one stands in (never dispatched).
+            let plainPipeline = lens.labelTileCount < lens.tileCount ? try pipeline(plain) : nil
+            let labelPipeline = lens.labelTileCount > 0 ? try pipeline(label) : nil
+            let stand = labelPipeline ?? plainPipeline ?? lensPipelines[LensVariant.preloaded[0]]!
+            return (label: labelPipeline ?? stand, plain: plainPipeline ?? stand)
+        }
         if created { cache.save() }
         return pipelines
     }
 
     private func record(
         _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, composeRegion: PixelRegion?,
-        lensPipelines: [ComputePipeline]
+        lensPipelines: [(label: ComputePipeline, plain: ComputePipeline)]
     ) {
         let queries = slot.queries
         var query: UInt32 = 0
@@ -353,9 +370,16 @@ public final class VulkanRenderer {
             timestamp()
             // Vertical frost wrote frosted, the base copy/earlier lenses wrote output → this lens reads both, writes output.
             computeBarrier(commands)
+            // Tiles that reach a label, then the others: disjoint pixels, so no barrier between them.
             dispatch(
-                commands, lensPipelines[index], DispatchConstants(region: regions.lens, lensIndex: index),
-                workgroups: (lens.tileCount, 1))
+                commands, lensPipelines[index].label,
+                DispatchConstants(region: regions.lens, lensIndex: index, firstTile: lens.tileOffset),
+                workgroups: (lens.labelTileCount, 1))
+            dispatch(
+                commands, lensPipelines[index].plain,
+                DispatchConstants(
+                    region: regions.lens, lensIndex: index, firstTile: lens.tileOffset + lens.labelTileCount),
+                workgroups: (lens.tileCount - lens.labelTileCount, 1))
             timestamp()
         }
         // The lenses wrote output → the foreground goes over it.
