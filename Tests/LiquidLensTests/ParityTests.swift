@@ -39,6 +39,28 @@ struct ParityTests {
         #expect(reference.render(try resolve(withLens)) == reference.render(try resolve(without)))
     }
 
+    @Test("Tiles that cannot reach a label glyph skip it on both backends, and the picture stays the same")
+    func labelSkipIsExact() throws {
+        var scene = BenchmarkWorkload.thumbnail(3)
+        scene.canvas = Canvas(width: 512, height: 512, scale: 1)
+        let text = try TextTests.renderer.line("Liquid Glass", font: FontSpec(weight: .bold), pixelSize: 28)
+        scene.label = LabelLayer(mask: .image(text.mask), origin: Point(x: 20, y: 470), scale: 1)
+        scene.glass = [
+            GlassElement(
+                shape: .capsule, frame: Rect(x: 40, y: 300, width: 300, height: 190), optics: ParityScene.plainOptics)
+        ]
+        let parameters = try resolve(scene)
+        let lens = parameters.lenses[0]
+        #expect(lens.labelTileCount > 0 && lens.labelTileCount < lens.tileCount, "some tiles reach the label, some not")
+        var everyTile = parameters
+        everyTile.lenses[0].labelTileCount = lens.tileCount
+        for backend in [Backend.cpu, .vulkan] {
+            let skipping = try render(parameters, on: backend)
+            let sampling = try render(everyTile, on: backend)
+            #expect(skipping == sampling, "\(backend)")
+        }
+    }
+
     @Test("The Vulkan backend dispatches the lens only over its bounding box and shadow margin")
     func lensRegionIsBounded() throws {
         let scene = ParityScene.busy(
