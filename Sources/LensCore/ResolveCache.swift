@@ -21,6 +21,7 @@ public final class ResolveCache: @unchecked Sendable {
     private let lock = NSLock()
     private var backdrop: (key: BackdropKey, pixels: [UInt32])?
     private var label: (key: LabelKey, words: [UInt32])?
+    private var presence: (words: [UInt32], presence: LabelPresence)?
 
     public init() {}
 
@@ -30,6 +31,14 @@ public final class ResolveCache: @unchecked Sendable {
 
     func labelWords(for key: LabelKey) -> [UInt32]? {
         lock.withLock { label?.key == key ? label?.words : nil }
+    }
+
+    /// Where the label words have coverage, computed once per label raster.
+    func presence(of words: [UInt32], make: () -> LabelPresence) -> LabelPresence {
+        if let presence = lock.withLock({ presence?.words == words ? presence?.presence : nil }) { return presence }
+        let made = make()
+        lock.withLock { presence = (words, made) }
+        return made
     }
 
     func store(_ key: BackdropKey, _ pixels: [UInt32]) -> [UInt32] {

@@ -70,7 +70,10 @@ public struct SceneResolver: Sendable {
             }
         }
 
-        let labelPresence = LabelPresence(words: labelWords, wordsPerRow: wordsPerRow, width: width, height: height)
+        func presence() -> LabelPresence {
+            LabelPresence(words: labelWords, wordsPerRow: wordsPerRow, width: width, height: height)
+        }
+        let labelPresence = cache?.presence(of: labelWords, make: presence) ?? presence()
         var tables = Self.fixedTables
         var shapes: [ShapeParams] = []
         var tiles: [SIMD4<UInt32>] = []
