@@ -158,6 +158,8 @@ extension Scene {
             menu.lensOffset = Point(x: state.position.x, y: state.position.y)
             menu.lift = state.lift
             scene.controls[0] = .lensMenu(menu)
+        case .glass:
+            break
         }
         return scene
     }
@@ -178,6 +180,8 @@ extension Scene {
             return LensMenu.itemAngles.indices.min { index, other in
                 simd_distance(menu.itemOffset(index), end) < simd_distance(menu.itemOffset(other), end)
             }
+        case .glass:
+            return nil
         }
     }
 

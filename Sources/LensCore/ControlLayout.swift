@@ -42,6 +42,7 @@ struct ControlLayout {
             case .segmented(let segmented): try layout(segmented, into: &parts, keyPath: keyPath)
             case .tabBar(let bar): try layout(bar, into: &parts, keyPath: keyPath)
             case .lensMenu(let menu): try layout(menu, into: &parts, keyPath: keyPath)
+            case .glass: continue
             }
         }
         return parts

@@ -117,7 +117,7 @@ public struct SegmentedControl: Codable, Sendable {
 }
 
 /// An item of a tab bar or lens menu: a title, a monochrome icon and an optional badge count.
-public struct ControlItem: Codable, Sendable {
+public struct ControlItem: Codable, Sendable, Equatable {
     public var title: String
     /// A symbol character drawn with the font (SF Symbols do not exist on Linux), e.g. "★".
     public var symbol: String?
@@ -283,12 +283,21 @@ public struct LensMenu: Codable, Sendable {
     }
 }
 
-/// A control drawn with glass and a text label row. JSON: an object with `"type"`
-/// (`segmented`, `tabBar`, `lensMenu`) and that control's keys.
+/// A control. JSON: an object with `"type"` and that control's keys: `segmented`, `tabBar` and
+/// `lensMenu` are LensTint controls whose titles sit in the label row under their lens; the
+/// ``GlassControl`` kinds (`button`, `switch`, `slider`, `card`, `textField`, `searchBar`,
+/// `navigationBar`, `floatingTabBar`, `bottomSheet`) carry their labels on the glass.
 public enum Control: Codable, Sendable {
     case segmented(SegmentedControl)
     case tabBar(TabBar)
     case lensMenu(LensMenu)
+    case glass(GlassControl)
+
+    /// Whether the control draws its titles in the label row (the LensTint controls).
+    var usesLabelRow: Bool {
+        if case .glass = self { return false }
+        return true
+    }
 
     enum TypeKey: String, CodingKey { case type }
 
@@ -298,11 +307,14 @@ public enum Control: Codable, Sendable {
         case "segmented": self = .segmented(try SegmentedControl(from: decoder))
         case "tabBar": self = .tabBar(try TabBar(from: decoder))
         case "lensMenu": self = .lensMenu(try LensMenu(from: decoder))
+        case let kind where GlassControl.Kind(rawValue: kind) != nil: self = .glass(try GlassControl(from: decoder))
         default:
+            let known = ["segmented", "tabBar", "lensMenu"] + GlassControl.Kind.allCases.map(\.rawValue)
             throw DecodingError.dataCorrupted(
                 .init(
                     codingPath: decoder.codingPath + [TypeKey.type],
-                    debugDescription: "unknown control type \"\(type)\" (expected segmented, tabBar or lensMenu)"))
+                    debugDescription:
+                        "unknown control type \"\(type)\" (expected one of: \(known.joined(separator: ", ")))"))
         }
     }
 
@@ -311,6 +323,7 @@ public enum Control: Codable, Sendable {
         case .segmented(let control): try control.encode(to: encoder)
         case .tabBar(let control): try control.encode(to: encoder)
         case .lensMenu(let control): try control.encode(to: encoder)
+        case .glass(let control): try control.encode(to: encoder)
         }
     }
 }

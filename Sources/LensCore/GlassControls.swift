@@ -66,55 +66,154 @@ public struct GlassControlsPanel: Sendable {
 
     // MARK: colours
 
-    var isDark: Bool { appearance == .dark || theme.material.isDark }
-    var labelColor: RGBAColor {
-        isDark ? RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.95) : RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.88)
-    }
-    var secondaryColor: RGBAColor {
-        isDark
-            ? RGBAColor(red: 0.92, green: 0.92, blue: 0.96, alpha: 0.6)
-            : RGBAColor(red: 0.24, green: 0.24, blue: 0.26, alpha: 0.6)
-    }
-    var accentColor: RGBAColor { appearance == .dark ? RGBAColor(10, 132, 255) : RGBAColor(0, 122, 255) }
-    public static let destructiveColor = RGBAColor(255, 59, 48)
-    var disabledColor: RGBAColor {
-        RGBAColor(red: labelColor.red, green: labelColor.green, blue: labelColor.blue, alpha: 0.3)
-    }
+    var palette: ControlPalette { ControlPalette(theme: theme, material: nil, appearance: appearance) }
+    var labelColor: RGBAColor { palette.label }
+    var disabledColor: RGBAColor { palette.disabled }
 
     /// Type grows with Dynamic Type (the footnote scale of the content size category).
     var fontScale: Double { contentSize.footnoteSize / ContentSizeCategory.large.footnoteSize }
 
-    // MARK: building
+    // MARK: layout
 
     /// The panel's height in points: 640 at the stock text size, taller when Dynamic Type grows
     /// the controls.
-    public var height: Double {
-        var panel = PanelBuilder(origin: Point(x: 0, y: 0), scale: fontScale)
-        layOut(&panel)
-        return max(Self.size.height, panel.cursor + (sheetPresented ? 0 : 16))
-    }
+    public var height: Double { max(Self.size.height, layOut().bottom) }
 
     /// Adds the panel's content, glass and labels to `scene` with its top-left corner at `origin`.
     public func add(to scene: inout Scene, at origin: Point) {
         var panel = PanelBuilder(origin: origin, scale: fontScale)
         content(&panel)
-        layOut(&panel)
+        let layout = layOut()
+        for control in layout.controls { control.draw(into: &panel, sceneTheme: theme) }
+        if let caption = layout.caption {
+            panel.text(caption.text, caption.center, 13, .regular, palette.secondary)
+        }
         scene.background += panel.background
         scene.glass += panel.glass
         scene.foreground += panel.foreground
     }
 
-    /// The controls top to bottom; each row is as tall as its text needs.
-    private func layOut(_ panel: inout PanelBuilder) {
-        navigationBar(&panel)
-        searchBar(&panel)
-        buttons(&panel)
-        switches(&panel)
-        slider(&panel)
-        card(&panel)
-        textField(&panel)
-        tabBar(&panel)
-        if sheetPresented { bottomSheet(&panel) }
+    /// The controls top to bottom, each row as tall as its text needs, and where the last ends.
+    /// (A caption under the switches when it does not fit beside them.)
+    public func layOut() -> (controls: [GlassControl], bottom: Double, caption: (text: String, center: Point)?) {
+        var controls: [GlassControl] = []
+        var y = 0.0
+        func control(_ kind: GlassControl.Kind, _ frame: Rect, title: String? = nil) -> GlassControl {
+            GlassControl(kind, frame: frame, title: title, appearance: appearance, contentSize: contentSize)
+        }
+        let barScale = min(fontScale, 1.3)
+
+        let barSize = 17 * barScale
+        let titleFits =
+            PanelBuilder.width(of: "Controls", size: barSize) / 2 + PanelBuilder.width(of: "‹ Back", size: barSize) + 16
+            < 180
+        let barHeight = titleFits ? max(52, barSize + 26) : 2 * barSize + 30
+        controls.append(control(.navigationBar, Rect(x: 0, y: 0, width: 360, height: barHeight), title: "Controls"))
+        y = barHeight + 12
+
+        let searchSize = 15 * fontScale
+        let fieldHeight = max(36, searchSize + 18)
+        let beside =
+            328 - PanelBuilder.width(of: "Cancel", size: searchSize) - 12
+            >= 60 + PanelBuilder.width(of: "Search", size: searchSize) + 18 * fontScale
+        let searchHeight = beside ? fieldHeight : fieldHeight + 8 + searchSize
+        controls.append(control(.searchBar, Rect(x: 16, y: y, width: 328, height: searchHeight)))
+        y += searchHeight + 14
+
+        let sizes: [(title: String, height: Double, font: Double)] = [
+            ("Small", 28, 13), ("Medium", 36, 15), ("Large", 48, 17),
+        ]
+        let states: [(title: String, state: GlassControl.State)] = [
+            ("Pressed", .pressed), ("Disabled", .disabled), ("Delete", .destructive),
+        ]
+        func button(_ title: String, _ frame: Rect, font: Double, state: GlassControl.State = .normal) -> GlassControl {
+            var button = control(.button, frame, title: title)
+            button.fontSize = font
+            button.state = state
+            return button
+        }
+        if fontScale <= 1.3 {
+            let heights = sizes.map { max($0.height, $0.font * fontScale * 1.6) }
+            let rowHeight = heights.max()!
+            for (index, (x, width)) in [(16.0, 76.0), (104, 100), (216, 128)].enumerated() {
+                let frame = Rect(x: x, y: y + (rowHeight - heights[index]) / 2, width: width, height: heights[index])
+                controls.append(button(sizes[index].title, frame, font: sizes[index].font))
+            }
+            y += rowHeight + 12
+            let stateHeight = max(40, 15 * fontScale * 1.6)
+            for (index, x) in [16.0, 128, 240].enumerated() {
+                let frame = Rect(x: x, y: y, width: 104, height: stateHeight)
+                controls.append(button(states[index].title, frame, font: 15, state: states[index].state))
+            }
+            y += stateHeight + 16
+        } else {
+            for size in sizes {
+                let height = max(size.height, size.font * fontScale * 1.6)
+                controls.append(button(size.title, Rect(x: 16, y: y, width: 328, height: height), font: size.font))
+                y += height + 10
+            }
+            for state in states {
+                let height = max(40, 15 * fontScale * 1.6)
+                controls.append(
+                    button(state.title, Rect(x: 16, y: y, width: 328, height: height), font: 15, state: state.state))
+                y += height + 10
+            }
+            y += 6
+        }
+
+        let captionSize = 13 * fontScale
+        let captionBeside = PanelBuilder.wrap("Off · On · Held", size: captionSize, width: 100).count == 1
+        for (index, x) in [16.0, 100, 184].enumerated() {
+            var toggle = control(.switch, Rect(x: x, y: y + 7, width: 64, height: 28))
+            toggle.isOn = index > 0
+            toggle.held = index == 2 ? 1 : 0
+            if index == 2 && captionBeside { toggle.title = "Off · On · Held" }
+            toggle.fontSize = 13
+            controls.append(toggle)
+        }
+        var caption: (text: String, center: Point)?
+        if !captionBeside { caption = ("Off · On · Held", Point(x: 180, y: y + 7 + 42 + captionSize / 2)) }
+        y += captionBeside ? 7 + 28 + 20 : 7 + 48 + captionSize + 12
+
+        var slider = control(.slider, Rect(x: 16, y: y, width: 328, height: 24))
+        slider.value = (197.0 - 16) / (328 - 38)
+        controls.append(slider)
+        y += 24 + 20
+
+        let titleSize = 17 * fontScale
+        let bodySize = 13 * fontScale
+        let title = PanelBuilder.wrap("Liquid Glass", size: titleSize, width: 300)
+        let detail = "\(theme.material.name) material, \(appearance.rawValue)\nrefracts, frosts and tints what is below"
+        let body = detail.split(separator: "\n").flatMap { PanelBuilder.wrap(String($0), size: bodySize, width: 300) }
+        let cardHeight = 24 + Double(title.count) * titleSize * 1.3 + 8 + Double(body.count) * bodySize * 1.45 + 20
+        var card = control(.card, Rect(x: 16, y: y, width: 328, height: cardHeight), title: "Liquid Glass")
+        card.detail = detail
+        controls.append(card)
+        y += cardHeight + 20
+
+        let fieldSize = 15 * fontScale
+        let lines = PanelBuilder.wrap("name@example.com", size: fieldSize, width: 300).count
+        let textHeight = max(40, Double(lines) * fieldSize * 1.4 + 18)
+        var field = control(.textField, Rect(x: 16, y: y, width: 328, height: textHeight))
+        field.focused = true
+        controls.append(field)
+        y += textHeight + 22
+
+        let tabHeight = max(56, 10 * barScale + 20 * barScale + 22)
+        var tabs = control(.floatingTabBar, Rect(x: 16, y: y, width: 256 + 16 + tabHeight, height: tabHeight))
+        tabs.items = [
+            ControlItem(title: "Home", symbol: "⌂"), ControlItem(title: "Starred", symbol: "★"),
+            ControlItem(title: "Inbox", symbol: "✉", badge: 3),
+        ]
+        controls.append(tabs)
+        y += tabHeight + 12
+
+        let sheetTop = max(596, y)
+        let sheetHeight = max(80, 15 * barScale + 50)
+        var sheet = control(.bottomSheet, Rect(x: 0, y: sheetTop, width: 360, height: sheetHeight))
+        sheet.presented = sheetPresented
+        controls.append(sheet)
+        return (controls, sheetPresented ? sheetTop + 44 : y + 16, caption)
     }
 
     private func content(_ panel: inout PanelBuilder) {
@@ -133,204 +232,8 @@ public struct GlassControlsPanel: Sendable {
             .roundedRectangle(cornerRadii: [24, 24, 24, 24]), Rect(x: 200, y: 430, width: 180, height: 130),
             RGBAColor(88, 86, 214, 0.85))
         if sheetPresented {
-            panel.fill(
-                square, Rect(x: 0, y: 0, width: 360, height: height), RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.3))
+            panel.fill(square, Rect(x: 0, y: 0, width: 360, height: height), GlassControl.dimming)
         }
-    }
-
-    /// Bars keep their type within 1.3× the stock size (as the system's bars do).
-    private var barScale: Double { min(fontScale, 1.3) }
-
-    private func navigationBar(_ panel: inout PanelBuilder) {
-        let size = 17 * barScale
-        let titleFits =
-            PanelBuilder.width(of: "Controls", size: size) / 2 + PanelBuilder.width(of: "‹ Back", size: size) + 16 < 180
-        let height = titleFits ? max(52, size + 26) : 2 * size + 30
-        panel.glass(.roundedRectangle(cornerRadii: [0, 0, 0, 0]), Rect(x: 0, y: 0, width: 360, height: height))
-        let backY = titleFits ? height / 2 : size / 2 + 12
-        panel.text(
-            "‹ Back", Point(x: 12 + PanelBuilder.width(of: "‹ Back", size: size) / 2, y: backY), 17, .regular,
-            accentColor, scale: barScale)
-        panel.text(
-            "Controls", Point(x: 180, y: titleFits ? height / 2 : height - size / 2 - 10), 17, .semibold, labelColor,
-            scale: barScale)
-        panel.cursor = height + 12
-    }
-
-    private func searchBar(_ panel: inout PanelBuilder) {
-        let size = 15 * fontScale
-        let height = max(36, size + 18)
-        let cancelWidth = PanelBuilder.width(of: "Cancel", size: size)
-        // Cancel sits beside the field while the field keeps room for its placeholder, else below it.
-        let beside = 328 - cancelWidth - 12 >= 60 + PanelBuilder.width(of: "Search", size: size) + 18 * fontScale
-        let field = Rect(x: 16, y: panel.cursor, width: beside ? 328 - cancelWidth - 12 : 328, height: height)
-        panel.glass(.capsule, field)
-        let icon = min(10 * fontScale, height - 16)
-        panel.stroke(.circle, Rect(x: 30, y: field.midY - icon / 2, width: icon, height: icon), 1.5, secondaryColor)
-        panel.text(
-            "Search", Point(x: 38 + icon + PanelBuilder.width(of: "Search", size: size) / 2, y: field.midY), 15,
-            .regular,
-            secondaryColor)
-        let clear = min(18 * fontScale, height - 8)
-        panel.fill(
-            .circle, Rect(x: field.x + field.width - clear - 8, y: field.midY - clear / 2, width: clear, height: clear),
-            secondaryColor)
-        panel.text(
-            "✕", Point(x: field.x + field.width - clear / 2 - 8, y: field.midY), 10, .bold, isDark ? .black : .white)
-        let cancelY = beside ? field.midY : field.y + height + 8 + size / 2
-        panel.text("Cancel", Point(x: 344 - cancelWidth / 2, y: cancelY), 15, .regular, accentColor)
-        panel.cursor = beside ? field.y + height + 14 : cancelY + size / 2 + 14
-    }
-
-    private func buttons(_ panel: inout PanelBuilder) {
-        let sizes: [(title: String, height: Double, font: Double)] = [
-            ("Small", 28, 13), ("Medium", 36, 15), ("Large", 48, 17),
-        ]
-        let states: [(title: String, color: RGBAColor)] = [
-            ("Pressed", labelColor), ("Disabled", disabledColor), ("Delete", Self.destructiveColor),
-        ]
-        let rowOfThree = fontScale <= 1.3
-        func place(_ title: String, height: Double, font: Double, color: RGBAColor, x: Double, width: Double) {
-            let buttonHeight = max(height, font * fontScale * 1.6)
-            var frame = Rect(x: x, y: panel.cursor, width: width, height: buttonHeight)
-            var optics = Optics()
-            if title == "Pressed" {
-                frame = Rect(
-                    x: frame.x + width * 0.02, y: frame.y + buttonHeight * 0.02, width: width * 0.96,
-                    height: buttonHeight * 0.96)
-                optics.brightness = 0.08
-            }
-            panel.glass(theme.controlShape(height: frame.height), frame, optics: optics)
-            panel.text(title, Point(x: frame.midX, y: frame.midY), font, .semibold, color)
-            if !rowOfThree { panel.cursor += buttonHeight + 10 }
-        }
-        if rowOfThree {
-            let rowHeight = sizes.map { max($0.height, $0.font * fontScale * 1.6) }.max()!
-            let top = panel.cursor
-            for (size, (x, width)) in zip(sizes, [(16.0, 76.0), (104, 100), (216, 128)]) {
-                panel.cursor = top + (rowHeight - max(size.height, size.font * fontScale * 1.6)) / 2
-                place(size.title, height: size.height, font: size.font, color: labelColor, x: x, width: width)
-            }
-            panel.cursor = top + rowHeight + 12
-            let stateHeight = max(40, 15 * fontScale * 1.6)
-            for (state, x) in zip(states, [16.0, 128, 240]) {
-                place(state.title, height: 40, font: 15, color: state.color, x: x, width: 104)
-            }
-            panel.cursor += stateHeight + 16
-        } else {
-            for size in sizes {
-                place(size.title, height: size.height, font: size.font, color: labelColor, x: 16, width: 328)
-            }
-            for state in states { place(state.title, height: 40, font: 15, color: state.color, x: 16, width: 328) }
-            panel.cursor += 6
-        }
-    }
-
-    private func switches(_ panel: inout PanelBuilder) {
-        let green = RGBAColor(52, 199, 89)
-        let off = appearance == .light ? RGBAColor(120, 120, 128, 0.32) : RGBAColor(120, 120, 128, 0.5)
-        let top = panel.cursor + 7
-        let tracks: [(x: Double, on: Bool, lifted: Bool)] = [(16, false, false), (100, true, false), (184, true, true)]
-        for track in tracks {
-            let rail = Rect(x: track.x, y: top, width: 64, height: 28)
-            panel.fill(.capsule, rail, track.on ? green : off)
-            let knobX = track.lifted ? rail.midX - 18.5 : (track.on ? rail.x + rail.width - 39.5 : rail.x + 2.5)
-            let lift = LensLift(
-                progress: track.lifted ? 1 : 0, growth: Point(x: 21, y: 14), restingBackground: .white)
-            panel.lens(.capsule, Rect(x: knobX, y: rail.midY - 12, width: 37, height: 24), lift: lift)
-        }
-        let size = 13 * fontScale
-        let caption = PanelBuilder.wrap("Off · On · Held", size: size, width: 100)
-        if caption.count == 1 {
-            panel.text(caption[0], Point(x: 300, y: top + 14), 13, .regular, secondaryColor)
-            panel.cursor = top + 28 + 20
-        } else {
-            panel.text("Off · On · Held", Point(x: 180, y: top + 42 + size / 2), 13, .regular, secondaryColor)
-            panel.cursor = top + 48 + size + 12
-        }
-    }
-
-    private func slider(_ panel: inout PanelBuilder) {
-        let trackY = panel.cursor + 12
-        panel.fill(
-            .capsule, Rect(x: 16, y: trackY - 3, width: 328, height: 6),
-            appearance == .light ? RGBAColor(120, 120, 128, 0.3) : RGBAColor(120, 120, 128, 0.55))
-        panel.fill(.capsule, Rect(x: 16, y: trackY - 3, width: 200, height: 6), accentColor)
-        panel.lens(
-            .capsule, Rect(x: 197, y: trackY - 12, width: 38, height: 24),
-            lift: LensLift(progress: 0, growth: Point(x: 21, y: 14), restingBackground: .white))
-        panel.cursor = trackY + 12 + 20
-    }
-
-    private func card(_ panel: inout PanelBuilder) {
-        let radius = max(theme.cornerRadius, 20)
-        let titleSize = 17 * fontScale
-        let bodySize = 13 * fontScale
-        let title = PanelBuilder.wrap("Liquid Glass", size: titleSize, width: 300)
-        let body =
-            PanelBuilder.wrap("\(theme.material.name) material, \(appearance.rawValue)", size: bodySize, width: 300)
-            + PanelBuilder.wrap("refracts, frosts and tints what is below", size: bodySize, width: 300)
-        let titleHeight = Double(title.count) * titleSize * 1.3
-        let height = 24 + titleHeight + 8 + Double(body.count) * bodySize * 1.45 + 20
-        let frame = Rect(x: 16, y: panel.cursor, width: 328, height: height)
-        panel.glass(
-            theme.shape == .squircle
-                ? .squircle(cornerRadii: [radius, radius, radius, radius], exponent: 5)
-                : .roundedRectangle(cornerRadii: [radius, radius, radius, radius]), frame)
-        for (index, line) in title.enumerated() {
-            let y = frame.y + 24 + (Double(index) + 0.5) * titleSize * 1.3
-            panel.text(line, Point(x: frame.midX, y: y), 17, .semibold, labelColor)
-        }
-        for (index, line) in body.enumerated() {
-            let y = frame.y + 24 + titleHeight + 8 + (Double(index) + 0.5) * bodySize * 1.45
-            panel.text(line, Point(x: frame.midX, y: y), 13, .regular, secondaryColor)
-        }
-        panel.cursor = frame.y + height + 20
-    }
-
-    private func textField(_ panel: inout PanelBuilder) {
-        let size = 15 * fontScale
-        let lines = PanelBuilder.wrap("name@example.com", size: size, width: 300)
-        let height = max(40, Double(lines.count) * size * 1.4 + 18)
-        let frame = Rect(x: 16, y: panel.cursor, width: 328, height: height)
-        let shape = Shape.roundedRectangle(cornerRadii: [10, 10, 10, 10])
-        panel.glass(shape, frame)
-        for (index, line) in lines.enumerated() {
-            let y = frame.midY + (Double(index) - Double(lines.count - 1) / 2) * size * 1.4
-            panel.text(line, Point(x: frame.midX, y: y), 15, .regular, secondaryColor)
-        }
-        panel.stroke(shape, frame, 2, accentColor)
-        panel.cursor = frame.y + height + 22
-    }
-
-    private func tabBar(_ panel: inout PanelBuilder) {
-        let height = max(56, 10 * barScale + 20 * barScale + 22)
-        let bar = Rect(x: 16, y: panel.cursor, width: 256, height: height)
-        panel.glass(.capsule, bar)
-        let items = [("⌂", "Home"), ("★", "Starred"), ("✉", "Inbox")]
-        for (index, item) in items.enumerated() {
-            let x = bar.x + 48 + Double(index) * 80
-            let color = index == 0 ? accentColor : secondaryColor
-            panel.text(item.0, Point(x: x, y: bar.y + height * 0.38), 20, .regular, color, scale: barScale)
-            panel.text(item.1, Point(x: x, y: bar.y + height * 0.76), 10, .medium, color, scale: barScale)
-        }
-        let badge = Rect(x: bar.x + 176, y: bar.y + 6, width: 20, height: 16)
-        panel.fill(.capsule, badge, Self.destructiveColor, foreground: true)
-        panel.text("3", Point(x: badge.midX, y: badge.midY), 11, .bold, .white, scale: 1)
-        let action = Rect(x: 288, y: bar.y, width: height, height: height)
-        panel.glass(.circle, action)
-        panel.text("+", Point(x: action.midX, y: action.midY), 28, .regular, labelColor, scale: barScale)
-        panel.cursor = bar.y + height + 12
-    }
-
-    private func bottomSheet(_ panel: inout PanelBuilder) {
-        let top = max(596, panel.cursor)
-        let size = 15 * barScale
-        let sheet = Rect(x: 0, y: top, width: 360, height: max(80, size + 50))
-        panel.glass(.roundedRectangle(cornerRadii: [24, 24, 0, 0]), sheet)
-        panel.fill(.capsule, Rect(x: 162, y: top + 6, width: 36, height: 5), secondaryColor, foreground: true)
-        panel.text("Sheet", Point(x: 180, y: top + 18 + size / 2), 15, .semibold, labelColor, scale: barScale)
-        panel.cursor = top + 44
     }
 }
 

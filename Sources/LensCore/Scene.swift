@@ -85,7 +85,7 @@ public struct Scene: Codable, Sendable {
         theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
         accessibility = try container.value(.accessibility, default: Accessibility())
         time = try container.number(.time, default: 0, in: Limits.time)
-        if label != nil && controls.contains(where: { _ in true }) {
+        if label != nil && controls.contains(where: \.usesLabelRow) {
             throw DecodingError.dataCorruptedError(
                 forKey: .label, in: container,
                 debugDescription: "controls draw the label row themselves; remove \"label\"")

@@ -173,10 +173,31 @@ public struct SceneResolver: Sendable {
         expanded.controls = []
         expanded.background += parts.background
         expanded.glass += parts.glass
-        expanded.label = LabelLayer(
-            mask: .image(parts.mask), scale: scale, resting: parts.resting, accent: parts.accent)
+        if scene.controls.contains(where: \.usesLabelRow) {
+            expanded.label = LabelLayer(
+                mask: .image(parts.mask), scale: scale, resting: parts.resting, accent: parts.accent)
+        }
+        addGlassControls(scene, to: &expanded)
         try expanded.validate()
         return expanded
+    }
+
+    /// Draws the glass controls (buttons, switches, cards, bars, sheets) in order: their glass
+    /// after the scene's, their labels in the foreground; a presented sheet dims the backdrop.
+    private func addGlassControls(_ scene: Scene, to expanded: inout Scene) {
+        var panel = PanelBuilder(origin: Point(x: 0, y: 0), scale: 1)
+        for control in scene.controls {
+            guard case .glass(let glass) = control else { continue }
+            if glass.kind == .bottomSheet && glass.presented {
+                panel.fill(
+                    .roundedRectangle(cornerRadii: [0, 0, 0, 0]),
+                    Rect(x: 0, y: 0, width: scene.canvas.width, height: scene.canvas.height), GlassControl.dimming)
+            }
+            glass.draw(into: &panel, sceneTheme: scene.theme)
+        }
+        expanded.background += panel.background
+        expanded.glass += panel.glass
+        expanded.foreground += panel.foreground
     }
 
     /// Loads an image the scene names; a failure becomes a ``SceneError`` at `keyPath`.

@@ -75,6 +75,16 @@ extension Scene {
         for (index, layer) in foreground.enumerated() {
             try layer.validate("foreground[\(index)]")
         }
+        for (index, control) in controls.enumerated() {
+            guard case .glass(let glass) = control else { continue }
+            let path = "controls[\(index)]"
+            try glass.frame.validate("\(path).frame")
+            try check(glass.held, Limits.unit, "\(path).held")
+            try check(glass.value, Limits.unit, "\(path).value")
+            try check(glass.fontSize, Limits.fontSize, "\(path).fontSize")
+            try glass.theme?.validate("\(path).theme")
+            try glass.material?.validate("\(path).material")
+        }
         try theme?.validate("theme")
         try check(time, Limits.time, "time")
     }

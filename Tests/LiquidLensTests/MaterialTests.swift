@@ -412,3 +412,89 @@ struct HighlightSceneTests {
         #expect(still.shapes != moving.shapes)
     }
 }
+
+@Suite("Glass controls in scene files")
+struct GlassControlSceneTests {
+    static let json = #"""
+        {
+          "canvas": {"width": 360, "height": 420, "scale": 1},
+          "background": [{"type": "gradient", "colors": ["#ffd6a5", "#a0c4ff"], "angle": 90}],
+          "theme": {"preset": "standard", "material": "dark"},
+          "controls": [
+            {"type": "navigationBar", "frame": {"x": 0, "y": 0, "width": 360, "height": 52}, "title": "Inbox"},
+            {"type": "searchBar", "frame": {"x": 16, "y": 64, "width": 328, "height": 36}},
+            {"type": "button", "frame": {"x": 16, "y": 112, "width": 150, "height": 40}, "title": "Delete", "state": "destructive"},
+            {"type": "button", "frame": {"x": 190, "y": 112, "width": 150, "height": 40}, "title": "OK", "material": "clear"},
+            {"type": "switch", "frame": {"x": 16, "y": 168, "width": 64, "height": 28}, "isOn": true, "held": 1},
+            {"type": "slider", "frame": {"x": 100, "y": 170, "width": 240, "height": 24}, "value": 0.3},
+            {"type": "card", "frame": {"x": 16, "y": 208, "width": 328, "height": 90}, "title": "Card", "detail": "Body text"},
+            {"type": "textField", "frame": {"x": 16, "y": 306, "width": 328, "height": 40}, "focused": true},
+            {"type": "floatingTabBar", "frame": {"x": 16, "y": 352, "width": 328, "height": 56},
+             "items": [{"title": "Home", "symbol": "⌂"}, {"title": "Inbox", "symbol": "✉", "badge": 2}]},
+            {"type": "bottomSheet", "frame": {"x": 0, "y": 380, "width": 360, "height": 80}, "presented": false}
+          ]
+        }
+        """#
+
+    @Test("Every glass control kind decodes, resolves to glass and labels, and renders alike on both backends")
+    func everyKind() throws {
+        let scene = try Scene.decode(Data(Self.json.utf8))
+        #expect(
+            Set(scene.controls.compactMap { if case .glass(let control) = $0 { control.kind } else { nil } })
+                == Set(GlassControl.Kind.allCases))
+        let parameters = try LensRenderer.resolve(scene)
+        // nav, search, 2 buttons, switch knob, slider knob, card, field, tab bar + action; the hidden sheet draws nothing
+        #expect(parameters.lenses.count == 10)
+        #expect(parameters.frame.foregroundTileCount > 0)
+        let cpu = ReferenceRenderer().render(parameters)
+        let gpu = try SharedGPU.with { try $0.render(parameters) }
+        let diff = try ImageDiff(gpu, cpu, threshold: 1)
+        #expect(diff.maxError.max() <= 1 && diff.identicalFraction >= 0.999, "\(diff.report)")
+        // The explicit material of "OK" beats the scene theme's dark material.
+        #expect(parameters.lenses[3].tint == Material.clear.tint.linearPremultiplied)
+        #expect(parameters.lenses[2].tint == Material.dark.tint.linearPremultiplied)
+    }
+
+    @Test("A presented sheet in a scene file dims the backdrop; a hidden one does not")
+    func sheetInScene() throws {
+        var scene = try Scene.decode(Data(Self.json.utf8))
+        let hidden = try LensRenderer.resolve(scene)
+        guard case .glass(var sheet) = scene.controls[9] else {
+            Issue.record("the last control is the sheet")
+            return
+        }
+        sheet.presented = true
+        scene.controls[9] = .glass(sheet)
+        let presented = try LensRenderer.resolve(scene)
+        #expect(presented.lenses.count == hidden.lenses.count + 1)
+        let pixel = 300 * 360 + 350
+        #expect(presented.backdrop[pixel] != hidden.backdrop[pixel], "the backdrop is dimmed")
+    }
+
+    @Test(
+        "Bad glass controls are errors that name the key",
+        arguments: [
+            (
+                #"{"type": "toggle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}}"#,
+                "unknown control type \"toggle\""
+            ),
+            (#"{"type": "slider", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "value": 2}"#, "value"),
+            (#"{"type": "button", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "state": "hot"}"#, "state"),
+            (#"{"type": "card", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "colour": 1}"#, "colour"),
+        ])
+    func badControls(_ control: String, _ message: String) {
+        let json = #"{"canvas": {"width": 100, "height": 100}, "controls": ["# + control + "]}"
+        #expect {
+            _ = try Scene.decode(Data(json.utf8))
+        } throws: { "\($0)".contains(message) && "\($0)".contains("controls[0]") }
+    }
+
+    @Test("A NaN in a glass control built in code is rejected")
+    func nanValue() {
+        var slider = GlassControl(.slider, frame: Rect(x: 0, y: 0, width: 100, height: 24))
+        slider.value = .nan
+        let scene = Scene(
+            canvas: Canvas(width: 100, height: 40, scale: 1), background: [], glass: [], controls: [.glass(slider)])
+        #expect(throws: SceneError.self) { _ = try LensRenderer.resolve(scene) }
+    }
+}

@@ -1,0 +1,343 @@
+import Foundation
+
+/// One glass control of LiquidGlassKit's vocabulary, placed by its frame (points). Scene JSON:
+/// an entry of `controls` whose `type` is the kind (`button`, `switch`, `slider`, `card`,
+/// `textField`, `searchBar`, `navigationBar`, `floatingTabBar`, `bottomSheet`). Every kind is drawn
+/// with the same glass element in the control's theme (else the scene's) and labels on the glass
+/// as foreground text.
+public struct GlassControl: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case button, `switch`, slider, card, textField, searchBar, navigationBar, floatingTabBar, bottomSheet
+    }
+
+    /// A button's state.
+    public enum State: String, Codable, Sendable, CaseIterable {
+        case normal, pressed, disabled, destructive
+    }
+
+    public var kind: Kind
+    public var frame: Rect
+    /// The button's, card's, bar's or sheet's title; a text field's text; a search bar's placeholder.
+    public var title: String
+    /// A card's body text.
+    public var detail: String
+    public var state: State
+    /// Switch: on or off.
+    public var isOn: Bool
+    /// Switch: how far the knob lens is lifted (0 resting, 1 held: 37×24 → 58×38 pt).
+    public var held: Double
+    /// Slider: the value, 0…1.
+    public var value: Double
+    /// Text field: draws the focus ring.
+    public var focused: Bool
+    /// Bottom sheet: while presented it dims the backdrop; otherwise nothing is drawn.
+    public var presented: Bool
+    /// Floating tab bar: the items (title, symbol, badge) and the selected one.
+    public var items: [ControlItem]
+    public var selected: Int
+    /// Title size in points at the stock text size (Dynamic Type scales it).
+    public var fontSize: Double
+    public var theme: Theme?
+    public var material: Material?
+    public var appearance: ControlAppearance
+    public var contentSize: ContentSizeCategory
+
+    public init(
+        _ kind: Kind, frame: Rect, title: String? = nil, detail: String = "", state: State = .normal,
+        isOn: Bool = false, held: Double = 0, value: Double = 0.5, focused: Bool = false, presented: Bool = true,
+        items: [ControlItem] = [], selected: Int = 0, fontSize: Double? = nil, theme: Theme? = nil,
+        material: Material? = nil, appearance: ControlAppearance = .light, contentSize: ContentSizeCategory = .large
+    ) {
+        self.kind = kind
+        self.frame = frame
+        self.title = title ?? Self.defaultTitle(kind)
+        self.detail = detail
+        self.state = state
+        self.isOn = isOn
+        self.held = held
+        self.value = value
+        self.focused = focused
+        self.presented = presented
+        self.items = items
+        self.selected = selected
+        self.fontSize = fontSize ?? Self.defaultFontSize(kind)
+        self.theme = theme
+        self.material = material
+        self.appearance = appearance
+        self.contentSize = contentSize
+    }
+
+    static func defaultTitle(_ kind: Kind) -> String {
+        switch kind {
+        case .button: "Button"
+        case .card: "Card"
+        case .textField: "name@example.com"
+        case .searchBar: "Search"
+        case .navigationBar: "Title"
+        case .bottomSheet: "Sheet"
+        case .switch, .slider, .floatingTabBar: ""
+        }
+    }
+
+    static func defaultFontSize(_ kind: Kind) -> Double {
+        switch kind {
+        case .card, .navigationBar: 17
+        case .switch: 13
+        default: 15
+        }
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case type, frame, title, detail, state, isOn, held, value, focused, presented, items, selected, fontSize,
+            theme, material, appearance, contentSize
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let kind = try container.decode(Kind.self, forKey: .type)
+        self.init(kind, frame: try container.decode(Rect.self, forKey: .frame))
+        title = try container.value(.title, default: title)
+        detail = try container.value(.detail, default: "")
+        for (key, text) in [(CodingKeys.title, title), (.detail, detail)] where text.count > 256 {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "at most 256 characters")
+        }
+        state = try container.value(.state, default: .normal)
+        isOn = try container.value(.isOn, default: false)
+        held = try container.number(.held, default: 0, in: Limits.unit)
+        value = try container.number(.value, default: 0.5, in: Limits.unit)
+        focused = try container.value(.focused, default: false)
+        presented = try container.value(.presented, default: true)
+        items = try container.value(.items, default: [])
+        guard items.count <= 8 else {
+            throw DecodingError.dataCorruptedError(forKey: .items, in: container, debugDescription: "at most 8 items")
+        }
+        selected = try container.value(.selected, default: 0)
+        fontSize = try container.number(.fontSize, default: fontSize, in: Limits.fontSize)
+        theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
+        material = try container.decodeIfPresent(Material.self, forKey: .material)
+        appearance = try container.value(.appearance, default: .light)
+        contentSize = try container.value(.contentSize, default: .large)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .type)
+        try container.encode(frame, forKey: .frame)
+        try container.encode(title, forKey: .title)
+        try container.encode(detail, forKey: .detail)
+        try container.encode(state, forKey: .state)
+        try container.encode(isOn, forKey: .isOn)
+        try container.encode(held, forKey: .held)
+        try container.encode(value, forKey: .value)
+        try container.encode(focused, forKey: .focused)
+        try container.encode(presented, forKey: .presented)
+        try container.encode(items, forKey: .items)
+        try container.encode(selected, forKey: .selected)
+        try container.encode(fontSize, forKey: .fontSize)
+        try container.encodeIfPresent(theme, forKey: .theme)
+        try container.encodeIfPresent(material, forKey: .material)
+        try container.encode(appearance, forKey: .appearance)
+        try container.encode(contentSize, forKey: .contentSize)
+    }
+}
+
+extension GlassControl {
+    /// The black wash a presented sheet lays over the backdrop.
+    static let dimming = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.3)
+}
+
+/// The label colours of glass controls: white on dark glass or in dark appearance, red when
+/// destructive, faint when disabled.
+struct ControlPalette {
+    let isDark: Bool
+    let appearance: ControlAppearance
+
+    init(theme: Theme?, material: Material?, appearance: ControlAppearance) {
+        self.appearance = appearance
+        isDark = appearance == .dark || (material ?? theme?.material)?.isDark == true
+    }
+
+    var label: RGBAColor {
+        isDark ? RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.95) : RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.88)
+    }
+    var secondary: RGBAColor {
+        isDark
+            ? RGBAColor(red: 0.92, green: 0.92, blue: 0.96, alpha: 0.6)
+            : RGBAColor(red: 0.24, green: 0.24, blue: 0.26, alpha: 0.6)
+    }
+    var accent: RGBAColor { appearance == .dark ? RGBAColor(10, 132, 255) : RGBAColor(0, 122, 255) }
+    static let destructive = RGBAColor(255, 59, 48)
+    var disabled: RGBAColor { label.withAlpha(0.3) }
+}
+
+extension GlassControl {
+    /// Dynamic Type scale of the title; bars keep their type within 1.3× (as the system's do).
+    var fontScale: Double {
+        let scale = contentSize.footnoteSize / ContentSizeCategory.large.footnoteSize
+        return kind == .navigationBar || kind == .floatingTabBar || kind == .bottomSheet ? min(scale, 1.3) : scale
+    }
+
+    /// Draws the control into `panel` (frames relative to its origin).
+    func draw(into panel: inout PanelBuilder, sceneTheme: Theme?) {
+        let theme = self.theme ?? sceneTheme ?? ThemePreset.standard.theme
+        let colors = ControlPalette(theme: theme, material: material ?? self.theme?.material, appearance: appearance)
+        let first = panel.glass.count
+        let size = fontSize * fontScale
+        func text(
+            _ string: String, _ center: Point, _ color: RGBAColor, size points: Double? = nil,
+            weight: FontWeight = .regular
+        ) {
+            panel.text(string, center, points ?? fontSize, weight, color, scale: fontScale)
+        }
+        switch kind {
+        case .button:
+            var frame = self.frame
+            var optics = Optics()
+            if state == .pressed {
+                frame = Rect(
+                    x: frame.x + frame.width * 0.02, y: frame.y + frame.height * 0.02, width: frame.width * 0.96,
+                    height: frame.height * 0.96)
+                optics.brightness = 0.08
+            }
+            panel.glass(theme.controlShape(height: frame.height), frame, optics: optics)
+            let color =
+                switch state {
+                case .normal, .pressed: colors.label
+                case .disabled: colors.disabled
+                case .destructive: ControlPalette.destructive
+                }
+            text(title, Point(x: frame.midX, y: frame.midY), color, weight: .semibold)
+        case .switch:
+            let rail = Rect(x: frame.x, y: frame.midY - 14, width: 64, height: 28)
+            let off = colors.appearance == .light ? RGBAColor(120, 120, 128, 0.32) : RGBAColor(120, 120, 128, 0.5)
+            panel.fill(.capsule, rail, isOn ? RGBAColor(52, 199, 89) : off)
+            let resting = isOn ? rail.x + rail.width - 39.5 : rail.x + 2.5
+            let knobX = resting + (rail.midX - 18.5 - resting) * held
+            panel.lens(
+                .capsule, Rect(x: knobX, y: rail.midY - 12, width: 37, height: 24),
+                lift: LensLift(progress: held, growth: Point(x: 21, y: 14), restingBackground: .white))
+            if !title.isEmpty {
+                text(
+                    title,
+                    Point(x: rail.x + rail.width + 12 + PanelBuilder.width(of: title, size: size) / 2, y: rail.midY),
+                    colors.secondary)
+            }
+        case .slider:
+            let trackY = frame.midY
+            panel.fill(
+                .capsule, Rect(x: frame.x, y: trackY - 3, width: frame.width, height: 6),
+                colors.appearance == .light ? RGBAColor(120, 120, 128, 0.3) : RGBAColor(120, 120, 128, 0.55))
+            let knob = frame.x + (frame.width - 38) * value
+            panel.fill(.capsule, Rect(x: frame.x, y: trackY - 3, width: knob + 19 - frame.x, height: 6), colors.accent)
+            panel.lens(
+                .capsule, Rect(x: knob, y: trackY - 12, width: 38, height: 24),
+                lift: LensLift(progress: 0, growth: Point(x: 21, y: 14), restingBackground: .white))
+        case .card:
+            let radius = max(theme.cornerRadius, 20)
+            panel.glass(
+                theme.shape == .squircle
+                    ? .squircle(cornerRadii: [radius, radius, radius, radius], exponent: 5)
+                    : .roundedRectangle(cornerRadii: [radius, radius, radius, radius]), frame)
+            let titleLines = PanelBuilder.wrap(title, size: size, width: frame.width - 28)
+            let bodySize = size * 13 / 17
+            let body = detail.split(separator: "\n").flatMap {
+                PanelBuilder.wrap(String($0), size: bodySize, width: frame.width - 28)
+            }
+            for (index, line) in titleLines.enumerated() {
+                text(
+                    line, Point(x: frame.midX, y: frame.y + 24 + (Double(index) + 0.5) * size * 1.3), colors.label,
+                    weight: .semibold)
+            }
+            let bodyTop = frame.y + 24 + Double(titleLines.count) * size * 1.3 + 8
+            for (index, line) in body.enumerated() {
+                text(
+                    line, Point(x: frame.midX, y: bodyTop + (Double(index) + 0.5) * bodySize * 1.45), colors.secondary,
+                    size: fontSize * 13 / 17)
+            }
+        case .textField:
+            let shape = Shape.roundedRectangle(cornerRadii: [10, 10, 10, 10])
+            panel.glass(shape, frame)
+            let lines = PanelBuilder.wrap(title, size: size, width: frame.width - 28)
+            for (index, line) in lines.enumerated() {
+                let y = frame.midY + (Double(index) - Double(lines.count - 1) / 2) * size * 1.4
+                text(line, Point(x: frame.midX, y: y), colors.secondary)
+            }
+            if focused { panel.stroke(shape, frame, 2, colors.accent) }
+        case .searchBar:
+            let height = max(36, size + 18)
+            let cancelWidth = PanelBuilder.width(of: "Cancel", size: size)
+            let beside =
+                frame.width - cancelWidth - 12 >= 60 + PanelBuilder.width(of: title, size: size) + 18 * fontScale
+            let field = Rect(
+                x: frame.x, y: frame.y, width: beside ? frame.width - cancelWidth - 12 : frame.width, height: height)
+            panel.glass(.capsule, field)
+            let icon = min(10 * fontScale, height - 16)
+            panel.stroke(
+                .circle, Rect(x: field.x + 14, y: field.midY - icon / 2, width: icon, height: icon), 1.5,
+                colors.secondary)
+            text(
+                title, Point(x: field.x + 22 + icon + PanelBuilder.width(of: title, size: size) / 2, y: field.midY),
+                colors.secondary)
+            let clear = min(18 * fontScale, height - 8)
+            panel.fill(
+                .circle,
+                Rect(x: field.x + field.width - clear - 8, y: field.midY - clear / 2, width: clear, height: clear),
+                colors.secondary)
+            panel.text(
+                "✕", Point(x: field.x + field.width - clear / 2 - 8, y: field.midY), 10, .bold,
+                colors.isDark ? .black : .white, scale: fontScale)
+            let cancelY = beside ? field.midY : field.y + height + 8 + size / 2
+            text("Cancel", Point(x: frame.x + frame.width - cancelWidth / 2, y: cancelY), colors.accent)
+        case .navigationBar:
+            panel.glass(.roundedRectangle(cornerRadii: [0, 0, 0, 0]), frame)
+            let back = detail.isEmpty ? "‹ Back" : "‹ " + detail
+            let titleFits =
+                PanelBuilder.width(of: title, size: size) / 2 + PanelBuilder.width(of: back, size: size) + 16 < frame
+                .width / 2
+            text(
+                back,
+                Point(
+                    x: frame.x + 12 + PanelBuilder.width(of: back, size: size) / 2,
+                    y: titleFits ? frame.midY : frame.y + size / 2 + 12), colors.accent)
+            text(
+                title, Point(x: frame.midX, y: titleFits ? frame.midY : frame.y + frame.height - size / 2 - 10),
+                colors.label, weight: .semibold)
+        case .floatingTabBar:
+            let bar = Rect(x: frame.x, y: frame.y, width: frame.width - frame.height - 16, height: frame.height)
+            panel.glass(.capsule, bar)
+            let slot = bar.width / Double(max(items.count, 1))
+            for (index, item) in items.enumerated() {
+                let x = bar.x + slot * (Double(index) + 0.5)
+                let color = index == selected ? colors.accent : colors.secondary
+                panel.text(
+                    item.symbol ?? "•", Point(x: x, y: bar.y + bar.height * 0.38), 20, .regular, color, scale: fontScale
+                )
+                panel.text(item.title, Point(x: x, y: bar.y + bar.height * 0.76), 10, .medium, color, scale: fontScale)
+                if let badge = item.badge {
+                    let label = String(badge)
+                    let badgeFrame = Rect(
+                        x: x + 8, y: bar.y + 6, width: max(16, 6 + Double(label.count) * 7), height: 16)
+                    panel.fill(.capsule, badgeFrame, ControlPalette.destructive, foreground: true)
+                    panel.text(label, Point(x: badgeFrame.midX, y: badgeFrame.midY), 11, .bold, .white, scale: 1)
+                }
+            }
+            let action = Rect(
+                x: frame.x + frame.width - frame.height, y: frame.y, width: frame.height, height: frame.height)
+            panel.glass(.circle, action)
+            panel.text("+", Point(x: action.midX, y: action.midY), 28, .regular, colors.label, scale: fontScale)
+        case .bottomSheet:
+            guard presented else { return }
+            panel.glass(.roundedRectangle(cornerRadii: [24, 24, 0, 0]), frame)
+            panel.fill(
+                .capsule, Rect(x: frame.midX - 18, y: frame.y + 6, width: 36, height: 5), colors.secondary,
+                foreground: true)
+            text(title, Point(x: frame.midX, y: frame.y + 18 + size / 2), colors.label, weight: .semibold)
+        }
+        for index in first..<panel.glass.count where panel.glass[index].material == nil {
+            panel.glass[index].theme = self.theme
+            panel.glass[index].material = material
+        }
+    }
+}
