@@ -38,8 +38,8 @@ public enum Limits {
     public static let gradientStops = 8
     /// Frames in one batch manifest.
     public static let batchFrames = 1_000_000
-    public static let controls = 16
-    public static let backgroundLayers = 64
+    public static let controls = 64
+    public static let backgroundLayers = 512
     public static let gesturePoints = 100_000
 
     /// Most pixels a frame may have: `$LIQUIDLENS_MAX_PIXELS` when set (a budget checked before
