@@ -489,6 +489,16 @@ struct GlassControlSceneTests {
         } throws: { "\($0)".contains(message) && "\($0)".contains("controls[0]") }
     }
 
+    @Test("The controls example survives a trip through JSON (batch sweeps rely on it)")
+    func controlsExampleRoundTrip() throws {
+        let scene = BuiltInScene.controls.scene
+        let decoded = try Scene.decode(try JSONEncoder().encode(scene))
+        let original = try LensRenderer.resolve(scene)
+        let copy = try LensRenderer.resolve(decoded)
+        #expect(copy.lenses == original.lenses && copy.foreground == original.foreground)
+        #expect(copy.backdrop == original.backdrop)
+    }
+
     @Test("A NaN in a glass control built in code is rejected")
     func nanValue() {
         var slider = GlassControl(.slider, frame: Rect(x: 0, y: 0, width: 100, height: 24))
