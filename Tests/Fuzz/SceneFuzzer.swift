@@ -1,4 +1,5 @@
-// libFuzzer target: scene JSON must decode or fail with a SceneError, never crash.
+// libFuzzer target: scene JSON and batch manifests must decode or fail with a SceneError, never
+// crash.
 import Foundation
 import LensCore
 
@@ -8,6 +9,11 @@ public func fuzzScene(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if let scene = try? Scene.decode(data) {
         _ = try? scene.validate()
         _ = scene.frame(at: 0.5)
+    }
+    if let manifest = try? BatchManifest.decode(data, baseDirectory: URL(fileURLWithPath: "/nonexistent")) {
+        _ = manifest.shard(0, of: 3)
+        _ = manifest.outputStem(max(0, manifest.count - 1))
+        if manifest.count > 0 { _ = try? manifest.scene(0) }
     }
     return 0
 }
