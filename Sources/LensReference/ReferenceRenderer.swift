@@ -4,7 +4,7 @@ import LensCore
 
 /// The CPU reference backend: runs the same passes as the Vulkan backend (compose, then per lens
 /// frost horizontal, frost vertical, lens) with the shader functions in Swift, parallel over rows.
-/// Like the Vulkan backend it keeps its buffers between frames and skips, through ``FrameReuse``,
+/// Like the Vulkan backend it keeps its buffers between frames and skips, through `FrameReuse`,
 /// the composing and blurring a previous frame already did. One frame at a time (a lock guards it).
 public final class ReferenceRenderer {
     private let lock = NSLock()

@@ -9,7 +9,7 @@ enum Binding: Int, CaseIterable {
 
 /// Everything one frame in flight owns: its buffers (and the composed base layer kept for the
 /// next frame it renders), descriptor set, command buffer, fence and timestamp pool, plus the
-/// ``FrameReuse`` record of what those buffers hold. The renderer keeps a ring of slots; a slot
+/// `FrameReuse` record of what those buffers hold. The renderer keeps a ring of slots; a slot
 /// is touched by the host only after its fence signalled.
 final class FrameSlot {
     let device: Device

@@ -65,9 +65,9 @@ public struct GPUStageTimes: Sendable {
 }
 
 /// The Vulkan compute backend. Creates instance, device and pipelines once; keeps a ring of
-/// ``FrameSlot``s (buffers, descriptor set, command buffer, fence, timestamps) so several frames
+/// `FrameSlot`s (buffers, descriptor set, command buffer, fence, timestamps) so several frames
 /// are in flight, reuses them for every frame, and skips uploads, composing and blurring whose
-/// inputs did not change (``FrameReuse``). Buffers grow when a larger frame arrives. Not
+/// inputs did not change (`FrameReuse`). Buffers grow when a larger frame arrives. Not
 /// thread-safe: use one renderer per thread.
 public final class VulkanRenderer {
     private let device: Device

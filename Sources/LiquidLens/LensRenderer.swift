@@ -79,7 +79,7 @@ public final class LensRenderer {
     /// on the device, and handing each image to `deliver` in order as soon as it is done. The
     /// Vulkan backend keeps `framesInFlight` frames submitted; both backends skip the uploads,
     /// composing and blurring that frames over an unchanged backdrop share (pass the same
-    /// ``ResolveCache`` to ``resolve(_:baseDirectory:scale:cache:)`` so they see it). Output is
+    /// `ResolveCache` to ``resolve(_:baseDirectory:scale:cache:)`` so they see it). Output is
     /// bit-identical to rendering each frame alone. Memory stays bounded however long the batch.
     ///
     /// ```swift
@@ -101,7 +101,7 @@ public final class LensRenderer {
         for index in 0..<count { try deliver(index, reference.render(try frame(index))) }
     }
 
-    /// Resolves `scene` for the backends, reading its images with ``PNGCodec``. Frames resolved
+    /// Resolves `scene` for the backends, reading its images with `PNGCodec`. Frames resolved
     /// with one `cache` paint an unchanged backdrop and label once.
     public static func resolve(
         _ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil, cache: ResolveCache? = nil
