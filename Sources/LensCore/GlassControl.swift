@@ -179,6 +179,64 @@ extension GlassControl {
         return kind == .navigationBar || kind == .floatingTabBar || kind == .bottomSheet ? min(scale, 1.3) : scale
     }
 
+    /// The title's size in points after Dynamic Type.
+    var scaledFontSize: Double { fontSize * fontScale }
+
+    /// Navigation bar: the back button's title.
+    var backTitle: String { detail.isEmpty ? "‹ Back" : "‹ " + detail }
+
+    /// Navigation bar: whether the title fits beside the back button (else it takes a second line).
+    var titleFitsBesideBack: Bool {
+        let size = scaledFontSize
+        return PanelBuilder.width(of: title, size: size) / 2 + PanelBuilder.width(of: backTitle, size: size) + 16
+            < frame.width / 2
+    }
+
+    /// Search bar: the field's height.
+    var searchFieldHeight: Double { max(36, scaledFontSize + 18) }
+
+    /// Search bar: whether Cancel sits beside the field while the field keeps room for its
+    /// placeholder (else Cancel goes below it).
+    var cancelBesideField: Bool {
+        let size = scaledFontSize
+        return frame.width - PanelBuilder.width(of: "Cancel", size: size) - 12
+            >= 60 + PanelBuilder.width(of: title, size: size) + 18 * fontScale
+    }
+
+    /// Card: the wrapped title and body lines (the body keeps its own line breaks).
+    var cardLines: (title: [String], body: [String]) {
+        let size = scaledFontSize
+        return (
+            PanelBuilder.wrap(title, size: size, width: frame.width - 28),
+            detail.split(separator: "\n").flatMap {
+                PanelBuilder.wrap(String($0), size: size * 13 / 17, width: frame.width - 28)
+            }
+        )
+    }
+
+    /// Text field: the wrapped text lines.
+    var fieldLines: [String] { PanelBuilder.wrap(title, size: scaledFontSize, width: frame.width - 28) }
+
+    /// The height the control needs at its frame's width and text size: bars, fields and cards
+    /// grow with Dynamic Type; the other kinds keep the height they are given.
+    public var fittingHeight: Double {
+        let size = scaledFontSize
+        switch kind {
+        case .navigationBar:
+            return titleFitsBesideBack ? max(52, size + 26) : 2 * size + 30
+        case .searchBar:
+            return cancelBesideField ? searchFieldHeight : searchFieldHeight + 8 + size
+        case .card:
+            let lines = cardLines
+            return 24 + Double(lines.title.count) * size * 1.3 + 8 + Double(lines.body.count) * size * 13 / 17 * 1.45
+                + 20
+        case .textField:
+            return max(40, Double(fieldLines.count) * size * 1.4 + 18)
+        case .button, .switch, .slider, .floatingTabBar, .bottomSheet:
+            return frame.height
+        }
+    }
+
     /// Draws the control into `panel` (frames relative to its origin).
     func draw(into panel: inout PanelBuilder, sceneTheme: Theme?) {
         let theme = self.theme ?? sceneTheme ?? ThemePreset.standard.theme
@@ -240,11 +298,8 @@ extension GlassControl {
                 theme.shape == .squircle
                     ? .squircle(cornerRadii: [radius, radius, radius, radius], exponent: 5)
                     : .roundedRectangle(cornerRadii: [radius, radius, radius, radius]), frame)
-            let titleLines = PanelBuilder.wrap(title, size: size, width: frame.width - 28)
+            let (titleLines, body) = cardLines
             let bodySize = size * 13 / 17
-            let body = detail.split(separator: "\n").flatMap {
-                PanelBuilder.wrap(String($0), size: bodySize, width: frame.width - 28)
-            }
             for (index, line) in titleLines.enumerated() {
                 text(
                     line, Point(x: frame.midX, y: frame.y + 24 + (Double(index) + 0.5) * size * 1.3), colors.label,
@@ -259,17 +314,16 @@ extension GlassControl {
         case .textField:
             let shape = Shape.roundedRectangle(cornerRadii: [10, 10, 10, 10])
             panel.glass(shape, frame)
-            let lines = PanelBuilder.wrap(title, size: size, width: frame.width - 28)
+            let lines = fieldLines
             for (index, line) in lines.enumerated() {
                 let y = frame.midY + (Double(index) - Double(lines.count - 1) / 2) * size * 1.4
                 text(line, Point(x: frame.midX, y: y), colors.secondary)
             }
             if focused { panel.stroke(shape, frame, 2, colors.accent) }
         case .searchBar:
-            let height = max(36, size + 18)
+            let height = searchFieldHeight
             let cancelWidth = PanelBuilder.width(of: "Cancel", size: size)
-            let beside =
-                frame.width - cancelWidth - 12 >= 60 + PanelBuilder.width(of: title, size: size) + 18 * fontScale
+            let beside = cancelBesideField
             let field = Rect(
                 x: frame.x, y: frame.y, width: beside ? frame.width - cancelWidth - 12 : frame.width, height: height)
             panel.glass(.capsule, field)
@@ -292,10 +346,8 @@ extension GlassControl {
             text("Cancel", Point(x: frame.x + frame.width - cancelWidth / 2, y: cancelY), colors.accent)
         case .navigationBar:
             panel.glass(.roundedRectangle(cornerRadii: [0, 0, 0, 0]), frame)
-            let back = detail.isEmpty ? "‹ Back" : "‹ " + detail
-            let titleFits =
-                PanelBuilder.width(of: title, size: size) / 2 + PanelBuilder.width(of: back, size: size) + 16 < frame
-                .width / 2
+            let back = backTitle
+            let titleFits = titleFitsBesideBack
             text(
                 back,
                 Point(

@@ -101,24 +101,17 @@ public struct GlassControlsPanel: Sendable {
         func control(_ kind: GlassControl.Kind, _ frame: Rect, title: String? = nil) -> GlassControl {
             GlassControl(kind, frame: frame, title: title, appearance: appearance, contentSize: contentSize)
         }
+        /// Gives a control the height its text needs at its width and appends it; returns that height.
+        func append(fitted control: GlassControl) -> Double {
+            var fitted = control
+            fitted.frame.height = control.fittingHeight
+            controls.append(fitted)
+            return fitted.frame.height
+        }
         let barScale = min(fontScale, 1.3)
 
-        let barSize = 17 * barScale
-        let titleFits =
-            PanelBuilder.width(of: "Controls", size: barSize) / 2 + PanelBuilder.width(of: "‹ Back", size: barSize) + 16
-            < 180
-        let barHeight = titleFits ? max(52, barSize + 26) : 2 * barSize + 30
-        controls.append(control(.navigationBar, Rect(x: 0, y: 0, width: 360, height: barHeight), title: "Controls"))
-        y = barHeight + 12
-
-        let searchSize = 15 * fontScale
-        let fieldHeight = max(36, searchSize + 18)
-        let beside =
-            328 - PanelBuilder.width(of: "Cancel", size: searchSize) - 12
-            >= 60 + PanelBuilder.width(of: "Search", size: searchSize) + 18 * fontScale
-        let searchHeight = beside ? fieldHeight : fieldHeight + 8 + searchSize
-        controls.append(control(.searchBar, Rect(x: 16, y: y, width: 328, height: searchHeight)))
-        y += searchHeight + 14
+        y = append(fitted: control(.navigationBar, Rect(x: 0, y: 0, width: 360, height: 0), title: "Controls")) + 12
+        y += append(fitted: control(.searchBar, Rect(x: 16, y: y, width: 328, height: 0))) + 14
 
         let sizes: [(title: String, height: Double, font: Double)] = [
             ("Small", 28, 13), ("Medium", 36, 15), ("Large", 48, 17),
@@ -180,24 +173,14 @@ public struct GlassControlsPanel: Sendable {
         controls.append(slider)
         y += 24 + 20
 
-        let titleSize = 17 * fontScale
-        let bodySize = 13 * fontScale
-        let title = PanelBuilder.wrap("Liquid Glass", size: titleSize, width: 300)
-        let detail = "\(theme.material.name) material, \(appearance.rawValue)\nrefracts, frosts and tints what is below"
-        let body = detail.split(separator: "\n").flatMap { PanelBuilder.wrap(String($0), size: bodySize, width: 300) }
-        let cardHeight = 24 + Double(title.count) * titleSize * 1.3 + 8 + Double(body.count) * bodySize * 1.45 + 20
-        var card = control(.card, Rect(x: 16, y: y, width: 328, height: cardHeight), title: "Liquid Glass")
-        card.detail = detail
-        controls.append(card)
-        y += cardHeight + 20
+        var card = control(.card, Rect(x: 16, y: y, width: 328, height: 0), title: "Liquid Glass")
+        card.detail =
+            "\(theme.material.name) material, \(appearance.rawValue)\nrefracts, frosts and tints what is below"
+        y += append(fitted: card) + 20
 
-        let fieldSize = 15 * fontScale
-        let lines = PanelBuilder.wrap("name@example.com", size: fieldSize, width: 300).count
-        let textHeight = max(40, Double(lines) * fieldSize * 1.4 + 18)
-        var field = control(.textField, Rect(x: 16, y: y, width: 328, height: textHeight))
+        var field = control(.textField, Rect(x: 16, y: y, width: 328, height: 0))
         field.focused = true
-        controls.append(field)
-        y += textHeight + 22
+        y += append(fitted: field) + 22
 
         let tabHeight = max(56, 10 * barScale + 20 * barScale + 22)
         var tabs = control(.floatingTabBar, Rect(x: 16, y: y, width: 256 + 16 + tabHeight, height: tabHeight))
