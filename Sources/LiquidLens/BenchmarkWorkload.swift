@@ -64,9 +64,10 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
     }
 
     /// The lens-heavy frame, optionally at another size (geometry scales with the width), with
-    /// other glass, or other optics.
+    /// other optics on its lens, or other glass instead of it.
     public static func lensHeavy(
-        lensCenterX: Double, width: Double = 1920, height: Double = 1080, glass: [GlassElement]? = nil
+        lensCenterX: Double, width: Double = 1920, height: Double = 1080, optics: Optics = lensHeavyOptics,
+        glass: [GlassElement]? = nil
     ) throws -> Scene {
         let factor = width / 1920
         let lens = GlassElement(
@@ -74,7 +75,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
             frame: Rect(
                 x: (lensCenterX - 450) * factor, y: height / 2 - 150 * factor, width: 900 * factor,
                 height: 300 * factor),
-            optics: lensHeavyOptics)
+            optics: optics)
         return Scene(
             canvas: Canvas(width: width, height: height, scale: 1),
             background: [

@@ -207,14 +207,7 @@ extension Commands {
         _ = try renderer.render(parameters[0])
         let firstFrameMs = clock.lap()
 
-        var intervals: [Double] = []
-        var stages: [GPUStageTimes] = []
-        try renderer.renderBatch(count: frames, framesInFlight: inFlight) {
-            parameters[$0]
-        } deliver: { _, _ in
-            intervals.append(clock.lap())
-            if let times = renderer.lastStageTimes { stages.append(times) }
-        }
+        let (intervals, stages) = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
         let renderOnlyFPS = Double(frames) / (intervals.reduce(0, +) / 1000)
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-bench-\(getpid())")
@@ -283,6 +276,23 @@ final class BenchClock {
         let now = DispatchTime.now().uptimeNanoseconds
         defer { last = now }
         return Double(now - last) / 1e6
+    }
+
+    /// Renders `parameters` as one batch: the milliseconds between finished frames (the first
+    /// from the start of the batch) and the stage times of each frame.
+    static func timeBatch(_ renderer: LensRenderer, _ parameters: [FrameParameters], inFlight: Int) throws -> (
+        intervals: [Double], stages: [GPUStageTimes]
+    ) {
+        let clock = BenchClock()
+        var intervals: [Double] = []
+        var stages: [GPUStageTimes] = []
+        try renderer.renderBatch(count: parameters.count, framesInFlight: inFlight) {
+            parameters[$0]
+        } deliver: { _, _ in
+            intervals.append(clock.lap())
+            if let times = renderer.lastStageTimes { stages.append(times) }
+        }
+        return (intervals, stages)
     }
 
     /// The value at fraction `q` of the sorted values (nearest rank).

@@ -66,10 +66,7 @@ enum BenchSweeps {
                 Point(label: "σ \(Int(sigma))", value: sigma) { index in
                     var optics = BenchmarkWorkload.lensHeavyOptics
                     optics.frost = sigma
-                    let x = centerX(index)
-                    let glass = GlassElement(
-                        shape: .capsule, frame: Rect(x: x - 450, y: 390, width: 900, height: 300), optics: optics)
-                    return try BenchmarkWorkload.lensHeavy(lensCenterX: x, glass: [glass])
+                    return try BenchmarkWorkload.lensHeavy(lensCenterX: centerX(index), optics: optics)
                 }
             }),
     ]
@@ -82,14 +79,7 @@ enum BenchSweeps {
             let cache = ResolveCache()
             let parameters = try (0..<frames).map { try LensRenderer.resolve(try point.scene($0), cache: cache) }
             let renderer = try LensRenderer(backend: backend)
-            let clock = BenchClock()
-            var intervals: [Double] = []
-            try renderer.renderBatch(count: parameters.count, framesInFlight: inFlight) {
-                parameters[$0]
-            } deliver: {
-                _, _ in
-                intervals.append(clock.lap())
-            }
+            let intervals = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight).intervals
             points.append(
                 BenchReport.SweepPoint(
                     label: point.label, value: point.value,
