@@ -325,7 +325,8 @@ public final class VulkanRenderer {
         vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &set, 0, nil)
         // This slot's previous frame (compute passes, base copies) → this frame's copies and passes.
         memoryBarrier(
-            commands, from: (COMPUTE_AND_TRANSFER, ALL_WRITES), to: (COMPUTE_AND_TRANSFER, ALL_READS_AND_WRITES))
+            commands, from: (Self.computeAndTransferStages, Self.allWrites),
+            to: (Self.computeAndTransferStages, Self.allReadsAndWrites))
 
         let output = slot.buffer(.output)
         let base = slot.base!
@@ -337,7 +338,7 @@ public final class VulkanRenderer {
                 // The base copy wrote output → compose redraws part of it.
                 memoryBarrier(
                     commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
-                    to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, SHADER_READ_WRITE))
+                    to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
             }
             dispatch(commands, composePipeline, DispatchConstants(region: composeRegion))
             timestamp()
@@ -354,7 +355,7 @@ public final class VulkanRenderer {
         // The base copy read or wrote output → the lens passes read and write it.
         memoryBarrier(
             commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
-            to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, SHADER_READ_WRITE))
+            to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
         for (index, regions) in parameters.regions.enumerated() {
             // Earlier passes wrote scratch/frosted/output → this lens's frost overwrites scratch/frosted.
             computeBarrier(commands)
@@ -390,15 +391,15 @@ public final class VulkanRenderer {
         timestamp()
         // The last compute pass wrote output → the host reads it after the fence.
         memoryBarrier(
-            commands, from: (COMPUTE_AND_TRANSFER, ALL_WRITES),
+            commands, from: (Self.computeAndTransferStages, Self.allWrites),
             to: (VK_PIPELINE_STAGE_HOST_BIT.rawValue, VK_ACCESS_HOST_READ_BIT.rawValue))
     }
 
-    private let COMPUTE_AND_TRANSFER =
+    private static let computeAndTransferStages =
         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue | VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue
-    private let SHADER_READ_WRITE = VK_ACCESS_SHADER_READ_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue
-    private let ALL_WRITES = VK_ACCESS_SHADER_WRITE_BIT.rawValue | VK_ACCESS_TRANSFER_WRITE_BIT.rawValue
-    private let ALL_READS_AND_WRITES =
+    private static let shaderReadWrite = VK_ACCESS_SHADER_READ_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue
+    private static let allWrites = VK_ACCESS_SHADER_WRITE_BIT.rawValue | VK_ACCESS_TRANSFER_WRITE_BIT.rawValue
+    private static let allReadsAndWrites =
         VK_ACCESS_SHADER_READ_BIT.rawValue | VK_ACCESS_SHADER_WRITE_BIT.rawValue
         | VK_ACCESS_TRANSFER_READ_BIT.rawValue | VK_ACCESS_TRANSFER_WRITE_BIT.rawValue
 
@@ -423,7 +424,7 @@ public final class VulkanRenderer {
     /// A compute → compute memory dependency; each call site names producer and consumer.
     private func computeBarrier(_ commands: VkCommandBuffer) {
         let compute = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue
-        memoryBarrier(commands, from: (compute, SHADER_READ_WRITE), to: (compute, SHADER_READ_WRITE))
+        memoryBarrier(commands, from: (compute, Self.shaderReadWrite), to: (compute, Self.shaderReadWrite))
     }
 
     /// Dispatches over the region in 16×16 workgroups, or over `workgroups` when given (a tile list).
