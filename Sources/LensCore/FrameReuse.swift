@@ -105,8 +105,9 @@ public final class FrameReuse {
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
             let frost = parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)]
                 .filter { frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
-            let rowsNeeded = Self.rowTiles(
-                feeding: frost, kernelRadius: Int(lens.kernelRadius), columns: columns, rows: rows)
+            let rowsNeeded = SceneResolver.rowTiles(
+                feeding: frost.map { SIMD2($0.x, $0.y) }, kernelRadius: Int(lens.kernelRadius), columns: columns,
+                rows: rows)
             let rowTiles = parameters.tiles[Int(lens.rowTileOffset)..<Int(lens.rowTileOffset + lens.rowTileCount)]
                 .filter { rowsNeeded.contains(Int($0.y) * columns + Int($0.x)) }
                 .filter { scratchKernel[Int($0.y) * columns + Int($0.x)] != id }
@@ -175,20 +176,5 @@ public final class FrameReuse {
         return PixelRegion(
             x0: xs.min()! * size, y0: ys.min()! * size, x1: min(width, (xs.max()! + 1) * size),
             y1: min(height, (ys.max()! + 1) * size))
-    }
-
-    /// The row tiles the vertical pass of `frost` reads: each tile's column, grown by the kernel
-    /// radius in whole tiles (mirrored reads at the edges stay inside that range).
-    private static func rowTiles(
-        feeding frost: [SIMD4<UInt32>], kernelRadius: Int, columns: Int, rows: Int
-    ) -> Set<Int> {
-        let size = TableLayout.tileSize
-        let grow = (kernelRadius + size - 1) / size
-        var needed = Set<Int>()
-        for tile in frost {
-            let y = Int(tile.y)
-            for row in max(0, y - grow)...min(rows - 1, y + grow) { needed.insert(row * columns + Int(tile.x)) }
-        }
-        return needed
     }
 }

@@ -522,17 +522,27 @@ public struct SceneResolver: Sendable {
                 }
             }
         }
-        let growRows = (Int(lens.kernelRadius) + size - 1) / size
-        var horizontal = frost
-        for y in 0..<rows {
-            for x in 0..<columns where frost[y * columns + x] {
-                for row in max(0, y - growRows)...min(rows - 1, y + growRows) { horizontal[row * columns + x] = true }
-            }
+        let frostList = frost.indices.filter { frost[$0] }.map { SIMD2(UInt32($0 % columns), UInt32($0 / columns)) }
+        let horizontal = rowTiles(
+            feeding: frostList, kernelRadius: Int(lens.kernelRadius), columns: columns, rows: rows
+        )
+        .sorted().map { SIMD2(UInt32($0 % columns), UInt32($0 / columns)) }
+        return (frostList, horizontal, reachesLabel)
+    }
+
+    /// The row tiles (indices `y * columns + x`) the vertical frost pass of `frost` reads: each
+    /// tile's column, grown by the kernel radius in whole tiles (mirrored reads at the edges stay
+    /// inside that range). The resolver lists them; ``FrameReuse`` recomputes them for the frost
+    /// tiles a frame still has to blur.
+    static func rowTiles(feeding frost: [SIMD2<UInt32>], kernelRadius: Int, columns: Int, rows: Int) -> Set<Int> {
+        let size = TableLayout.tileSize
+        let grow = (kernelRadius + size - 1) / size
+        var needed = Set<Int>()
+        for tile in frost {
+            let y = Int(tile.y)
+            for row in max(0, y - grow)...min(rows - 1, y + grow) { needed.insert(row * columns + Int(tile.x)) }
         }
-        func list(_ marks: [Bool]) -> [SIMD2<UInt32>] {
-            marks.indices.filter { marks[$0] }.map { SIMD2(UInt32($0 % columns), UInt32($0 / columns)) }
-        }
-        return (list(frost), list(horizontal), reachesLabel)
+        return needed
     }
 
     /// The lens pass covers the group and its shadow; the source covers the group and the fringe
