@@ -25,40 +25,27 @@ public final class ResolveCache: @unchecked Sendable {
 
     public init() {}
 
-    func backdrop(for key: BackdropKey) -> [UInt32]? {
-        lock.withLock { backdrop?.key == key ? backdrop?.pixels : nil }
-    }
-
-    func labelWords(for key: LabelKey) -> [UInt32]? {
-        lock.withLock { label?.key == key ? label?.words : nil }
-    }
-
-    /// Where the label words have coverage, computed once per label raster.
-    func presence(of words: [UInt32], make: () -> LabelPresence) -> LabelPresence {
-        if let presence = lock.withLock({ presence?.words == words ? presence?.presence : nil }) { return presence }
-        let made = make()
-        lock.withLock { presence = (words, made) }
-        return made
-    }
-
-    func store(_ key: BackdropKey, _ pixels: [UInt32]) -> [UInt32] {
+    /// The backdrop for `key`: the kept one, else `paint()`'s, which is kept.
+    func backdrop(for key: BackdropKey, paint: () throws -> [UInt32]) rethrows -> [UInt32] {
+        if let kept = lock.withLock({ backdrop?.key == key ? backdrop?.pixels : nil }) { return kept }
+        let pixels = try paint()
         lock.withLock { backdrop = (key, pixels) }
         return pixels
     }
 
-    func store(_ key: LabelKey, _ words: [UInt32]) -> [UInt32] {
+    /// The label raster for `key`: the kept one, else `rasterize()`'s, which is kept.
+    func labelWords(for key: LabelKey, rasterize: () throws -> [UInt32]) rethrows -> [UInt32] {
+        if let kept = lock.withLock({ label?.key == key ? label?.words : nil }) { return kept }
+        let words = try rasterize()
         lock.withLock { label = (key, words) }
         return words
     }
-}
 
-extension Optional where Wrapped == ResolveCache {
-    /// Stores through the cache when there is one; hands the value back either way.
-    func store(_ key: ResolveCache.BackdropKey, _ pixels: [UInt32]) -> [UInt32] {
-        self?.store(key, pixels) ?? pixels
-    }
-
-    func store(_ key: ResolveCache.LabelKey, _ words: [UInt32]) -> [UInt32] {
-        self?.store(key, words) ?? words
+    /// Where the label words have coverage, computed once per label raster.
+    func presence(of words: [UInt32], make: () -> LabelPresence) -> LabelPresence {
+        if let kept = lock.withLock({ presence?.words == words ? presence?.presence : nil }) { return kept }
+        let made = make()
+        lock.withLock { presence = (words, made) }
+        return made
     }
 }

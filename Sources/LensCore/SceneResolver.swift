@@ -44,22 +44,23 @@ public struct SceneResolver: Sendable {
         let scene = try expandControls(scene, scale: scale, width: width, height: height)
         let backdropKey = ResolveCache.BackdropKey(
             width: width, height: height, scale: scale, layers: scene.background)
-        let backdrop =
-            try cache?.backdrop(for: backdropKey)
-            ?? cache.store(
-                backdropKey,
-                try BackdropPainter(
-                    width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:), text: text
-                ).paint(scene.background))
+        func paintBackdrop() throws -> [UInt32] {
+            try BackdropPainter(
+                width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:), text: text
+            )
+            .paint(scene.background)
+        }
+        let backdrop = try cache?.backdrop(for: backdropKey, paint: paintBackdrop) ?? paintBackdrop()
         let wordsPerRow = (width + 3) / 4
         var frame = FrameParams(
             width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
             labelWordsPerRow: UInt32(wordsPerRow), restingColor: LabelLayer.restingLight.linearPremultiplied,
             accentColor: LabelLayer.defaultAccent.linearPremultiplied)
         let labelKey = ResolveCache.LabelKey(width: width, height: height, scale: scale, label: scene.label)
-        let labelWords =
-            try cache?.labelWords(for: labelKey)
-            ?? cache.store(labelKey, try rasterizeLabels(scene.label, scale: scale, width: width, height: height))
+        func rasterize() throws -> [UInt32] {
+            try rasterizeLabels(scene.label, scale: scale, width: width, height: height)
+        }
+        let labelWords = try cache?.labelWords(for: labelKey, rasterize: rasterize) ?? rasterize()
         let hasLiftedLabel = scene.label?.liftedMask != nil
         if let label = scene.label {
             frame.restingColor = label.resting.linearPremultiplied
