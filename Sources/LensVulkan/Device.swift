@@ -168,7 +168,8 @@ final class Device {
     }
 
     deinit {
-        vkDeviceWaitIdle(handle)
+        // Teardown cannot fail usefully: a lost device is destroyed all the same.
+        _ = vkDeviceWaitIdle(handle)
         vkDestroyDevice(handle, nil)
     }
 }
