@@ -268,9 +268,12 @@ public enum ParamsBufferLayout {
     /// Bytes between consecutive `lenses[i]`.
     public static let lensStride = MemoryLayout<LensParams>.stride
 
+    /// Size of the block holding `lensCount` lenses (at least one, as GLSL's runtime array needs).
+    public static func byteCount(lensCount: Int) -> Int { lensArrayOffset + lensStride * max(1, lensCount) }
+
     /// The buffer contents for one frame.
     public static func bytes(frame: FrameParams, lenses: [LensParams]) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: lensArrayOffset + lensStride * max(1, lenses.count))
+        var bytes = [UInt8](repeating: 0, count: byteCount(lensCount: lenses.count))
         bytes.withUnsafeMutableBytes { buffer in
             withUnsafeBytes(of: frame) { buffer.copyMemory(from: $0) }
             for (index, lens) in lenses.enumerated() {

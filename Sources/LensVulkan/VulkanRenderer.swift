@@ -171,12 +171,10 @@ public final class VulkanRenderer {
     /// Plans, uploads what changed, records and submits one frame on `slot` without waiting.
     private func submit(_ parameters: FrameParameters, on slot: FrameSlot) throws {
         let pixelCount = parameters.width * parameters.height
-        let paramsSize =
-            ParamsBufferLayout.lensArrayOffset + ParamsBufferLayout.lensStride * max(1, parameters.lenses.count)
         try ensureBuffers(
             slot,
             sizes: [
-                .params: paramsSize,
+                .params: ParamsBufferLayout.byteCount(lensCount: parameters.lenses.count),
                 .tables: parameters.tables.count * 4,
                 .backdrop: pixelCount * 4,
                 .label: parameters.labelWords.count * 4,

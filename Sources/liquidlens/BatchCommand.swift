@@ -106,7 +106,7 @@ extension Commands {
         }
         var todo = Array(slice)
         if !toStdout {
-            try removePartialFiles(in: folder)
+            removePartialFiles(in: folder)
             if arguments.flag("resume") { todo.removeAll { format.isComplete(outputURL($0)) } }
         }
         let skipped = slice.count - todo.count
@@ -176,7 +176,7 @@ extension Commands {
     }
 
     /// Temporary files a killed run left behind (`.name.partial-PID`); never complete, so removed.
-    private static func removePartialFiles(in folder: URL) throws {
+    private static func removePartialFiles(in folder: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(".") && name.contains(".partial-") {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
