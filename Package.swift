@@ -35,28 +35,31 @@ let package = Package(
             dependencies: ["ShaderCompiler"], path: "Sources/ShaderEmbedPlugin"),
         .target(name: "LensShaders", plugins: ["ShaderEmbedPlugin"]),
 
-        // Model → backends → sinks. The model and the CPU reference are optimised in debug builds
-        // too: the tests render hundreds of frames on the CPU and the debug build is what they run.
-        .target(name: "LensCore", swiftSettings: optimisedInDebug),
-        .target(name: "LensReference", dependencies: ["LensCore"], swiftSettings: optimisedInDebug),
-        .target(name: "LensVulkan", dependencies: ["LensCore", "LensShaders", "CVulkan"]),
-        .target(name: "LensIO", dependencies: ["LensCore", "CPNG"]),
-        .target(name: "LensText", dependencies: ["LensCore", "CFreeType", "CHarfBuzz", "CFontconfig"]),
+        // Layers, each importing only those below it: model → controls → resolve → catalog;
+        // the backends consume what resolve makes; io and text are the sinks and sources.
+        .target(name: "LensModel"),
+        .target(name: "LensControls", dependencies: ["LensModel"]),
+        .target(name: "LensResolve", dependencies: ["LensModel", "LensControls"]),
+        .target(name: "LensCatalog", dependencies: ["LensModel", "LensControls", "LensResolve"]),
+        .target(name: "LensReference", dependencies: ["LensModel", "LensResolve"]),
+        .target(name: "LensVulkan", dependencies: ["LensModel", "LensResolve", "LensShaders", "CVulkan"]),
+        .target(name: "LensIO", dependencies: ["LensModel", "LensResolve", "CPNG"]),
+        .target(name: "LensText", dependencies: ["LensModel", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(
             name: "LiquidLens",
-            dependencies: ["LensCore", "LensReference", "LensVulkan", "LensIO", "LensText"]),
+            dependencies: [
+                "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan", "LensIO",
+                "LensText",
+            ]),
         .executableTarget(name: "liquidlens", dependencies: ["LiquidLens"]),
 
         .testTarget(
             name: "LiquidLensTests",
             dependencies: [
-                "LiquidLens", "LensReference", "LensVulkan", "LensShaders", "LensIO", "LensText", "liquidlens",
+                "LiquidLens", "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan", "LensShaders", "LensIO", "LensText", "liquidlens",
                 "CHarfBuzz", "CFreeType",
             ],
             // Read through #filePath, never bundled.
             exclude: ["Fixtures", "Goldens", "Scenes"]),
     ]
 )
-
-/// `-O` in debug builds (release builds are optimised anyway).
-var optimisedInDebug: [SwiftSetting] { [.unsafeFlags(["-O"], .when(configuration: .debug))] }

@@ -1,5 +1,6 @@
 import Foundation
-import LensCore
+import LensModel
+import LensResolve
 
 /// Where an animation goes, chosen by the output path.
 public enum AnimationFormat: String, Sendable {

@@ -1,4 +1,5 @@
-import LensCore
+import LensModel
+import LensResolve
 
 /// Lays images of one size out in a grid, row by row, on a neutral background.
 public enum ContactSheet {

@@ -1,5 +1,6 @@
 import Foundation
-import LensCore
+import LensModel
+import LensResolve
 
 /// Encodes and writes images on other cores while the renderer goes on with the next frames.
 /// At most `workers` images wait or encode at once (``write(_:to:format:compression:)`` blocks

@@ -1,5 +1,6 @@
 import Foundation
-import LensCore
+import LensModel
+import LensResolve
 
 /// How two images of the same size differ, per channel (R, G, B, A) in 8-bit levels.
 public struct ImageDiff: Sendable {

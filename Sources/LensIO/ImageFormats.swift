@@ -1,6 +1,7 @@
 internal import CPNG
 import Foundation
-import LensCore
+import LensModel
+import LensResolve
 
 /// How hard the PNG encoder works: zlib level and row filters.
 public enum PNGCompression: String, Sendable, CaseIterable {

@@ -1,6 +1,7 @@
 internal import CPNG
 import Foundation
-import LensCore
+import LensModel
+import LensResolve
 
 /// A failure reading or writing an image file, with the path and the reason.
 public struct ImageFileError: Error, CustomStringConvertible, Sendable {

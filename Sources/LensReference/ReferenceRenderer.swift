@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
-import LensCore
+import LensModel
+import LensResolve
 
 /// The CPU reference backend: runs the same passes as the Vulkan backend (compose, then per lens
 /// frost horizontal, frost vertical, lens) with the shader functions in Swift, parallel over rows.

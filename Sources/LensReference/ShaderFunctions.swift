@@ -1,4 +1,5 @@
-import LensCore
+import LensModel
+import LensResolve
 
 /// The buffers a shader invocation reads, and the functions of `Shaders/lens_common.glsl` with the
 /// same names, arguments and fp32 operation order. Read the two side by side. The GLSL

@@ -2,7 +2,7 @@ internal import CFontconfig
 internal import CFreeType
 internal import CHarfBuzz
 import Foundation
-import LensCore
+import LensModel
 
 /// A text problem: a font that does not exist, a font file FreeType cannot read.
 public struct TextError: Error, CustomStringConvertible, Sendable {

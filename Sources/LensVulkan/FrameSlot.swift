@@ -1,6 +1,7 @@
 internal import CVulkan
 import Foundation
-import LensCore
+import LensModel
+import LensResolve
 
 /// Buffer bindings, in the order of `Shaders/lens_common.glsl`.
 enum Binding: Int, CaseIterable {

@@ -1,6 +1,7 @@
 internal import CVulkan
 import Foundation
-import LensCore
+import LensModel
+import LensResolve
 import LensShaders
 
 /// How to set up the Vulkan backend.

@@ -1,5 +1,8 @@
 import Foundation
-@_exported import LensCore
+@_exported import LensModel
+@_exported import LensControls
+@_exported import LensResolve
+@_exported import LensCatalog
 @_exported import LensIO
 import LensReference
 import LensText
@@ -131,5 +134,23 @@ public final class LensRenderer {
     /// Every Vulkan device with why it is or is not usable.
     public static func listDevices() throws -> [DeviceDescription] {
         try VulkanRenderer.listDevices()
+    }
+}
+
+extension BenchmarkWorkload {
+    /// Frame `index` of a run of `count` frames, its text set with the shared text renderer.
+    public func scene(_ index: Int, of count: Int) throws -> Scene {
+        try scene(index, of: count, text: LensRenderer.sharedText())
+    }
+
+    /// The lens-heavy frame (see ``BenchmarkWorkload/lensHeavy(lensCenterX:width:height:optics:glass:text:)``)
+    /// with its text set by the shared text renderer.
+    public static func lensHeavy(
+        lensCenterX: Double, width: Double = 1920, height: Double = 1080, optics: Optics = lensHeavyOptics,
+        glass: [GlassElement]? = nil
+    ) throws -> Scene {
+        try lensHeavy(
+            lensCenterX: lensCenterX, width: width, height: height, optics: optics, glass: glass,
+            text: LensRenderer.sharedText())
     }
 }

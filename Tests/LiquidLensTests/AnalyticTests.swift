@@ -171,7 +171,7 @@ struct AnalyticTests {
 struct ColorTableTests {
     @Test("Encoding a decoded sRGB code gives the code back (the compose pass relies on it)")
     func decodeEncodeIsIdentity() {
-        let tables = SceneResolver.fixedTables
+        let tables = OpticsTables.fixedTables
         let shader = shaderContext(tables: tables)
         for code in UInt32(0)..<256 {
             #expect(shader.srgbEncode(shader.srgbDecode(code)) == code)
@@ -180,7 +180,7 @@ struct ColorTableTests {
 
     @Test("Encoding counts the thresholds at or below the value, for every float bucket edge and between")
     func encodeCountsThresholds() {
-        let shader = shaderContext(tables: SceneResolver.fixedTables)
+        let shader = shaderContext(tables: OpticsTables.fixedTables)
         let thresholds = ColorTables.srgbEncodeThresholds
         var values: [Float] = [-1, 0, .nan, 1, 2, .infinity] + thresholds + thresholds.map { $0.nextDown }
         for bucket in stride(from: 0, to: ColorTables.encodeBucketCount, by: 7) {
@@ -196,7 +196,7 @@ struct ColorTableTests {
     @Test("Encoding rounds to the nearest sRGB code", arguments: [0.0, 0.0001, 0.002, 0.05, 0.18, 0.5, 0.9, 1.0, 1.5])
     func encodeRounds(linear: Double) {
         let expected = UInt32((ColorTables.linearToSRGB(min(linear, 1)) * 255).rounded())
-        let tables = SceneResolver.fixedTables
+        let tables = OpticsTables.fixedTables
         let shader = shaderContext(tables: tables)
         #expect(shader.srgbEncode(Float(linear)) == expected)
     }

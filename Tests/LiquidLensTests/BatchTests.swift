@@ -3,7 +3,10 @@ import LensVulkan
 import LiquidLens
 import Testing
 
-@testable import LensCore
+@testable import LensModel
+@testable import LensControls
+@testable import LensResolve
+@testable import LensCatalog
 @testable import LensReference
 
 /// Frames that exercise every reuse path: a lens moving over one backdrop, the frost kernel

@@ -243,7 +243,7 @@ struct GeometryOpticsTests {
             optics.model = .physical
             optics.profile = profile
             optics.ior = ior
-            return SceneResolver.physicalProfile(optics, bandWidth: 20, scale: 1)
+            return OpticsTables.physicalProfile(optics, bandWidth: 20, scale: 1)
         }
         #expect(table(1).allSatisfy { $0 == 0 })
         var previous = table(1)

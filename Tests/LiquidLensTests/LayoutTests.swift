@@ -116,6 +116,6 @@ struct LayoutTests {
         #expect(constant("SRGB_BUCKET_OFFSET") == TableLayout.srgbEncodeBucketOffset)
         #expect(constant("PROFILE_SAMPLES") == TableLayout.profileSamples)
         #expect(constant("TILE_SIZE") == TableLayout.tileSize)
-        #expect(SceneResolver.fixedTables.count == TableLayout.perLensOffset)
+        #expect(OpticsTables.fixedTables.count == TableLayout.perLensOffset)
     }
 }

@@ -3,7 +3,10 @@ import LensVulkan
 import LiquidLens
 import Testing
 
-@testable import LensCore
+@testable import LensModel
+@testable import LensControls
+@testable import LensResolve
+@testable import LensCatalog
 @testable import LensReference
 
 /// A grey backdrop with one large glass rectangle, so its flat interior shows the material alone.

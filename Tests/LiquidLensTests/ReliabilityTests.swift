@@ -3,7 +3,10 @@ import LensReference
 import LiquidLens
 import Testing
 
-@testable import LensCore
+@testable import LensModel
+@testable import LensControls
+@testable import LensResolve
+@testable import LensCatalog
 
 @Suite("Hostile and unusual inputs")
 struct ReliabilityTests {

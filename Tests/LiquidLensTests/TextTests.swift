@@ -5,7 +5,10 @@ import LensText
 import LiquidLens
 import Testing
 
-@testable import LensCore
+@testable import LensModel
+@testable import LensControls
+@testable import LensResolve
+@testable import LensCatalog
 
 /// Runs `body` with a FreeType face of the font at `path`, sized to `pixelSize`.
 func withFreeTypeFace<T>(path: String, pixelSize: Double, _ body: (FT_Face) -> T) -> T {
@@ -205,8 +208,8 @@ struct ControlTests {
             AlphaImage(width: 1, height: 1, coverage: [0])
         }
     ) throws -> ControlLayout.Parts {
-        try ControlLayout(scale: 2, width: 780, height: 300, text: TextTests.renderer, loadIcon: loadIcon).layout(
-            controls)
+        try ControlLayout(scale: 2, width: 780, height: 300, text: TextTests.renderer, loadIcon: loadIcon).parts(
+            for: Scene(canvas: Canvas(width: 390, height: 150), background: [], glass: [], controls: controls))
     }
 
     static func segmented(held: Double, reduceMotion: Bool) -> Control {

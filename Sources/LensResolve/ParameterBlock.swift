@@ -1,3 +1,5 @@
+import LensModel
+import LensControls
 /// The parameter block the shaders read, declared once here and once in `Shaders/lens_common.glsl`.
 ///
 /// Field order, types and padding follow GLSL std430: `SIMD4` members first (16-byte aligned), then

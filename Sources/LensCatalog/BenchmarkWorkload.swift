@@ -1,3 +1,6 @@
+import LensModel
+import LensControls
+import LensResolve
 import Foundation
 
 /// The benchmark workloads of the design brief (§4). Their names are fixed so that results
@@ -30,12 +33,12 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
         }
     }
 
-    /// Frame `index` of a run of `count` frames.
-    public func scene(_ index: Int, of count: Int) throws -> Scene {
+    /// Frame `index` of a run of `count` frames; `text` sets the lens-heavy label row.
+    public func scene(_ index: Int, of count: Int, text: any TextRasterizer) throws -> Scene {
         let progress = count > 1 ? Double(index) / Double(count - 1) : 0
         switch self {
         case .lensHeavy:
-            return try Self.lensHeavy(lensCenterX: 500 + 920 * progress)
+            return try Self.lensHeavy(lensCenterX: 500 + 920 * progress, text: text)
         case .screen:
             return try Self.screenScene().frame(at: Self.screenDuration * progress)
         case .thumbnails:
@@ -64,10 +67,10 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
     }
 
     /// The lens-heavy frame, optionally at another size (geometry scales with the width), with
-    /// other optics on its lens, or other glass instead of it.
+    /// other optics on its lens, or other glass instead of it; `text` sets the label row.
     public static func lensHeavy(
         lensCenterX: Double, width: Double = 1920, height: Double = 1080, optics: Optics = lensHeavyOptics,
-        glass: [GlassElement]? = nil
+        glass: [GlassElement]? = nil, text: any TextRasterizer
     ) throws -> Scene {
         let factor = width / 1920
         let lens = GlassElement(
@@ -88,19 +91,19 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
                 BackgroundLayer(.checker(size: 64, colors: [.black, .white]), opacity: 0.15),
                 BackgroundLayer(.lines(spacing: 48, width: 3, angle: 45, color: .white), opacity: 0.6),
             ],
-            label: try label(width: width, height: height), glass: glass ?? [lens])
+            label: try label(width: width, height: height, text: text), glass: glass ?? [lens])
     }
 
     /// A text row across the middle of the frame: 96 px type at 1920 wide, smaller if the row
     /// would not fit in 90 % of the width.
-    private static func label(width: Double, height: Double) throws -> LabelLayer {
+    private static func label(width: Double, height: Double, text rasterizer: any TextRasterizer) throws -> LabelLayer {
         let text = "Liquid Glass lenses, offscreen"
         let font = FontSpec(weight: .bold)
         var pixelSize = 96 * width / 1920
-        var line = try LensRenderer.sharedText().line(text, font: font, pixelSize: pixelSize)
+        var line = try rasterizer.line(text, font: font, pixelSize: pixelSize)
         if line.advance > 0.9 * width {
             pixelSize *= 0.9 * width / line.advance
-            line = try LensRenderer.sharedText().line(text, font: font, pixelSize: pixelSize)
+            line = try rasterizer.line(text, font: font, pixelSize: pixelSize)
         }
         return LabelLayer(
             mask: .image(line.mask),

@@ -1,3 +1,4 @@
+import LensModel
 import Foundation
 
 /// The glass controls gallery (LiquidGlassKit's vocabulary), every control drawn through the same
@@ -217,91 +218,5 @@ public struct GlassControlsPanel: Sendable {
         if sheetPresented {
             panel.fill(square, Rect(x: 0, y: 0, width: 360, height: height), GlassControl.dimming)
         }
-    }
-}
-
-/// Collects a panel's layers and glass, offset to where the panel sits.
-struct PanelBuilder {
-    let origin: Point
-    /// Dynamic Type scale of the panel's text.
-    let scale: Double
-    /// Where the next row starts, in panel points.
-    var cursor = 0.0
-    var background: [BackgroundLayer] = []
-    var glass: [GlassElement] = []
-    var foreground: [BackgroundLayer] = []
-
-    func placed(_ frame: Rect) -> Rect {
-        Rect(x: frame.x + origin.x, y: frame.y + origin.y, width: frame.width, height: frame.height)
-    }
-
-    mutating func fill(_ shape: Shape, _ frame: Rect, _ color: RGBAColor, foreground: Bool = false) {
-        let layer = BackgroundLayer(.fill(shape: shape, frame: placed(frame), color: color))
-        if foreground { self.foreground.append(layer) } else { background.append(layer) }
-    }
-
-    mutating func stroke(_ shape: Shape, _ frame: Rect, _ width: Double, _ color: RGBAColor) {
-        foreground.append(BackgroundLayer(.stroke(shape: shape, frame: placed(frame), width: width, color: color)))
-    }
-
-    /// A line of text `size` points at the stock text size, scaled by `scale` (default: the panel's).
-    mutating func text(
-        _ text: String, _ center: Point, _ size: Double, _ weight: FontWeight, _ color: RGBAColor, scale: Double? = nil
-    ) {
-        foreground.append(
-            BackgroundLayer(
-                .text(
-                    text, center: Point(x: center.x + origin.x, y: center.y + origin.y),
-                    size: size * (scale ?? self.scale),
-                    weight: weight, color: color)))
-    }
-
-    /// Estimated width of a line of DejaVu Sans at `size` points (0.5 em per character, a little
-    /// over its average of about 0.45): layout happens before the text is shaped, so it leaves room rather than
-    /// measuring.
-    static func width(of text: String, size: Double) -> Double { Double(text.count) * size * 0.5 }
-
-    /// Greedy word wrap to `width` points by the same estimate; a word longer than a line is cut.
-    static func wrap(_ text: String, size: Double, width: Double) -> [String] {
-        // Cut long words by a wider estimate (0.62 em): they are often all wide letters.
-        let perLine = max(1, Int(width / (size * 0.62)))
-        var words: [Substring] = []
-        for word in text.split(separator: " ") {
-            var rest = word
-            while rest.count > perLine {
-                words.append(rest.prefix(perLine))
-                rest = rest.dropFirst(perLine)
-            }
-            words.append(rest)
-        }
-        var lines: [String] = []
-        var line = ""
-        for word in words {
-            let candidate = line.isEmpty ? String(word) : line + " " + word
-            if !line.isEmpty && Self.width(of: candidate, size: size) > width {
-                lines.append(line)
-                line = String(word)
-            } else {
-                line = candidate
-            }
-        }
-        if !line.isEmpty { lines.append(line) }
-        return lines
-    }
-
-    /// A glass surface in the theme (material, shadow, edge, path come from the scene's theme).
-    mutating func glass(_ shape: Shape, _ frame: Rect, optics: Optics = Optics()) {
-        var element = GlassElement(shape: shape, frame: placed(frame), optics: optics)
-        element.optics.bevelWidth = min(12, frame.height / 4)
-        element.optics.bevelAmount = min(24, frame.height / 3)
-        glass.append(element)
-    }
-
-    /// A lens (a switch or slider knob): clear glass with the lifted-segmented optics.
-    mutating func lens(_ shape: Shape, _ frame: Rect, lift: LensLift) {
-        glass.append(
-            GlassElement(
-                shape: shape, frame: placed(frame), optics: Optics(preset: .liftedSegmented), lift: lift,
-                material: .clear))
     }
 }

@@ -1,3 +1,6 @@
+import LensModel
+import LensControls
+import LensResolve
 import Foundation
 
 /// The built-in animations. Names are stable.

@@ -3,6 +3,8 @@ import Foundation
 /// The allowed range of every number in a scene, shared by the JSON decoder and ``Scene/validate()``.
 public enum Limits {
     public static let canvasSide = 1.0...8192
+    /// Pixels per side of a resolved frame (canvas size × scale).
+    public static let pixelSide = 1...8192
     public static let scale = 1.0...4
     public static let coordinate = -100_000.0...100_000
     public static let extent = 0.5...100_000
@@ -43,12 +45,13 @@ public enum Limits {
     public static let gesturePoints = 100_000
 
     /// Most pixels a frame may have: `$LIQUIDLENS_MAX_PIXELS` when set (a budget checked before
-    /// anything is allocated), else 8192 × 8192.
+    /// anything is allocated), else the largest square frame.
     public static var maxPixels: Int {
+        let largest = pixelSide.upperBound * pixelSide.upperBound
         if let text = ProcessInfo.processInfo.environment["LIQUIDLENS_MAX_PIXELS"], let value = Int(text), value > 0 {
-            return min(value, 8192 * 8192)
+            return min(value, largest)
         }
-        return 8192 * 8192
+        return largest
     }
 }
 
@@ -270,7 +273,7 @@ extension Optics {
 }
 
 /// Throws unless `value` is finite and inside `range`; the message matches the JSON decoder's.
-func check(_ value: Double, _ range: ClosedRange<Double>, _ path: String) throws {
+package func check(_ value: Double, _ range: ClosedRange<Double>, _ path: String) throws {
     guard value.isFinite, range.contains(value) else {
         throw SceneError(keyPath: path, message: rangeMessage(value, range))
     }

@@ -1,3 +1,6 @@
+import LensModel
+import LensControls
+import LensResolve
 import Foundation
 
 /// A tiny single-stroke font for the built-in scenes' label rows (D, W, M, Y, digits 3 and 6),

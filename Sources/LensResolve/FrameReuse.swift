@@ -1,3 +1,5 @@
+import LensModel
+import LensControls
 import Foundation
 
 /// What a backend keeps from one frame to the next, and the work a new frame can skip because of
@@ -105,7 +107,7 @@ public final class FrameReuse {
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
             let frost = parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)]
                 .filter { frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
-            let rowsNeeded = SceneResolver.rowTiles(
+            let rowsNeeded = Tiling.rowTiles(
                 feeding: frost.map { SIMD2($0.x, $0.y) }, kernelRadius: Int(lens.kernelRadius), columns: columns,
                 rows: rows)
             let rowTiles = parameters.tiles[Int(lens.rowTileOffset)..<Int(lens.rowTileOffset + lens.rowTileCount)]

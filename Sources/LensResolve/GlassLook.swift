@@ -1,3 +1,5 @@
+import LensModel
+import LensControls
 import Foundation
 
 /// How one glass element is drawn once its theme, material, rendering path, accessibility and
@@ -74,42 +76,6 @@ struct GlassLook {
             optics.brightness = min(1, optics.brightness + highlight.brightness(at: scene.time))
             shimmerPosition = highlight.shimmerPosition(at: scene.time)
             shimmerAlpha = 0.35 * highlight.intensity
-        }
-    }
-
-    /// Sets the look's fields of `lens` (pixel units) and appends the gradient stops to `tables`.
-    func apply(to lens: inout LensParams, geometry: [ShapeGeometry], scale: Double, tables: inout [Float]) {
-        let minX = geometry.map { $0.centerX - $0.halfWidth }.min()!
-        let minY = geometry.map { $0.centerY - $0.halfHeight }.min()!
-        let maxX = geometry.map { $0.centerX + $0.halfWidth }.max()!
-        let maxY = geometry.map { $0.centerY + $0.halfHeight }.max()!
-        let diagonal = SIMD2(maxX - minX, maxY - minY)
-        let squared = max(1e-6, diagonal.x * diagonal.x + diagonal.y * diagonal.y)
-        lens.highlightAxis = SIMD4(Float(minX), Float(minY), Float(diagonal.x / squared), Float(diagonal.y / squared))
-        lens.edgeHighlight = SIMD4(
-            Float(edgeHighlight.width * scale), Float(edgeHighlight.alphas[0]), Float(edgeHighlight.alphas[1]),
-            Float(edgeHighlight.alphas[2]))
-        if let shimmerPosition {
-            lens.shimmer = SIMD4(Float(shimmerPosition), 0.18, Float(shimmerAlpha), 0)
-        }
-        lens.opacity = Float(opacity)
-        if let gradientTint {
-            let radians = gradientTint.angle * .pi / 180
-            let direction = SIMD2(cos(radians), sin(radians))
-            let corners = [SIMD2(minX, minY), SIMD2(maxX, minY), SIMD2(minX, maxY), SIMD2(maxX, maxY)]
-            let projections = corners.map { ($0 * direction).sum() }
-            let length = max(1e-6, projections.max()! - projections.min()!)
-            let origin = corners[projections.firstIndex(of: projections.min()!)!]
-            lens.gradientAxis = SIMD4(
-                Float(origin.x), Float(origin.y), Float(direction.x / length), Float(direction.y / length))
-            lens.gradientOffset = UInt32(tables.count)
-            lens.gradientCount = UInt32(gradientTint.colors.count)
-            for color in gradientTint.colors {
-                let stop = RGBAColor(
-                    red: color.red, green: color.green, blue: color.blue, alpha: color.alpha * gradientTint.intensity)
-                let linear = stop.linearPremultiplied
-                tables += [linear.x, linear.y, linear.z, linear.w]
-            }
         }
     }
 }

@@ -1,3 +1,4 @@
+import LensModel
 import Foundation
 
 /// Writes a theme back out: as JSON a scene file accepts under `"theme"`, and as Swift source

@@ -1,23 +1,10 @@
 import Foundation
+import LensModel
 
-/// Turns a scene's controls into plain scene parts: backdrop layers (rails, washes, badges),
-/// glass elements (platters, lenses) and one label row drawn with the text rasterizer.
-struct ControlLayout {
-    let scale: Double
-    let width: Int
-    let height: Int
-    let text: any TextRasterizer
-    let loadIcon: (_ path: String, _ keyPath: String) throws -> AlphaImage
-
-    /// What the controls add to the scene.
-    struct Parts {
-        var background: [BackgroundLayer] = []
-        var glass: [GlassElement] = []
-        var mask: AlphaImage
-        var resting = LabelLayer.restingLight
-        var accent = LabelLayer.defaultAccent
-    }
-
+/// The label-row family (LensTintSegmentedControl's segmented control, the tab bar, the lens
+/// menu): rails and platters become backdrop layers and glass, titles and icons are stamped into
+/// the one label row the lens tints.
+extension ControlLayout {
     /// The stock (Large) footnote size the rail height is measured against.
     static let stockSize = ContentSizeCategory.large.footnoteSize
 
@@ -29,23 +16,8 @@ struct ControlLayout {
     }
 
     /// height = max(32, 32 + (line height − stock line height)), in points.
-    static func railHeight(lineHeight: Double, stockLineHeight: Double) -> Double {
+    package static func railHeight(lineHeight: Double, stockLineHeight: Double) -> Double {
         max(32, 32 + (lineHeight - stockLineHeight))
-    }
-
-    func layout(_ controls: [Control]) throws -> Parts {
-        var parts = Parts(
-            mask: AlphaImage(width: width, height: height, coverage: [UInt8](repeating: 0, count: width * height)))
-        for (index, control) in controls.enumerated() {
-            let keyPath = "controls[\(index)]"
-            switch control {
-            case .segmented(let segmented): try layout(segmented, into: &parts, keyPath: keyPath)
-            case .tabBar(let bar): try layout(bar, into: &parts, keyPath: keyPath)
-            case .lensMenu(let menu): try layout(menu, into: &parts, keyPath: keyPath)
-            case .glass: continue
-            }
-        }
-        return parts
     }
 
     // MARK: Segmented control

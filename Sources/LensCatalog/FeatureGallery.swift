@@ -1,3 +1,6 @@
+import LensModel
+import LensControls
+import LensResolve
 import Foundation
 
 /// One scene per shape and per optical feature, each alone on the same busy backdrop: the

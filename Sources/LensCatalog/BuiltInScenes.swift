@@ -1,3 +1,6 @@
+import LensModel
+import LensControls
+import LensResolve
 import Foundation
 
 /// The embedded scenes of DESIGN.md §3 that exist so far. Names are stable.

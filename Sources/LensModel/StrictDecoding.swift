@@ -113,7 +113,7 @@ extension KeyedDecodingContainer {
 
 extension Double {
     /// Short form for messages: `2` rather than `2.0`.
-    var formatted: String {
+    package var formatted: String {
         rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self)
     }
 }

@@ -1,3 +1,5 @@
+import LensModel
+import LensControls
 import Foundation
 
 /// The last backdrop and label raster a ``SceneResolver`` made, kept so that the frames of one

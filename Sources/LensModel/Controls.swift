@@ -294,7 +294,7 @@ public enum Control: Codable, Sendable {
     case glass(GlassControl)
 
     /// Whether the control draws its titles in the label row (the LensTint controls).
-    var usesLabelRow: Bool {
+    package var usesLabelRow: Bool {
         if case .glass = self { return false }
         return true
     }

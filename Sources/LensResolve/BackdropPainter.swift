@@ -1,3 +1,5 @@
+import LensModel
+import LensControls
 import Foundation
 
 /// Rasterises background layers into 8-bit sRGB pixels. Layers blend in sRGB space (as CSS and

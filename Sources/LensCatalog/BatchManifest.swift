@@ -1,3 +1,6 @@
+import LensModel
+import LensControls
+import LensResolve
 import Foundation
 
 /// A batch: a list of scenes, or one scene with parameter sweeps whose cartesian product gives the

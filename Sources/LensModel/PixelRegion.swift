@@ -1,0 +1,30 @@
+import Foundation
+
+/// A half-open rectangle of pixels: x0 ..< x1, y0 ..< y1.
+public struct PixelRegion: Sendable, Equatable {
+    public var x0: Int
+    public var y0: Int
+    public var x1: Int
+    public var y1: Int
+
+    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+        self.x0 = x0
+        self.y0 = y0
+        self.x1 = x1
+        self.y1 = y1
+    }
+
+    public var width: Int { max(0, x1 - x0) }
+    public var height: Int { max(0, y1 - y0) }
+    public var isEmpty: Bool { width == 0 || height == 0 }
+
+    /// The pixels whose area meets the rectangle of points given in pixel units, grown by `margin`,
+    /// clamped to a `width`×`height` canvas.
+    package init(covering minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double, width: Int, height: Int)
+    {
+        x0 = min(width, max(0, Int((minX - margin).rounded(.down))))
+        y0 = min(height, max(0, Int((minY - margin).rounded(.down))))
+        x1 = max(x0, min(width, Int((maxX + margin).rounded(.up))))
+        y1 = max(y0, min(height, Int((maxY + margin).rounded(.up))))
+    }
+}

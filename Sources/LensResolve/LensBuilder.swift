@@ -1,0 +1,176 @@
+import Foundation
+import LensModel
+
+/// The shapes, tiles and tables the lenses of one frame share, in the order the shaders read them.
+struct LensLists {
+    var lenses: [LensParams] = []
+    var regions: [LensRegions] = []
+    var shapes: [ShapeParams] = []
+    var tiles: [SIMD4<UInt32>] = []
+    var tileShapes: [UInt32] = []
+    var tables = OpticsTables.fixedTables
+}
+
+/// Writes the ``LensParams`` of each glass element, the one place they are made: geometry in
+/// pixels, optics capped to the shape and lifted, the element's look (theme, material,
+/// accessibility, highlight), its frost kernel and refraction profile, its regions and tiles.
+struct LensBuilder {
+    let scene: Scene
+    let scale: Double
+    let width: Int
+    let height: Int
+    /// The scene has a lifted label row that lifted lenses show.
+    let liftedContent: Bool
+    let labelPresence: LabelPresence
+
+    /// Appends `element`'s lens, shapes, tiles and tables to `lists`.
+    func add(_ element: GlassElement, to lists: inout LensLists) {
+        let progress = element.lift?.progress ?? 1
+        let growth =
+            element.lift.map { (x: $0.growth.x * scale * progress, y: $0.growth.y * scale * progress) } ?? (0, 0)
+        let geometry = element.shapes.map {
+            ShapeGeometry(shape: $0.shape, frame: $0.frame, scale: scale, growth: growth)
+        }
+        let look = GlassLook(element, scene: scene)
+        var styled = element
+        styled.optics = look.optics
+        var lens = opticsParameters(styled, geometry: geometry)
+        lens.shapeOffset = UInt32(lists.shapes.count)
+        lists.shapes += geometry.map(\.parameters)
+
+        let restingFrost = element.lift?.restingFrost ?? styled.optics.frost
+        let kernel = OpticsTables.gaussianKernel(
+            sigma: (restingFrost + (styled.optics.frost - restingFrost) * progress) * scale)
+        lens.kernelOffset = UInt32(lists.tables.count)
+        lens.kernelRadius = UInt32(kernel.count - 1)
+        lists.tables += kernel
+        if styled.optics.model == .physical {
+            lens.profileOffset = UInt32(lists.tables.count)
+            lists.tables += OpticsTables.physicalProfile(
+                styled.optics, bandWidth: Double(lens.bevelWidth), scale: scale)
+        }
+        write(look, to: &lens, geometry: geometry, tables: &lists.tables)
+
+        let regions = Tiling.regions(of: lens, geometry: geometry, width: width, height: height)
+        lens.sourceRegion = SIMD4(
+            UInt32(regions.source.x0), UInt32(regions.source.y0), UInt32(regions.source.x1),
+            UInt32(regions.source.y1))
+        let lensTiles = Tiling.tiles(of: lens, geometry: geometry, region: regions.lens)
+        let frost = Tiling.frostTiles(
+            for: lens, lensTiles: lensTiles, geometry: geometry, source: regions.source,
+            shift: Tiling.maxShift(lens, tables: lists.tables), width: width, height: height,
+            labelIn: labelPresence.any)
+        var entries: [SIMD4<UInt32>] = []
+        for (tile, candidates) in lensTiles {
+            entries.append(SIMD4(tile.x, tile.y, UInt32(lists.tileShapes.count), UInt32(candidates.count)))
+            lists.tileShapes += candidates.map { lens.shapeOffset + UInt32($0) }
+        }
+        // Tiles whose samples reach a label glyph first, so each half is one dispatch of its variant.
+        let ordered = zip(entries, frost.reachesLabel)
+        let tileLists = LensTileLists(
+            lens: ordered.filter { $0.1 }.map(\.0) + ordered.filter { !$0.1 }.map(\.0),
+            labelTileCount: frost.reachesLabel.filter { $0 }.count,
+            frost: frost.frost.map { SIMD4($0.x, $0.y, 0, 0) },
+            rows: frost.rows.map { SIMD4($0.x, $0.y, 0, 0) })
+        tileLists.append(to: &lists.tiles, pointing: &lens)
+        lists.lenses.append(lens)
+        lists.regions.append(regions)
+    }
+
+    /// One glass group in pixels, with H and A capped to fit its smallest shape and the lift applied.
+    private func opticsParameters(_ element: GlassElement, geometry: [ShapeGeometry]) -> LensParams {
+        let optics = element.optics
+        let progress = element.lift?.progress ?? 1
+        let shortHalf = geometry.map { min($0.halfWidth, $0.halfHeight) }.min() ?? 0
+        let longest =
+            geometry.map { ($0.halfWidth * $0.halfWidth + $0.halfHeight * $0.halfHeight).squareRoot() }.max() ?? 0
+        let bevelWidth = min(optics.bevelWidth * scale, shortHalf / 2)
+        let restingAmount = element.lift?.restingBevelAmount ?? optics.bevelAmount
+        let bevelAmount = min((restingAmount + (optics.bevelAmount - restingAmount) * progress) * scale, shortHalf)
+        let magnification = 1 + (optics.magnification - 1) * progress
+        let maxShift = optics.model == .bevel ? bevelAmount : bevelWidth
+        // Largest sample offset: the surface shift plus the magnification's pull at the far corner.
+        let maxOffset = maxShift + longest * abs(1 - 1 / magnification)
+        let rim = optics.rimLight
+        func direction(_ degrees: Double) -> (Float, Float) {
+            let radians = degrees * .pi / 180
+            return (Float(cos(radians)), Float(sin(radians)))
+        }
+        let key = direction(rim.key.angle)
+        let fill = direction(rim.fill.angle)
+        func shadowVector(_ shadow: DropShadow) -> SIMD4<Float> {
+            SIMD4(
+                Float(shadow.offset.x * scale), Float(shadow.offset.y * scale), Float(shadow.radius * scale),
+                Float(shadow.opacity))
+        }
+        var resting = element.lift?.restingBackground ?? .clear
+        resting.alpha *= 1 - progress
+
+        var lens = LensParams()
+        lens.tint = optics.tint.linearPremultiplied
+        lens.keyLight = SIMD4(key.0, key.1, Float(rim.key.amount), 0)
+        lens.fillLight = SIMD4(fill.0, fill.1, Float(rim.fill.amount), 0)
+        lens.shadow = shadowVector(optics.shadow)
+        lens.innerShadow = shadowVector(optics.innerShadow)
+        lens.restingFill = resting.linearPremultiplied
+        lens.shapeCount = UInt32(geometry.count)
+        lens.blend = Float(element.blend * scale)
+        lens.bevelWidth = Float(bevelWidth)
+        lens.bevelAmount = Float(bevelAmount)
+        lens.inverseMagnification = Float(1 / magnification)
+        lens.dispersion = optics.dispersion * maxOffset >= 0.25 ? Float(optics.dispersion) : 0
+        lens.spectralTaps = optics.dispersionMode == .spectral ? UInt32(TableLayout.spectralTaps) : 0
+        lens.saturation = Float(optics.saturation)
+        lens.brightness = Float(optics.brightness)
+        lens.contrast = Float(optics.contrast)
+        lens.softness = Float(optics.softness * scale)
+        lens.rimWidth = Float(rim.width * scale)
+        lens.rimFalloff = UInt32(rim.falloff)
+        lens.fresnel = Float(optics.fresnel)
+        lens.contourWidth = Float(optics.contour.width * scale)
+        lens.contourOpacity = Float(optics.contour.opacity)
+        lens.normalSmoothing = Float(max(1, bevelWidth / 2))
+        lens.ovalization = Float(optics.ovalization)
+        lens.liftedContentAlpha = liftedContent ? Float(progress) : 0
+        lens.warpsContentBelow = optics.warpsContentBelow ? 1 : 0
+        lens.accentStrength = optics.tintsLabel ? 1 : 0
+        lens.darkening = optics.appearance == .dark ? 0.3 : 0
+        return lens
+    }
+
+    /// Sets the look's fields of `lens` (pixel units) and appends the gradient stops to `tables`.
+    private func write(_ look: GlassLook, to lens: inout LensParams, geometry: [ShapeGeometry], tables: inout [Float]) {
+        let minX = geometry.map { $0.centerX - $0.halfWidth }.min()!
+        let minY = geometry.map { $0.centerY - $0.halfHeight }.min()!
+        let maxX = geometry.map { $0.centerX + $0.halfWidth }.max()!
+        let maxY = geometry.map { $0.centerY + $0.halfHeight }.max()!
+        let diagonal = SIMD2(maxX - minX, maxY - minY)
+        let squared = max(1e-6, diagonal.x * diagonal.x + diagonal.y * diagonal.y)
+        lens.highlightAxis = SIMD4(Float(minX), Float(minY), Float(diagonal.x / squared), Float(diagonal.y / squared))
+        lens.edgeHighlight = SIMD4(
+            Float(look.edgeHighlight.width * scale), Float(look.edgeHighlight.alphas[0]), Float(look.edgeHighlight.alphas[1]),
+            Float(look.edgeHighlight.alphas[2]))
+        if let shimmerPosition = look.shimmerPosition {
+            lens.shimmer = SIMD4(Float(shimmerPosition), 0.18, Float(look.shimmerAlpha), 0)
+        }
+        lens.opacity = Float(look.opacity)
+        if let gradientTint = look.gradientTint {
+            let radians = gradientTint.angle * .pi / 180
+            let direction = SIMD2(cos(radians), sin(radians))
+            let corners = [SIMD2(minX, minY), SIMD2(maxX, minY), SIMD2(minX, maxY), SIMD2(maxX, maxY)]
+            let projections = corners.map { ($0 * direction).sum() }
+            let length = max(1e-6, projections.max()! - projections.min()!)
+            let origin = corners[projections.firstIndex(of: projections.min()!)!]
+            lens.gradientAxis = SIMD4(
+                Float(origin.x), Float(origin.y), Float(direction.x / length), Float(direction.y / length))
+            lens.gradientOffset = UInt32(tables.count)
+            lens.gradientCount = UInt32(gradientTint.colors.count)
+            for color in gradientTint.colors {
+                let stop = RGBAColor(
+                    red: color.red, green: color.green, blue: color.blue, alpha: color.alpha * gradientTint.intensity)
+                let linear = stop.linearPremultiplied
+                tables += [linear.x, linear.y, linear.z, linear.w]
+            }
+        }
+    }
+}

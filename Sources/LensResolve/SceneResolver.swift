@@ -1,0 +1,125 @@
+import LensModel
+import LensControls
+import Foundation
+
+/// Turns a ``Scene`` into ``FrameParameters``: points to pixels, colours to linear light, optics
+/// capped to the shape, background and label rasterised.
+public struct SceneResolver: Sendable {
+    /// Loads images named by the scene (background images, label masks), relative paths already
+    /// resolved against the scene file by the caller.
+    public var loadImage: @Sendable (String) throws -> RGBA8Image
+
+    /// Shapes and rasterises the controls' text; scenes without controls need none.
+    public var text: (any TextRasterizer)?
+
+    /// Keeps the last backdrop and label raster, so frames of one scene paint them once.
+    public var cache: ResolveCache?
+
+    public init(
+        loadImage: @escaping @Sendable (String) throws -> RGBA8Image, text: (any TextRasterizer)? = nil,
+        cache: ResolveCache? = nil
+    ) {
+        self.loadImage = loadImage
+        self.text = text
+        self.cache = cache
+    }
+
+    /// Resolves `scene`; `scale` overrides the canvas scale when given.
+    public func resolve(_ scene: Scene, scale: Double? = nil) throws -> FrameParameters {
+        try scene.validate()
+        let scale = scale ?? scene.canvas.scale
+        try check(scale, Limits.scale, "canvas.scale")
+        let width = Int((scene.canvas.width * scale).rounded())
+        let height = Int((scene.canvas.height * scale).rounded())
+        let side = Limits.pixelSide
+        guard side.contains(width), side.contains(height) else {
+            throw SceneError(
+                keyPath: "canvas",
+                message:
+                    "\(width)×\(height) px is outside \(side.lowerBound)…\(side.upperBound) px per side at scale \(scale.formatted)"
+            )
+        }
+        guard width * height <= Limits.maxPixels else {
+            throw SceneError(
+                keyPath: "canvas",
+                message: "\(width)×\(height) px exceeds the pixel budget of \(Limits.maxPixels) (LIQUIDLENS_MAX_PIXELS)"
+            )
+        }
+
+        let scene = try expandControls(scene, scale: scale, width: width, height: height)
+        let backdropKey = ResolveCache.BackdropKey(
+            width: width, height: height, scale: scale, layers: scene.background)
+        func paintBackdrop() throws -> [UInt32] {
+            try BackdropPainter(
+                width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:), text: text
+            )
+            .paint(scene.background)
+        }
+        let backdrop = try cache?.backdrop(for: backdropKey, paint: paintBackdrop) ?? paintBackdrop()
+        let wordsPerRow = (width + 3) / 4
+        var frame = FrameParams(
+            width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
+            labelWordsPerRow: UInt32(wordsPerRow), restingColor: LabelLayer.restingLight.linearPremultiplied,
+            accentColor: LabelLayer.defaultAccent.linearPremultiplied)
+        let labelKey = ResolveCache.LabelKey(width: width, height: height, scale: scale, label: scene.label)
+        func rasterize() throws -> [UInt32] {
+            try labelRaster.words(scene.label, scale: scale, width: width, height: height)
+        }
+        let labelWords = try cache?.labelWords(for: labelKey, rasterize: rasterize) ?? rasterize()
+        let hasLiftedLabel = scene.label?.liftedMask != nil
+        if let label = scene.label {
+            frame.restingColor = label.resting.linearPremultiplied
+            frame.accentColor = label.accent.linearPremultiplied
+            if hasLiftedLabel {
+                frame.liftedLabelWordOffset = UInt32(wordsPerRow * height)
+                frame.liftedLabelColor = label.liftedColor.linearPremultiplied
+            }
+        }
+
+        func presence() -> LabelPresence {
+            LabelPresence(words: labelWords, wordsPerRow: wordsPerRow, width: width, height: height)
+        }
+        let labelPresence = cache?.presence(of: labelWords, make: presence) ?? presence()
+        let builder = LensBuilder(
+            scene: scene, scale: scale, width: width, height: height, liftedContent: hasLiftedLabel,
+            labelPresence: labelPresence)
+        var lists = LensLists()
+        for element in scene.glass { builder.add(element, to: &lists) }
+        let foreground = try BackdropPainter(
+            width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:), text: text
+        ).paintForeground(scene.foreground)
+        frame.foregroundTileOffset = UInt32(lists.tiles.count)
+        frame.foregroundTileCount = UInt32(foreground.tiles.count)
+        lists.tiles += foreground.tiles
+        return FrameParameters(
+            backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lists.lenses, shapes: lists.shapes,
+            tiles: lists.tiles, tileShapes: lists.tileShapes, regions: lists.regions, tables: lists.tables,
+            foreground: foreground.pixels)
+    }
+
+    /// The scene with its controls laid out as backdrop layers, glass, foreground and a label row.
+    private func expandControls(_ scene: Scene, scale: Double, width: Int, height: Int) throws -> Scene {
+        guard !scene.controls.isEmpty else { return scene }
+        guard let text else {
+            throw SceneError(
+                keyPath: "controls", message: "controls need a text renderer (LensRenderer.resolve provides one)")
+        }
+        let layout = ControlLayout(scale: scale, width: width, height: height, text: text) { path, keyPath in
+            try labelRaster.mask(.file(path), keyPath: keyPath)
+        }
+        let expanded = try layout.expand(scene)
+        try expanded.validate()
+        return expanded
+    }
+
+    private var labelRaster: LabelRaster { LabelRaster(loadImage: loadImage(_:keyPath:)) }
+
+    /// Loads an image the scene names; a failure becomes a ``SceneError`` at `keyPath`.
+    private func loadImage(_ path: String, keyPath: String) throws -> RGBA8Image {
+        do {
+            return try loadImage(path)
+        } catch {
+            throw SceneError(keyPath: keyPath, message: "\(error)")
+        }
+    }
+}

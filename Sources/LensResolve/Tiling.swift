@@ -1,0 +1,214 @@
+import Foundation
+import LensModel
+
+/// Where each pass of a lens runs, in 16-pixel tiles: the lens tiles with their candidate shapes,
+/// the frost tiles its samples can land in and the row tiles the frost's horizontal pass feeds.
+/// The resolver lists them; ``FrameReuse`` cuts the lists down to what a frame still has to do.
+enum Tiling {
+    /// The 16-pixel tiles of `region` that some shape can reach (its box grown by the antialiasing,
+    /// the blend bridge and the drop shadow), each with its candidate shapes: those whose box lies
+    /// within the blend radius plus the farthest a lens evaluation looks from its pixel (the
+    /// sample shift and magnification pull, the shadow offsets and radii). A shape beyond that
+    /// only changes group distances already past every visible threshold, so leaving it out keeps
+    /// the picture and makes the per-pixel cost independent of far shapes.
+    static func tiles(
+        of lens: LensParams, geometry: [ShapeGeometry], region: PixelRegion
+    ) -> [(tile: SIMD2<UInt32>, candidates: [Int])] {
+        guard !region.isEmpty else { return [] }
+        let blend = Double(lens.blend)
+        let shadowReach =
+            lens.shadow.w > 0
+            ? (Double(lens.shadow.x * lens.shadow.x + lens.shadow.y * lens.shadow.y)).squareRoot()
+                + Double(lens.shadow.z) : 0
+        let innerReach =
+            lens.innerShadow.w > 0
+            ? (Double(lens.innerShadow.x * lens.innerShadow.x + lens.innerShadow.y * lens.innerShadow.y)).squareRoot()
+                + Double(lens.innerShadow.z) : 0
+        let sampleReach = Self.sampleReach(lens, geometry)
+        let influence = 1 + blend / 4 + shadowReach
+        let candidateReach = 2 + blend + max(influence, sampleReach, innerReach)
+        let size = Double(TableLayout.tileSize)
+        var result: [(tile: SIMD2<UInt32>, candidates: [Int])] = []
+        for tileY in (region.y0 / TableLayout.tileSize)...((region.y1 - 1) / TableLayout.tileSize) {
+            for tileX in (region.x0 / TableLayout.tileSize)...((region.x1 - 1) / TableLayout.tileSize) {
+                let minX = Double(tileX) * size
+                let minY = Double(tileY) * size
+                func gap(_ shape: ShapeGeometry) -> Double {
+                    let dx = max(
+                        shape.centerX - shape.halfWidth - (minX + size), minX - (shape.centerX + shape.halfWidth), 0)
+                    let dy = max(
+                        shape.centerY - shape.halfHeight - (minY + size), minY - (shape.centerY + shape.halfHeight), 0)
+                    return (dx * dx + dy * dy).squareRoot()
+                }
+                let gaps = geometry.map(gap)
+                guard gaps.contains(where: { $0 <= influence }) else { continue }
+                let candidates = gaps.indices.filter { gaps[$0] <= candidateReach }
+                result.append((SIMD2(UInt32(tileX), UInt32(tileY)), candidates))
+            }
+        }
+        return result
+    }
+
+    /// The farthest a lens sample lands from its pixel: the surface shift (with the dispersion
+    /// spread) plus the magnification's pull at the far corner of the largest shape.
+    static func sampleReach(_ lens: LensParams, _ geometry: [ShapeGeometry]) -> Double {
+        let longest =
+            geometry.map { ($0.halfWidth * $0.halfWidth + $0.halfHeight * $0.halfHeight).squareRoot() }.max() ?? 0
+        let pull = longest * abs(1 - Double(lens.inverseMagnification))
+        return Double(max(lens.bevelAmount, lens.bevelWidth)) * (1 + Double(lens.dispersion)) + pull
+    }
+
+    /// The largest surface shift of the lens, either way along the normal, in pixels.
+    static func maxShift(_ lens: LensParams, tables: [Float]) -> Double {
+        guard lens.profileOffset != 0 else { return Double(lens.bevelAmount) }
+        let profile = tables[Int(lens.profileOffset)..<Int(lens.profileOffset) + TableLayout.profileSamples]
+        return Double(profile.map(abs).max() ?? 0)
+    }
+
+    /// The tiles the frost passes write. For each lens tile the box its samples can land in is
+    /// bounded exactly: a sample is c + (q − c)/m with q the pixel moved at most `shift` along the
+    /// normal and c a blend of the candidate shapes' centres, so its extremes come from the
+    /// centres and the corners of the grown tile; dispersion scales the offset by 1 ± k; then the
+    /// box is mirrored at the canvas edge and clamped into the source box, as `sampleFrosted`
+    /// does. The vertical pass writes every tile those boxes touch; the horizontal pass writes
+    /// them grown by the kernel radius in rows.
+    static func frostTiles(
+        for lens: LensParams, lensTiles: [(tile: SIMD2<UInt32>, candidates: [Int])], geometry: [ShapeGeometry],
+        source: PixelRegion, shift: Double, width: Int, height: Int, labelIn: (PixelRegion) -> Bool = { _ in true }
+    ) -> (frost: [SIMD2<UInt32>], rows: [SIMD2<UInt32>], reachesLabel: [Bool]) {
+        let size = TableLayout.tileSize
+        let columns = (width + size - 1) / size
+        let rows = (height + size - 1) / size
+        var frost = [Bool](repeating: false, count: columns * rows)
+        var reachesLabel: [Bool] = []
+        let scale = Double(lens.inverseMagnification)
+        let spread = Double(lens.dispersion)
+        for (tile, candidates) in lensTiles {
+            let pixelMin = SIMD2(Double(tile.x), Double(tile.y)) * Double(size)
+            let pixelCorners = [
+                pixelMin, pixelMin + SIMD2(Double(size), 0), pixelMin + SIMD2(0, Double(size)), pixelMin + Double(size),
+            ]
+            var samples = pixelCorners
+            if lens.warpsContentBelow != 0 {
+                let low: SIMD2<Double> = pixelMin - shift
+                let high: SIMD2<Double> = pixelMin + (Double(size) + shift)
+                let moved: [SIMD2<Double>] = [low, SIMD2(high.x, low.y), SIMD2(low.x, high.y), high]
+                var sources: [SIMD2<Double>] = []
+                for index in candidates {
+                    let centre = SIMD2(geometry[index].centerX, geometry[index].centerY)
+                    for corner in moved { sources.append(centre + (corner - centre) * scale) }
+                }
+                samples = sources
+                for p in pixelCorners {
+                    for sample in sources {
+                        let offset: SIMD2<Double> = sample - p
+                        samples.append(p + offset * (1 + spread))
+                        samples.append(p + offset * (1 - spread))
+                    }
+                }
+            }
+            var lower = samples.reduce(SIMD2(repeating: Double.infinity)) { pointwiseMin($0, $1) } - 2
+            var upper = samples.reduce(SIMD2(repeating: -Double.infinity)) { pointwiseMax($0, $1) } + 2
+            for (axis, extent) in [(0, Double(width)), (1, Double(height))] {
+                if lower[axis] < 0 { upper[axis] = max(upper[axis], -lower[axis]) }
+                if upper[axis] > extent { lower[axis] = min(lower[axis], 2 * extent - upper[axis]) }
+            }
+            // The label is sampled at the same positions, mirrored but not held inside the source.
+            reachesLabel.append(
+                labelIn(
+                    PixelRegion(covering: lower.x, lower.y, upper.x, upper.y, margin: 1, width: width, height: height)))
+            lower = pointwiseMax(lower, SIMD2(Double(source.x0), Double(source.y0)))
+            upper = pointwiseMin(upper, SIMD2(Double(source.x1), Double(source.y1)))
+            guard lower.x < upper.x, lower.y < upper.y else { continue }
+            for y in Int(lower.y) / size...min(rows - 1, Int(upper.y.rounded(.up)) / size) {
+                for x in Int(lower.x) / size...min(columns - 1, Int(upper.x.rounded(.up)) / size) {
+                    frost[y * columns + x] = true
+                }
+            }
+        }
+        let frostList = frost.indices.filter { frost[$0] }.map { SIMD2(UInt32($0 % columns), UInt32($0 / columns)) }
+        let horizontal = rowTiles(
+            feeding: frostList, kernelRadius: Int(lens.kernelRadius), columns: columns, rows: rows
+        )
+        .sorted().map { SIMD2(UInt32($0 % columns), UInt32($0 / columns)) }
+        return (frostList, horizontal, reachesLabel)
+    }
+
+    /// The row tiles (indices `y * columns + x`) the vertical frost pass of `frost` reads: each
+    /// tile's column, grown by the kernel radius in whole tiles (mirrored reads at the edges stay
+    /// inside that range). The resolver lists them; ``FrameReuse`` recomputes them for the frost
+    /// tiles a frame still has to blur.
+    static func rowTiles(feeding frost: [SIMD2<UInt32>], kernelRadius: Int, columns: Int, rows: Int) -> Set<Int> {
+        let size = TableLayout.tileSize
+        let grow = (kernelRadius + size - 1) / size
+        var needed = Set<Int>()
+        for tile in frost {
+            let y = Int(tile.y)
+            for row in max(0, y - grow)...min(rows - 1, y + grow) { needed.insert(row * columns + Int(tile.x)) }
+        }
+        return needed
+    }
+
+    /// The lens pass covers the group and its shadow; the source covers the group and the fringe
+    /// dispersion can push past it.
+    static func regions(of lens: LensParams, geometry: [ShapeGeometry], width: Int, height: Int) -> LensRegions {
+        let bridge = Double(lens.blend) / 4
+        let minX = geometry.map { $0.centerX - $0.halfWidth }.min()! - bridge
+        let minY = geometry.map { $0.centerY - $0.halfHeight }.min()! - bridge
+        let maxX = geometry.map { $0.centerX + $0.halfWidth }.max()! + bridge
+        let maxY = geometry.map { $0.centerY + $0.halfHeight }.max()! + bridge
+        var lower = SIMD2(minX, minY)
+        var upper = SIMD2(maxX, maxY)
+        if lens.shadow.w > 0 {
+            let offset = SIMD2(Double(lens.shadow.x), Double(lens.shadow.y))
+            let reach = Double(lens.shadow.z)
+            lower = pointwiseMin(lower, SIMD2(minX, minY) + offset - reach)
+            upper = pointwiseMax(upper, SIMD2(maxX, maxY) + offset + reach)
+        }
+        let lensRegion = PixelRegion(
+            covering: lower.x, lower.y, upper.x, upper.y, margin: 1, width: width, height: height)
+        let fringe = 2 + Double(lens.dispersion) * Double(max(lens.bevelAmount, lens.bevelWidth))
+        let source = PixelRegion(covering: minX, minY, maxX, maxY, margin: fringe, width: width, height: height)
+        return LensRegions(lens: lensRegion, source: source)
+    }
+}
+
+/// One lens's tile lists as they sit in ``FrameParameters/tiles``: the lens tiles (those whose
+/// samples reach a label glyph first), the frost tiles and the row tiles.
+struct LensTileLists {
+    var lens: [SIMD4<UInt32>]
+    var labelTileCount: Int
+    var frost: [SIMD4<UInt32>]
+    var rows: [SIMD4<UInt32>]
+
+    init(lens: [SIMD4<UInt32>], labelTileCount: Int, frost: [SIMD4<UInt32>], rows: [SIMD4<UInt32>]) {
+        self.lens = lens
+        self.labelTileCount = labelTileCount
+        self.frost = frost
+        self.rows = rows
+    }
+
+    /// The lists `lens` points at in `tiles`.
+    init(of lens: LensParams, in tiles: [SIMD4<UInt32>]) {
+        func list(_ offset: UInt32, _ count: UInt32) -> [SIMD4<UInt32>] { Array(tiles[Int(offset)..<Int(offset + count)]) }
+        self.lens = list(lens.tileOffset, lens.tileCount)
+        labelTileCount = Int(lens.labelTileCount)
+        frost = list(lens.frostTileOffset, lens.frostTileCount)
+        rows = list(lens.rowTileOffset, lens.rowTileCount)
+    }
+
+    /// Appends the lists to `tiles` and points `lens` at them: the one place a lens's tile
+    /// offsets and counts are written.
+    func append(to tiles: inout [SIMD4<UInt32>], pointing lens: inout LensParams) {
+        lens.tileOffset = UInt32(tiles.count)
+        lens.tileCount = UInt32(self.lens.count)
+        lens.labelTileCount = UInt32(labelTileCount)
+        tiles += self.lens
+        lens.frostTileOffset = UInt32(tiles.count)
+        lens.frostTileCount = UInt32(frost.count)
+        tiles += frost
+        lens.rowTileOffset = UInt32(tiles.count)
+        lens.rowTileCount = UInt32(rows.count)
+        tiles += rows
+    }
+}
