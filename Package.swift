@@ -63,3 +63,13 @@ let package = Package(
             exclude: ["Fixtures", "Goldens", "Scenes"]),
     ]
 )
+
+// The libFuzzer targets (Tests/Fuzz/run.sh): declared only when asked for, because they have no
+// `main` of their own (libFuzzer's comes with `--sanitize=fuzzer`).
+if Context.environment["LIQUIDLENS_FUZZ"] == "1" {
+    package.targets += [
+        .executableTarget(
+            name: "scene-fuzzer", dependencies: ["LensModel", "LensCatalog"], path: "Tests/Fuzz/SceneFuzzer"),
+        .executableTarget(name: "png-fuzzer", dependencies: ["LensIO"], path: "Tests/Fuzz/PNGFuzzer"),
+    ]
+}

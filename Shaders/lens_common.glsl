@@ -1,8 +1,10 @@
 // Shared declarations and functions of the LiquidLens compute shaders.
 // Every function here has a twin of the same name in Sources/LensReference/ShaderFunctions.swift;
 // both use the same fp32 operation order so the two backends agree to 1/255.
+// One file on purpose (over 400 lines): it is the whole lens model, read side by side with its
+// Swift twin, and every shader includes it.
 
-// ---- Parameter block: twin of Sources/LensCore/ParameterBlock.swift (a test compares offsets). ----
+// ---- Parameter block: twin of Sources/LensResolve/ParameterBlock.swift (a test compares offsets). ----
 struct FrameParams {
     uint width;
     uint height;

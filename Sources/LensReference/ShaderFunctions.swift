@@ -5,6 +5,7 @@ import LensResolve
 /// same names, arguments and fp32 operation order. Read the two side by side. The GLSL
 /// specialisation constants (`SHAPE_KINDS`, `SINGLE_SHAPE`) only let the driver drop code a group
 /// does not use; they never change a result, so the reference has no counterpart.
+/// One file on purpose (over 400 lines), like its GLSL twin: the two are read side by side.
 struct ShaderContext {
     let frame: FrameParams
     let tables: [Float]

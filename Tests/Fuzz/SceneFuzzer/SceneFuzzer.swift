@@ -1,7 +1,8 @@
 // libFuzzer target: scene JSON and batch manifests must decode or fail with a SceneError, never
 // crash.
 import Foundation
-import LensCore
+import LensCatalog
+import LensModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzScene(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {

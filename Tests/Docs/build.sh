@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the library's documentation with the toolchain's docc and fails on any warning, and on
+# any public declaration of the library without a doc comment. The LiquidLens archive holds the
+# catalog (overview, architecture article); each layer it re-exports gets an archive of its own.
+# Usage: Tests/Docs/build.sh [output folder]   (default .build/docs)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out="${1:-.build/docs}"
+modules=(LiquidLens LensModel LensControls LensResolve LensCatalog LensIO LensText LensVulkan LensReference)
+swift package --scratch-path .build/docs-build dump-symbol-graph --minimum-access-level public \
+    --skip-synthesized-members --skip-inherited-docs >/dev/null
+graphs="$(find .build/docs-build -type d -name symbolgraph | head -n 1)"
+python3 Tests/Docs/undocumented.py "$graphs" "${modules[@]}"
+mkdir -p "$out"
+for module in "${modules[@]}"; do
+    only="$(mktemp -d)"
+    cp "$graphs/$module".symbols.json "$graphs/$module"@*.symbols.json "$only"/ 2>/dev/null || true
+    catalog=()
+    [[ -d "Sources/$module/$module.docc" ]] && catalog=("Sources/$module/$module.docc")
+    docc convert "${catalog[@]}" --additional-symbol-graph-dir "$only" --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.liquidlens.$module" --output-path "$out/$module.doccarchive" \
+        --warnings-as-errors --analyze
+    rm -rf "$only"
+done
+echo "documentation: $out/{$(IFS=,; echo "${modules[*]}")}.doccarchive"
