@@ -256,7 +256,8 @@ public final class VulkanRenderer {
             return framesRendered
         }
         if let text = ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_DEVICE_LOST"], Int(text) == frame {
-            throw VulkanError("vkQueueSubmit failed: VK_ERROR_DEVICE_LOST (injected by LIQUIDLENS_INJECT_DEVICE_LOST)")
+            throw VulkanError(
+                call: "vkQueueSubmit", result: .deviceLost, note: "injected by LIQUIDLENS_INJECT_DEVICE_LOST")
         }
     }
 
@@ -266,12 +267,12 @@ public final class VulkanRenderer {
         do {
             // Fault injection for reliability tests: allocation fails as on a device too small for the frame.
             if ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1" {
-                throw VulkanError(call: "vkAllocateMemory", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
+                throw VulkanError(call: "vkAllocateMemory", result: .outOfDeviceMemory)
             }
             try slot.ensureBuffers(sizes: sizes, baseSize: baseSize)
-        } catch let error as VulkanError where error.description.contains("OUT_OF_") {
+        } catch let error as VulkanError where error.isOutOfMemory {
             let total = (sizes.values.reduce(0, +) + baseSize) >> 20
-            throw VulkanError(
+            throw error.explained(
                 "\(deviceDescription.name) has no memory for this frame (about \(total) MiB of buffers): \(error); use --backend cpu or a smaller --scale"
             )
         }

@@ -9,6 +9,7 @@ public typealias VulkanOptions = LensVulkan.VulkanOptions
 public typealias DeviceDescription = LensVulkan.DeviceDescription
 public typealias GPUStageTimes = LensVulkan.GPUStageTimes
 public typealias VulkanError = LensVulkan.VulkanError
+public typealias VulkanResult = LensVulkan.VulkanResult
 
 /// Which backend renders.
 public enum Backend: String, Sendable, CaseIterable {
