@@ -21,37 +21,35 @@ final class Buffer {
             VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
             | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
-        var buffer: VkBuffer?
-        try vkCheck(vkCreateBuffer(device.handle, &info, nil, &buffer), "vkCreateBuffer")
-        handle = buffer!
+        let handle: VkBuffer = try vkCreate("vkCreateBuffer") { vkCreateBuffer(device.handle, &info, nil, &$0) }
         var requirements = VkMemoryRequirements()
         vkGetBufferMemoryRequirements(device.handle, handle, &requirements)
         var allocation = VkMemoryAllocateInfo()
         allocation.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
         allocation.allocationSize = requirements.size
+        let memory: VkDeviceMemory
         do {
             allocation.memoryTypeIndex = try device.memoryType(
                 typeBits: requirements.memoryTypeBits,
                 required: VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue,
                 preferred: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue)
-            var allocated: VkDeviceMemory?
-            try vkCheck(vkAllocateMemory(device.handle, &allocation, nil, &allocated), "vkAllocateMemory")
-            memory = allocated!
+            memory = try vkCreate("vkAllocateMemory") { vkAllocateMemory(device.handle, &allocation, nil, &$0) }
         } catch {
             vkDestroyBuffer(device.handle, handle, nil)
             throw error
         }
-        var pointer: UnsafeMutableRawPointer?
-        let bound = vkBindBufferMemory(device.handle, handle, memory, 0)
-        let mappedResult =
-            bound == VK_SUCCESS
-            ? vkMapMemory(device.handle, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &pointer) : bound
-        guard mappedResult == VK_SUCCESS, let pointer else {
+        do {
+            try vkCheck(vkBindBufferMemory(device.handle, handle, memory, 0), "vkBindBufferMemory")
+            mapped = try vkCreate("vkMapMemory") {
+                vkMapMemory(device.handle, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &$0)
+            }
+        } catch {
             vkFreeMemory(device.handle, memory, nil)
             vkDestroyBuffer(device.handle, handle, nil)
-            throw VulkanError(call: "vkBindBufferMemory/vkMapMemory", result: mappedResult)
+            throw error
         }
-        mapped = pointer
+        self.handle = handle
+        self.memory = memory
     }
 
     /// Copies `values` to the start of the buffer.

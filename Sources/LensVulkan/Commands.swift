@@ -16,29 +16,29 @@ final class DescriptorSet {
         poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
         poolInfo.maxSets = 1
         poolInfo.poolSizeCount = 1
-        var createdPool: VkDescriptorPool?
-        let poolResult = withUnsafePointer(to: &size) { sizePointer in
-            poolInfo.pPoolSizes = sizePointer
-            return vkCreateDescriptorPool(device, &poolInfo, nil, &createdPool)
+        let pool: VkDescriptorPool = try vkCreate("vkCreateDescriptorPool") { created in
+            withUnsafePointer(to: &size) { sizePointer in
+                poolInfo.pPoolSizes = sizePointer
+                return vkCreateDescriptorPool(device, &poolInfo, nil, &created)
+            }
         }
-        try vkCheck(poolResult, "vkCreateDescriptorPool")
-        let pool = createdPool!
-        self.pool = pool
         var setLayout: VkDescriptorSetLayout? = layout.handle
-        var created: VkDescriptorSet?
-        let result = withUnsafePointer(to: &setLayout) { layoutPointer in
-            var info = VkDescriptorSetAllocateInfo()
-            info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO
-            info.descriptorPool = pool
-            info.descriptorSetCount = 1
-            info.pSetLayouts = layoutPointer
-            return vkAllocateDescriptorSets(device, &info, &created)
-        }
-        guard result == VK_SUCCESS, let created else {
+        do {
+            handle = try vkCreate("vkAllocateDescriptorSets") { created in
+                withUnsafePointer(to: &setLayout) { layoutPointer in
+                    var info = VkDescriptorSetAllocateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO
+                    info.descriptorPool = pool
+                    info.descriptorSetCount = 1
+                    info.pSetLayouts = layoutPointer
+                    return vkAllocateDescriptorSets(device, &info, &created)
+                }
+            }
+        } catch {
             vkDestroyDescriptorPool(device, pool, nil)
-            throw VulkanError(call: "vkAllocateDescriptorSets", result: result)
+            throw error
         }
-        handle = created
+        self.pool = pool
     }
 
     /// Points binding i at `buffers[i]`, whole size.
@@ -76,21 +76,21 @@ final class CommandBuffer {
         poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
         poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue
         poolInfo.queueFamilyIndex = device.physical.queueFamily
-        var createdPool: VkCommandPool?
-        try vkCheck(vkCreateCommandPool(device.handle, &poolInfo, nil, &createdPool), "vkCreateCommandPool")
-        pool = createdPool!
+        let pool: VkCommandPool = try vkCreate("vkCreateCommandPool") {
+            vkCreateCommandPool(device.handle, &poolInfo, nil, &$0)
+        }
         var info = VkCommandBufferAllocateInfo()
         info.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO
         info.commandPool = pool
         info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY
         info.commandBufferCount = 1
-        var created: VkCommandBuffer?
-        let result = vkAllocateCommandBuffers(device.handle, &info, &created)
-        guard result == VK_SUCCESS, let created else {
+        do {
+            handle = try vkCreate("vkAllocateCommandBuffers") { vkAllocateCommandBuffers(device.handle, &info, &$0) }
+        } catch {
             vkDestroyCommandPool(device.handle, pool, nil)
-            throw VulkanError(call: "vkAllocateCommandBuffers", result: result)
+            throw error
         }
-        handle = created
+        self.pool = pool
     }
 
     /// Resets, records `body`, ends.
@@ -130,9 +130,7 @@ final class Fence {
         self.device = device
         var info = VkFenceCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO
-        var created: VkFence?
-        try vkCheck(vkCreateFence(device.handle, &info, nil, &created), "vkCreateFence")
-        handle = created!
+        handle = try vkCreate("vkCreateFence") { vkCreateFence(device.handle, &info, nil, &$0) }
     }
 
     func reset() throws {
@@ -167,9 +165,7 @@ final class TimestampQueryPool {
         info.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO
         info.queryType = VK_QUERY_TYPE_TIMESTAMP
         info.queryCount = capacity
-        var created: VkQueryPool?
-        try vkCheck(vkCreateQueryPool(device.handle, &info, nil, &created), "vkCreateQueryPool")
-        handle = created!
+        handle = try vkCreate("vkCreateQueryPool") { vkCreateQueryPool(device.handle, &info, nil, &$0) }
     }
 
     /// The first `count` timestamps in nanoseconds; nil while any is not available yet.

@@ -129,26 +129,30 @@ final class Device {
         self.instance = instance
         self.physical = physical
         var priority: Float = 1
-        var created: VkDevice?
-        let result = withUnsafePointer(to: &priority) { priorityPointer in
-            var queueInfo = VkDeviceQueueCreateInfo()
-            queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
-            queueInfo.queueFamilyIndex = physical.queueFamily
-            queueInfo.queueCount = 1
-            queueInfo.pQueuePriorities = priorityPointer
-            return withUnsafePointer(to: &queueInfo) { queuePointer in
-                var info = VkDeviceCreateInfo()
-                info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
-                info.queueCreateInfoCount = 1
-                info.pQueueCreateInfos = queuePointer
-                return vkCreateDevice(physical.handle, &info, nil, &created)
+        let handle: VkDevice = try vkCreate("vkCreateDevice") { created in
+            withUnsafePointer(to: &priority) { priorityPointer in
+                var queueInfo = VkDeviceQueueCreateInfo()
+                queueInfo.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO
+                queueInfo.queueFamilyIndex = physical.queueFamily
+                queueInfo.queueCount = 1
+                queueInfo.pQueuePriorities = priorityPointer
+                return withUnsafePointer(to: &queueInfo) { queuePointer in
+                    var info = VkDeviceCreateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO
+                    info.queueCreateInfoCount = 1
+                    info.pQueueCreateInfos = queuePointer
+                    return vkCreateDevice(physical.handle, &info, nil, &created)
+                }
             }
         }
-        try vkCheck(result, "vkCreateDevice")
-        handle = created!
         var queue: VkQueue?
         vkGetDeviceQueue(handle, physical.queueFamily, 0, &queue)
-        self.queue = queue!
+        guard let queue else {
+            vkDestroyDevice(handle, nil)
+            throw VulkanError("vkGetDeviceQueue gave no queue for the family vkCreateDevice was asked for")
+        }
+        self.handle = handle
+        self.queue = queue
         var memory = VkPhysicalDeviceMemoryProperties()
         vkGetPhysicalDeviceMemoryProperties(physical.handle, &memory)
         memoryProperties = memory

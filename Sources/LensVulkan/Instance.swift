@@ -36,31 +36,31 @@ final class Instance {
         appInfo.apiVersion = (1 << 22) | (1 << 12)  // Vulkan 1.1
         let layers = validation ? [Self.validationLayer] : []
         let extensions = validation ? ["VK_EXT_debug_utils"] : []
-        var created: VkInstance?
-        let result = "LiquidLens".withCString { name in
-            appInfo.pApplicationName = name
-            return withUnsafePointer(to: &appInfo) { app in
-                withCStringArray(layers) { layerNames in
-                    withCStringArray(extensions) { extensionNames in
-                        var info = VkInstanceCreateInfo()
-                        info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
-                        info.pApplicationInfo = app
-                        info.enabledLayerCount = UInt32(layers.count)
-                        info.ppEnabledLayerNames = layerNames
-                        info.enabledExtensionCount = UInt32(extensions.count)
-                        info.ppEnabledExtensionNames = extensionNames
-                        return vkCreateInstance(&info, nil, &created)
+        do {
+            handle = try vkCreate("vkCreateInstance") { created in
+                "LiquidLens".withCString { name in
+                    appInfo.pApplicationName = name
+                    return withUnsafePointer(to: &appInfo) { app in
+                        withCStringArray(layers) { layerNames in
+                            withCStringArray(extensions) { extensionNames in
+                                var info = VkInstanceCreateInfo()
+                                info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO
+                                info.pApplicationInfo = app
+                                info.enabledLayerCount = UInt32(layers.count)
+                                info.ppEnabledLayerNames = layerNames
+                                info.enabledExtensionCount = UInt32(extensions.count)
+                                info.ppEnabledExtensionNames = extensionNames
+                                return vkCreateInstance(&info, nil, &created)
+                            }
+                        }
                     }
                 }
             }
-        }
-        if result == VK_ERROR_INCOMPATIBLE_DRIVER {
-            throw VulkanError(
+        } catch let error as VulkanError where error.result == .incompatibleDriver {
+            throw error.explained(
                 "no Vulkan driver found: the Vulkan loader has no installable client driver (for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)"
             )
         }
-        try vkCheck(result, "vkCreateInstance")
-        handle = created!
         validationEnabled = validation
         if validation { try installMessenger() }
     }
@@ -86,9 +86,7 @@ final class Instance {
             return VkBool32(VK_FALSE)
         }
         info.pUserData = Unmanaged.passUnretained(validationLog).toOpaque()
-        var created: VkDebugUtilsMessengerEXT?
-        try vkCheck(create(handle, &info, nil, &created), "vkCreateDebugUtilsMessengerEXT")
-        messenger = created
+        messenger = try vkCreate("vkCreateDebugUtilsMessengerEXT") { create(handle, &info, nil, &$0) }
     }
 
     static func availableLayers() -> [String] {

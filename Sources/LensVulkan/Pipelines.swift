@@ -10,16 +10,15 @@ final class ShaderModule {
     init(device: Device, name: ShaderModuleName) throws {
         self.device = device
         let words = name.spirv
-        var created: VkShaderModule?
-        let result = words.withUnsafeBufferPointer { code in
-            var info = VkShaderModuleCreateInfo()
-            info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO
-            info.codeSize = code.count * 4
-            info.pCode = code.baseAddress
-            return vkCreateShaderModule(device.handle, &info, nil, &created)
+        handle = try vkCreate("vkCreateShaderModule(\(name.rawValue))") { created in
+            words.withUnsafeBufferPointer { code in
+                var info = VkShaderModuleCreateInfo()
+                info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO
+                info.codeSize = code.count * 4
+                info.pCode = code.baseAddress
+                return vkCreateShaderModule(device.handle, &info, nil, &created)
+            }
         }
-        try vkCheck(result, "vkCreateShaderModule(\(name.rawValue))")
-        handle = created!
     }
 
     deinit { vkDestroyShaderModule(device.handle, handle, nil) }
@@ -43,13 +42,12 @@ final class DescriptorSetLayout {
         var info = VkDescriptorSetLayoutCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
         info.bindingCount = UInt32(count)
-        var created: VkDescriptorSetLayout?
-        let result = bindings.withUnsafeMutableBufferPointer { pointer in
-            info.pBindings = UnsafePointer(pointer.baseAddress)
-            return vkCreateDescriptorSetLayout(device.handle, &info, nil, &created)
+        handle = try vkCreate("vkCreateDescriptorSetLayout") { created in
+            bindings.withUnsafeMutableBufferPointer { pointer in
+                info.pBindings = UnsafePointer(pointer.baseAddress)
+                return vkCreateDescriptorSetLayout(device.handle, &info, nil, &created)
+            }
         }
-        try vkCheck(result, "vkCreateDescriptorSetLayout")
-        handle = created!
     }
 
     deinit { vkDestroyDescriptorSetLayout(device.handle, handle, nil) }
@@ -69,20 +67,19 @@ final class PipelineLayout {
         range.offset = 0
         range.size = UInt32(pushConstantSize)
         var setLayoutHandle: VkDescriptorSetLayout? = setLayout.handle
-        var created: VkPipelineLayout?
-        let result = withUnsafePointer(to: &range) { rangePointer in
-            withUnsafePointer(to: &setLayoutHandle) { layoutPointer in
-                var info = VkPipelineLayoutCreateInfo()
-                info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO
-                info.setLayoutCount = 1
-                info.pSetLayouts = layoutPointer
-                info.pushConstantRangeCount = 1
-                info.pPushConstantRanges = rangePointer
-                return vkCreatePipelineLayout(setLayout.device.handle, &info, nil, &created)
+        handle = try vkCreate("vkCreatePipelineLayout") { created in
+            withUnsafePointer(to: &range) { rangePointer in
+                withUnsafePointer(to: &setLayoutHandle) { layoutPointer in
+                    var info = VkPipelineLayoutCreateInfo()
+                    info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO
+                    info.setLayoutCount = 1
+                    info.pSetLayouts = layoutPointer
+                    info.pushConstantRangeCount = 1
+                    info.pPushConstantRanges = rangePointer
+                    return vkCreatePipelineLayout(setLayout.device.handle, &info, nil, &created)
+                }
             }
         }
-        try vkCheck(result, "vkCreatePipelineLayout")
-        handle = created!
     }
 
     deinit { vkDestroyPipelineLayout(setLayout.device.handle, handle, nil) }
@@ -101,16 +98,15 @@ final class PipelineCache {
         file = directory?.appendingPathComponent("pipelines-\(device.physical.pipelineCacheUUID).bin")
         let seed = file.flatMap { try? Data(contentsOf: $0) } ?? Data()
         loadedBytes = seed.count
-        var created: VkPipelineCache?
-        let result = seed.withUnsafeBytes { bytes in
-            var info = VkPipelineCacheCreateInfo()
-            info.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO
-            info.initialDataSize = bytes.count
-            info.pInitialData = bytes.baseAddress
-            return vkCreatePipelineCache(device.handle, &info, nil, &created)
+        handle = try vkCreate("vkCreatePipelineCache") { created in
+            seed.withUnsafeBytes { bytes in
+                var info = VkPipelineCacheCreateInfo()
+                info.sType = VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO
+                info.initialDataSize = bytes.count
+                info.pInitialData = bytes.baseAddress
+                return vkCreatePipelineCache(device.handle, &info, nil, &created)
+            }
         }
-        try vkCheck(result, "vkCreatePipelineCache")
-        handle = created!
     }
 
     /// Writes the cache back when it grew. Best effort: a read-only or full disk only costs the
@@ -146,32 +142,31 @@ final class ComputePipeline {
             VkSpecializationMapEntry(constantID: UInt32($0), offset: UInt32($0 * 4), size: 4)
         }
         var values = specialization
-        var created: VkPipeline?
-        let result = entries.withUnsafeMutableBufferPointer { entryPointer in
-            values.withUnsafeMutableBytes { valueBytes in
-                var info = VkSpecializationInfo(
-                    mapEntryCount: UInt32(specialization.count), pMapEntries: entryPointer.baseAddress,
-                    dataSize: valueBytes.count, pData: valueBytes.baseAddress)
-                return withUnsafePointer(to: &info) { specializationPointer in
-                    "main".withCString { entry in
-                        var stage = VkPipelineShaderStageCreateInfo()
-                        stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
-                        stage.stage = VK_SHADER_STAGE_COMPUTE_BIT
-                        stage.module = shader.handle
-                        stage.pName = entry
-                        stage.pSpecializationInfo = specialization.isEmpty ? nil : specializationPointer
-                        var pipelineInfo = VkComputePipelineCreateInfo()
-                        pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO
-                        pipelineInfo.stage = stage
-                        pipelineInfo.layout = layout.handle
-                        return vkCreateComputePipelines(
-                            shader.device.handle, cache.handle, 1, &pipelineInfo, nil, &created)
+        handle = try vkCreate("vkCreateComputePipelines") { created in
+            entries.withUnsafeMutableBufferPointer { entryPointer in
+                values.withUnsafeMutableBytes { valueBytes in
+                    var info = VkSpecializationInfo(
+                        mapEntryCount: UInt32(specialization.count), pMapEntries: entryPointer.baseAddress,
+                        dataSize: valueBytes.count, pData: valueBytes.baseAddress)
+                    return withUnsafePointer(to: &info) { specializationPointer in
+                        "main".withCString { entry in
+                            var stage = VkPipelineShaderStageCreateInfo()
+                            stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO
+                            stage.stage = VK_SHADER_STAGE_COMPUTE_BIT
+                            stage.module = shader.handle
+                            stage.pName = entry
+                            stage.pSpecializationInfo = specialization.isEmpty ? nil : specializationPointer
+                            var pipelineInfo = VkComputePipelineCreateInfo()
+                            pipelineInfo.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO
+                            pipelineInfo.stage = stage
+                            pipelineInfo.layout = layout.handle
+                            return vkCreateComputePipelines(
+                                shader.device.handle, cache.handle, 1, &pipelineInfo, nil, &created)
+                        }
                     }
                 }
             }
         }
-        try vkCheck(result, "vkCreateComputePipelines")
-        handle = created!
     }
 
     deinit { vkDestroyPipeline(layout.setLayout.device.handle, handle, nil) }

@@ -3,169 +3,116 @@ import Foundation
 
 // The Vulkan loader (libvulkan.so.1) is opened at run time, not linked, so a machine without it
 // still runs the CPU backend and `--backend vulkan` says what is missing. Each core entry point
-// is a global function pointer with the function's own name, so call sites read as plain Vulkan.
-nonisolated(unsafe) var vkAllocateCommandBuffers: PFN_vkAllocateCommandBuffers!
-nonisolated(unsafe) var vkAllocateDescriptorSets: PFN_vkAllocateDescriptorSets!
-nonisolated(unsafe) var vkAllocateMemory: PFN_vkAllocateMemory!
-nonisolated(unsafe) var vkBeginCommandBuffer: PFN_vkBeginCommandBuffer!
-nonisolated(unsafe) var vkBindBufferMemory: PFN_vkBindBufferMemory!
-nonisolated(unsafe) var vkCmdBindDescriptorSets: PFN_vkCmdBindDescriptorSets!
-nonisolated(unsafe) var vkCmdBindPipeline: PFN_vkCmdBindPipeline!
-nonisolated(unsafe) var vkCmdDispatch: PFN_vkCmdDispatch!
-nonisolated(unsafe) var vkCmdCopyBuffer: PFN_vkCmdCopyBuffer!
-nonisolated(unsafe) var vkCmdPipelineBarrier: PFN_vkCmdPipelineBarrier!
-nonisolated(unsafe) var vkCmdPushConstants: PFN_vkCmdPushConstants!
-nonisolated(unsafe) var vkCmdResetQueryPool: PFN_vkCmdResetQueryPool!
-nonisolated(unsafe) var vkCmdWriteTimestamp: PFN_vkCmdWriteTimestamp!
-nonisolated(unsafe) var vkCreateBuffer: PFN_vkCreateBuffer!
-nonisolated(unsafe) var vkCreateCommandPool: PFN_vkCreateCommandPool!
-nonisolated(unsafe) var vkCreateComputePipelines: PFN_vkCreateComputePipelines!
-nonisolated(unsafe) var vkCreateDescriptorPool: PFN_vkCreateDescriptorPool!
-nonisolated(unsafe) var vkCreateDescriptorSetLayout: PFN_vkCreateDescriptorSetLayout!
-nonisolated(unsafe) var vkCreateDevice: PFN_vkCreateDevice!
-nonisolated(unsafe) var vkCreateFence: PFN_vkCreateFence!
-nonisolated(unsafe) var vkCreateInstance: PFN_vkCreateInstance!
-nonisolated(unsafe) var vkCreatePipelineCache: PFN_vkCreatePipelineCache!
-nonisolated(unsafe) var vkCreatePipelineLayout: PFN_vkCreatePipelineLayout!
-nonisolated(unsafe) var vkCreateQueryPool: PFN_vkCreateQueryPool!
-nonisolated(unsafe) var vkCreateShaderModule: PFN_vkCreateShaderModule!
-nonisolated(unsafe) var vkDestroyBuffer: PFN_vkDestroyBuffer!
-nonisolated(unsafe) var vkDestroyCommandPool: PFN_vkDestroyCommandPool!
-nonisolated(unsafe) var vkDestroyDescriptorPool: PFN_vkDestroyDescriptorPool!
-nonisolated(unsafe) var vkDestroyDescriptorSetLayout: PFN_vkDestroyDescriptorSetLayout!
-nonisolated(unsafe) var vkDestroyDevice: PFN_vkDestroyDevice!
-nonisolated(unsafe) var vkDestroyFence: PFN_vkDestroyFence!
-nonisolated(unsafe) var vkDestroyInstance: PFN_vkDestroyInstance!
-nonisolated(unsafe) var vkDestroyPipeline: PFN_vkDestroyPipeline!
-nonisolated(unsafe) var vkDestroyPipelineCache: PFN_vkDestroyPipelineCache!
-nonisolated(unsafe) var vkDestroyPipelineLayout: PFN_vkDestroyPipelineLayout!
-nonisolated(unsafe) var vkDestroyQueryPool: PFN_vkDestroyQueryPool!
-nonisolated(unsafe) var vkDestroyShaderModule: PFN_vkDestroyShaderModule!
-nonisolated(unsafe) var vkDeviceWaitIdle: PFN_vkDeviceWaitIdle!
-nonisolated(unsafe) var vkEndCommandBuffer: PFN_vkEndCommandBuffer!
-nonisolated(unsafe) var vkEnumerateInstanceLayerProperties: PFN_vkEnumerateInstanceLayerProperties!
-nonisolated(unsafe) var vkEnumeratePhysicalDevices: PFN_vkEnumeratePhysicalDevices!
-nonisolated(unsafe) var vkFreeMemory: PFN_vkFreeMemory!
-nonisolated(unsafe) var vkGetBufferMemoryRequirements: PFN_vkGetBufferMemoryRequirements!
-nonisolated(unsafe) var vkGetDeviceQueue: PFN_vkGetDeviceQueue!
-nonisolated(unsafe) var vkGetInstanceProcAddr: PFN_vkGetInstanceProcAddr!
-nonisolated(unsafe) var vkGetPhysicalDeviceMemoryProperties: PFN_vkGetPhysicalDeviceMemoryProperties!
-nonisolated(unsafe) var vkGetPhysicalDeviceProperties: PFN_vkGetPhysicalDeviceProperties!
-nonisolated(unsafe) var vkGetPhysicalDeviceQueueFamilyProperties: PFN_vkGetPhysicalDeviceQueueFamilyProperties!
-nonisolated(unsafe) var vkGetPipelineCacheData: PFN_vkGetPipelineCacheData!
-nonisolated(unsafe) var vkGetQueryPoolResults: PFN_vkGetQueryPoolResults!
-nonisolated(unsafe) var vkMapMemory: PFN_vkMapMemory!
-nonisolated(unsafe) var vkQueueSubmit: PFN_vkQueueSubmit!
-nonisolated(unsafe) var vkResetCommandBuffer: PFN_vkResetCommandBuffer!
-nonisolated(unsafe) var vkResetFences: PFN_vkResetFences!
-nonisolated(unsafe) var vkUnmapMemory: PFN_vkUnmapMemory!
-nonisolated(unsafe) var vkUpdateDescriptorSets: PFN_vkUpdateDescriptorSets!
-nonisolated(unsafe) var vkWaitForFences: PFN_vkWaitForFences!
+// is a global constant with the function's own name, so call sites read as plain Vulkan; Swift
+// initialises a global on first use, which comes after `VulkanLoader.load()` opened the loader
+// (every Vulkan object starts from an `Instance`, which loads it first).
+let vkAllocateCommandBuffers: PFN_vkAllocateCommandBuffers = VulkanLoader.entryPoint("vkAllocateCommandBuffers")
+let vkAllocateDescriptorSets: PFN_vkAllocateDescriptorSets = VulkanLoader.entryPoint("vkAllocateDescriptorSets")
+let vkAllocateMemory: PFN_vkAllocateMemory = VulkanLoader.entryPoint("vkAllocateMemory")
+let vkBeginCommandBuffer: PFN_vkBeginCommandBuffer = VulkanLoader.entryPoint("vkBeginCommandBuffer")
+let vkBindBufferMemory: PFN_vkBindBufferMemory = VulkanLoader.entryPoint("vkBindBufferMemory")
+let vkCmdBindDescriptorSets: PFN_vkCmdBindDescriptorSets = VulkanLoader.entryPoint("vkCmdBindDescriptorSets")
+let vkCmdBindPipeline: PFN_vkCmdBindPipeline = VulkanLoader.entryPoint("vkCmdBindPipeline")
+let vkCmdDispatch: PFN_vkCmdDispatch = VulkanLoader.entryPoint("vkCmdDispatch")
+let vkCmdCopyBuffer: PFN_vkCmdCopyBuffer = VulkanLoader.entryPoint("vkCmdCopyBuffer")
+let vkCmdPipelineBarrier: PFN_vkCmdPipelineBarrier = VulkanLoader.entryPoint("vkCmdPipelineBarrier")
+let vkCmdPushConstants: PFN_vkCmdPushConstants = VulkanLoader.entryPoint("vkCmdPushConstants")
+let vkCmdResetQueryPool: PFN_vkCmdResetQueryPool = VulkanLoader.entryPoint("vkCmdResetQueryPool")
+let vkCmdWriteTimestamp: PFN_vkCmdWriteTimestamp = VulkanLoader.entryPoint("vkCmdWriteTimestamp")
+let vkCreateBuffer: PFN_vkCreateBuffer = VulkanLoader.entryPoint("vkCreateBuffer")
+let vkCreateCommandPool: PFN_vkCreateCommandPool = VulkanLoader.entryPoint("vkCreateCommandPool")
+let vkCreateComputePipelines: PFN_vkCreateComputePipelines = VulkanLoader.entryPoint("vkCreateComputePipelines")
+let vkCreateDescriptorPool: PFN_vkCreateDescriptorPool = VulkanLoader.entryPoint("vkCreateDescriptorPool")
+let vkCreateDescriptorSetLayout: PFN_vkCreateDescriptorSetLayout = VulkanLoader.entryPoint(
+    "vkCreateDescriptorSetLayout")
+let vkCreateDevice: PFN_vkCreateDevice = VulkanLoader.entryPoint("vkCreateDevice")
+let vkCreateFence: PFN_vkCreateFence = VulkanLoader.entryPoint("vkCreateFence")
+let vkCreateInstance: PFN_vkCreateInstance = VulkanLoader.entryPoint("vkCreateInstance")
+let vkCreatePipelineCache: PFN_vkCreatePipelineCache = VulkanLoader.entryPoint("vkCreatePipelineCache")
+let vkCreatePipelineLayout: PFN_vkCreatePipelineLayout = VulkanLoader.entryPoint("vkCreatePipelineLayout")
+let vkCreateQueryPool: PFN_vkCreateQueryPool = VulkanLoader.entryPoint("vkCreateQueryPool")
+let vkCreateShaderModule: PFN_vkCreateShaderModule = VulkanLoader.entryPoint("vkCreateShaderModule")
+let vkDestroyBuffer: PFN_vkDestroyBuffer = VulkanLoader.entryPoint("vkDestroyBuffer")
+let vkDestroyCommandPool: PFN_vkDestroyCommandPool = VulkanLoader.entryPoint("vkDestroyCommandPool")
+let vkDestroyDescriptorPool: PFN_vkDestroyDescriptorPool = VulkanLoader.entryPoint("vkDestroyDescriptorPool")
+let vkDestroyDescriptorSetLayout: PFN_vkDestroyDescriptorSetLayout = VulkanLoader.entryPoint(
+    "vkDestroyDescriptorSetLayout")
+let vkDestroyDevice: PFN_vkDestroyDevice = VulkanLoader.entryPoint("vkDestroyDevice")
+let vkDestroyFence: PFN_vkDestroyFence = VulkanLoader.entryPoint("vkDestroyFence")
+let vkDestroyInstance: PFN_vkDestroyInstance = VulkanLoader.entryPoint("vkDestroyInstance")
+let vkDestroyPipeline: PFN_vkDestroyPipeline = VulkanLoader.entryPoint("vkDestroyPipeline")
+let vkDestroyPipelineCache: PFN_vkDestroyPipelineCache = VulkanLoader.entryPoint("vkDestroyPipelineCache")
+let vkDestroyPipelineLayout: PFN_vkDestroyPipelineLayout = VulkanLoader.entryPoint("vkDestroyPipelineLayout")
+let vkDestroyQueryPool: PFN_vkDestroyQueryPool = VulkanLoader.entryPoint("vkDestroyQueryPool")
+let vkDestroyShaderModule: PFN_vkDestroyShaderModule = VulkanLoader.entryPoint("vkDestroyShaderModule")
+let vkDeviceWaitIdle: PFN_vkDeviceWaitIdle = VulkanLoader.entryPoint("vkDeviceWaitIdle")
+let vkEndCommandBuffer: PFN_vkEndCommandBuffer = VulkanLoader.entryPoint("vkEndCommandBuffer")
+let vkEnumerateInstanceLayerProperties: PFN_vkEnumerateInstanceLayerProperties = VulkanLoader.entryPoint(
+    "vkEnumerateInstanceLayerProperties")
+let vkEnumeratePhysicalDevices: PFN_vkEnumeratePhysicalDevices = VulkanLoader.entryPoint("vkEnumeratePhysicalDevices")
+let vkFreeMemory: PFN_vkFreeMemory = VulkanLoader.entryPoint("vkFreeMemory")
+let vkGetBufferMemoryRequirements: PFN_vkGetBufferMemoryRequirements = VulkanLoader.entryPoint(
+    "vkGetBufferMemoryRequirements")
+let vkGetDeviceQueue: PFN_vkGetDeviceQueue = VulkanLoader.entryPoint("vkGetDeviceQueue")
+let vkGetInstanceProcAddr: PFN_vkGetInstanceProcAddr = VulkanLoader.entryPoint("vkGetInstanceProcAddr")
+let vkGetPhysicalDeviceMemoryProperties: PFN_vkGetPhysicalDeviceMemoryProperties = VulkanLoader.entryPoint(
+    "vkGetPhysicalDeviceMemoryProperties")
+let vkGetPhysicalDeviceProperties: PFN_vkGetPhysicalDeviceProperties = VulkanLoader.entryPoint(
+    "vkGetPhysicalDeviceProperties")
+let vkGetPhysicalDeviceQueueFamilyProperties: PFN_vkGetPhysicalDeviceQueueFamilyProperties = VulkanLoader.entryPoint(
+    "vkGetPhysicalDeviceQueueFamilyProperties")
+let vkGetPipelineCacheData: PFN_vkGetPipelineCacheData = VulkanLoader.entryPoint("vkGetPipelineCacheData")
+let vkGetQueryPoolResults: PFN_vkGetQueryPoolResults = VulkanLoader.entryPoint("vkGetQueryPoolResults")
+let vkMapMemory: PFN_vkMapMemory = VulkanLoader.entryPoint("vkMapMemory")
+let vkQueueSubmit: PFN_vkQueueSubmit = VulkanLoader.entryPoint("vkQueueSubmit")
+let vkResetCommandBuffer: PFN_vkResetCommandBuffer = VulkanLoader.entryPoint("vkResetCommandBuffer")
+let vkResetFences: PFN_vkResetFences = VulkanLoader.entryPoint("vkResetFences")
+let vkUnmapMemory: PFN_vkUnmapMemory = VulkanLoader.entryPoint("vkUnmapMemory")
+let vkUpdateDescriptorSets: PFN_vkUpdateDescriptorSets = VulkanLoader.entryPoint("vkUpdateDescriptorSets")
+let vkWaitForFences: PFN_vkWaitForFences = VulkanLoader.entryPoint("vkWaitForFences")
 
 enum VulkanLoader {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var outcome: Result<Void, VulkanError>?
+    /// The opened loader, or why it could not be opened; set by the first `load()`.
+    nonisolated(unsafe) private static var outcome: Result<UnsafeMutableRawPointer, VulkanError>?
 
     /// The loader's file name; `LIQUIDLENS_VULKAN_LIBRARY` overrides it (tests point it at nothing).
     static var libraryName: String {
         ProcessInfo.processInfo.environment["LIQUIDLENS_VULKAN_LIBRARY"] ?? "libvulkan.so.1"
     }
 
-    /// Opens the loader and resolves every entry point once per process.
+    /// Opens the loader once per process; later calls repeat the first answer.
     static func load() throws {
         try lock.withLock {
-            if outcome == nil { outcome = Result { try resolve() }.mapError { $0 as! VulkanError } }
-            try outcome!.get()
+            let outcome = self.outcome ?? Result { () throws(VulkanError) in try open() }
+            self.outcome = outcome
+            _ = try outcome.get()
         }
     }
 
-    private static func resolve() throws {
+    /// Opens the library and checks it is a Vulkan loader: every loader exports
+    /// `vkGetInstanceProcAddr`, and with it every core entry point.
+    private static func open() throws(VulkanError) -> UnsafeMutableRawPointer {
         guard let library = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
             throw VulkanError(
                 "no Vulkan loader: \(libraryName) cannot be opened (apt-get install libvulkan1 mesa-vulkan-drivers)")
         }
-        func symbol(_ name: String) throws -> UnsafeMutableRawPointer {
-            guard let address = dlsym(library, name) else {
-                throw VulkanError("the Vulkan loader \(libraryName) has no \(name)")
-            }
-            return address
+        guard dlsym(library, "vkGetInstanceProcAddr") != nil else {
+            dlclose(library)
+            throw VulkanError("the Vulkan loader \(libraryName) has no vkGetInstanceProcAddr")
         }
-        vkAllocateCommandBuffers = unsafeBitCast(
-            try symbol("vkAllocateCommandBuffers"), to: PFN_vkAllocateCommandBuffers.self)
-        vkAllocateDescriptorSets = unsafeBitCast(
-            try symbol("vkAllocateDescriptorSets"), to: PFN_vkAllocateDescriptorSets.self)
-        vkAllocateMemory = unsafeBitCast(try symbol("vkAllocateMemory"), to: PFN_vkAllocateMemory.self)
-        vkBeginCommandBuffer = unsafeBitCast(try symbol("vkBeginCommandBuffer"), to: PFN_vkBeginCommandBuffer.self)
-        vkBindBufferMemory = unsafeBitCast(try symbol("vkBindBufferMemory"), to: PFN_vkBindBufferMemory.self)
-        vkCmdBindDescriptorSets = unsafeBitCast(
-            try symbol("vkCmdBindDescriptorSets"), to: PFN_vkCmdBindDescriptorSets.self)
-        vkCmdBindPipeline = unsafeBitCast(try symbol("vkCmdBindPipeline"), to: PFN_vkCmdBindPipeline.self)
-        vkCmdDispatch = unsafeBitCast(try symbol("vkCmdDispatch"), to: PFN_vkCmdDispatch.self)
-        vkCmdCopyBuffer = unsafeBitCast(try symbol("vkCmdCopyBuffer"), to: PFN_vkCmdCopyBuffer.self)
-        vkCmdPipelineBarrier = unsafeBitCast(try symbol("vkCmdPipelineBarrier"), to: PFN_vkCmdPipelineBarrier.self)
-        vkCmdPushConstants = unsafeBitCast(try symbol("vkCmdPushConstants"), to: PFN_vkCmdPushConstants.self)
-        vkCmdResetQueryPool = unsafeBitCast(try symbol("vkCmdResetQueryPool"), to: PFN_vkCmdResetQueryPool.self)
-        vkCmdWriteTimestamp = unsafeBitCast(try symbol("vkCmdWriteTimestamp"), to: PFN_vkCmdWriteTimestamp.self)
-        vkCreateBuffer = unsafeBitCast(try symbol("vkCreateBuffer"), to: PFN_vkCreateBuffer.self)
-        vkCreateCommandPool = unsafeBitCast(try symbol("vkCreateCommandPool"), to: PFN_vkCreateCommandPool.self)
-        vkCreateComputePipelines = unsafeBitCast(
-            try symbol("vkCreateComputePipelines"), to: PFN_vkCreateComputePipelines.self)
-        vkCreateDescriptorPool = unsafeBitCast(
-            try symbol("vkCreateDescriptorPool"), to: PFN_vkCreateDescriptorPool.self)
-        vkCreateDescriptorSetLayout = unsafeBitCast(
-            try symbol("vkCreateDescriptorSetLayout"), to: PFN_vkCreateDescriptorSetLayout.self)
-        vkCreateDevice = unsafeBitCast(try symbol("vkCreateDevice"), to: PFN_vkCreateDevice.self)
-        vkCreateFence = unsafeBitCast(try symbol("vkCreateFence"), to: PFN_vkCreateFence.self)
-        vkCreateInstance = unsafeBitCast(try symbol("vkCreateInstance"), to: PFN_vkCreateInstance.self)
-        vkCreatePipelineCache = unsafeBitCast(try symbol("vkCreatePipelineCache"), to: PFN_vkCreatePipelineCache.self)
-        vkCreatePipelineLayout = unsafeBitCast(
-            try symbol("vkCreatePipelineLayout"), to: PFN_vkCreatePipelineLayout.self)
-        vkCreateQueryPool = unsafeBitCast(try symbol("vkCreateQueryPool"), to: PFN_vkCreateQueryPool.self)
-        vkCreateShaderModule = unsafeBitCast(try symbol("vkCreateShaderModule"), to: PFN_vkCreateShaderModule.self)
-        vkDestroyBuffer = unsafeBitCast(try symbol("vkDestroyBuffer"), to: PFN_vkDestroyBuffer.self)
-        vkDestroyCommandPool = unsafeBitCast(try symbol("vkDestroyCommandPool"), to: PFN_vkDestroyCommandPool.self)
-        vkDestroyDescriptorPool = unsafeBitCast(
-            try symbol("vkDestroyDescriptorPool"), to: PFN_vkDestroyDescriptorPool.self)
-        vkDestroyDescriptorSetLayout = unsafeBitCast(
-            try symbol("vkDestroyDescriptorSetLayout"), to: PFN_vkDestroyDescriptorSetLayout.self)
-        vkDestroyDevice = unsafeBitCast(try symbol("vkDestroyDevice"), to: PFN_vkDestroyDevice.self)
-        vkDestroyFence = unsafeBitCast(try symbol("vkDestroyFence"), to: PFN_vkDestroyFence.self)
-        vkDestroyInstance = unsafeBitCast(try symbol("vkDestroyInstance"), to: PFN_vkDestroyInstance.self)
-        vkDestroyPipeline = unsafeBitCast(try symbol("vkDestroyPipeline"), to: PFN_vkDestroyPipeline.self)
-        vkDestroyPipelineCache = unsafeBitCast(
-            try symbol("vkDestroyPipelineCache"), to: PFN_vkDestroyPipelineCache.self)
-        vkDestroyPipelineLayout = unsafeBitCast(
-            try symbol("vkDestroyPipelineLayout"), to: PFN_vkDestroyPipelineLayout.self)
-        vkDestroyQueryPool = unsafeBitCast(try symbol("vkDestroyQueryPool"), to: PFN_vkDestroyQueryPool.self)
-        vkDestroyShaderModule = unsafeBitCast(try symbol("vkDestroyShaderModule"), to: PFN_vkDestroyShaderModule.self)
-        vkDeviceWaitIdle = unsafeBitCast(try symbol("vkDeviceWaitIdle"), to: PFN_vkDeviceWaitIdle.self)
-        vkEndCommandBuffer = unsafeBitCast(try symbol("vkEndCommandBuffer"), to: PFN_vkEndCommandBuffer.self)
-        vkEnumerateInstanceLayerProperties = unsafeBitCast(
-            try symbol("vkEnumerateInstanceLayerProperties"), to: PFN_vkEnumerateInstanceLayerProperties.self)
-        vkEnumeratePhysicalDevices = unsafeBitCast(
-            try symbol("vkEnumeratePhysicalDevices"), to: PFN_vkEnumeratePhysicalDevices.self)
-        vkFreeMemory = unsafeBitCast(try symbol("vkFreeMemory"), to: PFN_vkFreeMemory.self)
-        vkGetBufferMemoryRequirements = unsafeBitCast(
-            try symbol("vkGetBufferMemoryRequirements"), to: PFN_vkGetBufferMemoryRequirements.self)
-        vkGetDeviceQueue = unsafeBitCast(try symbol("vkGetDeviceQueue"), to: PFN_vkGetDeviceQueue.self)
-        vkGetInstanceProcAddr = unsafeBitCast(try symbol("vkGetInstanceProcAddr"), to: PFN_vkGetInstanceProcAddr.self)
-        vkGetPhysicalDeviceMemoryProperties = unsafeBitCast(
-            try symbol("vkGetPhysicalDeviceMemoryProperties"), to: PFN_vkGetPhysicalDeviceMemoryProperties.self)
-        vkGetPhysicalDeviceProperties = unsafeBitCast(
-            try symbol("vkGetPhysicalDeviceProperties"), to: PFN_vkGetPhysicalDeviceProperties.self)
-        vkGetPhysicalDeviceQueueFamilyProperties = unsafeBitCast(
-            try symbol("vkGetPhysicalDeviceQueueFamilyProperties"),
-            to: PFN_vkGetPhysicalDeviceQueueFamilyProperties.self)
-        vkGetPipelineCacheData = unsafeBitCast(
-            try symbol("vkGetPipelineCacheData"), to: PFN_vkGetPipelineCacheData.self)
-        vkGetQueryPoolResults = unsafeBitCast(try symbol("vkGetQueryPoolResults"), to: PFN_vkGetQueryPoolResults.self)
-        vkMapMemory = unsafeBitCast(try symbol("vkMapMemory"), to: PFN_vkMapMemory.self)
-        vkQueueSubmit = unsafeBitCast(try symbol("vkQueueSubmit"), to: PFN_vkQueueSubmit.self)
-        vkResetCommandBuffer = unsafeBitCast(try symbol("vkResetCommandBuffer"), to: PFN_vkResetCommandBuffer.self)
-        vkResetFences = unsafeBitCast(try symbol("vkResetFences"), to: PFN_vkResetFences.self)
-        vkUnmapMemory = unsafeBitCast(try symbol("vkUnmapMemory"), to: PFN_vkUnmapMemory.self)
-        vkUpdateDescriptorSets = unsafeBitCast(
-            try symbol("vkUpdateDescriptorSets"), to: PFN_vkUpdateDescriptorSets.self)
-        vkWaitForFences = unsafeBitCast(try symbol("vkWaitForFences"), to: PFN_vkWaitForFences.self)
+        return library
+    }
+
+    /// The entry point `name`, typed as the global it initialises. A Vulkan loader exports every
+    /// core entry point, so a missing one is a broken installation, not a condition to handle.
+    static func entryPoint<Function>(_ name: String) -> Function {
+        guard let library = lock.withLock({ try? outcome?.get() }) else {
+            preconditionFailure("\(name) used before VulkanLoader.load() opened the Vulkan loader")
+        }
+        guard let address = dlsym(library, name) else {
+            preconditionFailure("the Vulkan loader \(libraryName) has no \(name)")
+        }
+        return unsafeBitCast(address, to: Function.self)
     }
 }

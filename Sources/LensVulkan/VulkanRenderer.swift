@@ -12,14 +12,19 @@ public struct VulkanOptions: Sendable {
     public var validation: Bool
     /// Where the pipeline cache lives; nil keeps it in memory only.
     public var pipelineCacheDirectory: URL?
+    /// Failures to fake, for tests; by default what the `LIQUIDLENS_INJECT_*` variables ask for.
+    public var faultInjection: FaultInjection
 
+    /// Options with the given settings; each defaults to the usual choice.
     public init(
         device: String? = nil, validation: Bool = false,
-        pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory
+        pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory,
+        faultInjection: FaultInjection = .fromEnvironment
     ) {
         self.device = device
         self.validation = validation
         self.pipelineCacheDirectory = pipelineCacheDirectory
+        self.faultInjection = faultInjection
     }
 
     /// `$LIQUIDLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/liquidlens`, else `~/.cache/liquidlens`.
@@ -82,6 +87,9 @@ public final class VulkanRenderer {
     /// Lens pipelines by variant, created on first use and kept for the renderer's life.
     private var lensPipelines: [LensVariant: ComputePipeline] = [:]
     private var slots: [FrameSlot] = []
+    private let faults: FaultInjection
+    /// Frames submitted so far, for ``FaultInjection/deviceLostAtFrame``.
+    private var framesSubmitted = 0
 
     /// The device in use.
     public let deviceDescription: DeviceDescription
@@ -92,7 +100,10 @@ public final class VulkanRenderer {
     /// Stage times of the frame delivered last; nil when the queue has no timestamps.
     public private(set) var lastStageTimes: GPUStageTimes?
 
+    /// Sets up instance, device and pipelines.
+    /// - Throws: ``VulkanError`` when there is no usable loader, driver or device.
     public init(options: VulkanOptions = VulkanOptions()) throws {
+        faults = options.faultInjection
         let instance = try Instance(validation: options.validation)
         let choice = try DeviceSelector.choose(instance, preference: options.device)
         device = try Device(instance: instance, physical: choice)
@@ -187,7 +198,8 @@ public final class VulkanRenderer {
                 .tileShapes: parameters.tileShapes.count * 4,
                 .foreground: parameters.foreground.count * 4,
             ], baseSize: pixelCount * 4)
-        try Self.injectedFault()
+        framesSubmitted += 1
+        try faults.failSubmitIfInjected(frameNumber: framesSubmitted)
         let timestampCount = UInt32(4 + 2 * parameters.lenses.count)
         try slot.ensureQueries(timestampCount)
         let plan = slot.reuse.plan(parameters)
@@ -233,46 +245,20 @@ public final class VulkanRenderer {
             packedMemory: UnsafeRawBufferPointer(
                 start: slot.buffer(.output).mapped, count: pending.width * pending.height * 4))
         let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-        if ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_WRONG_PIXELS"] == "1" {
-            Self.corrupt(&image)
-        }
+        faults.corruptIfInjected(&image)
         lastStageTimes = try stageTimes(slot, pending, readback: readback)
         return image
-    }
-
-    /// Fault injection for the parity check of `liquidlens bench`: `LIQUIDLENS_INJECT_WRONG_PIXELS=1`
-    /// flips the low bits of red in every 7th pixel, as a broken shader would.
-    private static func corrupt(_ image: inout RGBA8Image) {
-        for pixel in stride(from: 0, to: image.width * image.height, by: 7) { image.pixels[pixel * 4] ^= 0x0F }
-    }
-
-    /// Fault injection for reliability tests: `LIQUIDLENS_INJECT_DEVICE_LOST=N` makes the N-th
-    /// frame of the process (1-based) fail as a lost device would; `LIQUIDLENS_INJECT_OUT_OF_MEMORY=1`
-    /// makes buffer allocation fail.
-    nonisolated(unsafe) private static var framesRendered = 0
-    private static let framesLock = NSLock()
-    private static func injectedFault() throws {
-        let frame = framesLock.withLock {
-            framesRendered += 1
-            return framesRendered
-        }
-        if let text = ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_DEVICE_LOST"], Int(text) == frame {
-            throw VulkanError("vkQueueSubmit failed: VK_ERROR_DEVICE_LOST (injected by LIQUIDLENS_INJECT_DEVICE_LOST)")
-        }
     }
 
     /// Grows `slot`'s buffers to the frame. A frame the device has no memory for fails with the
     /// size it needed.
     private func ensureBuffers(_ slot: FrameSlot, sizes: [Binding: Int], baseSize: Int) throws {
         do {
-            // Fault injection for reliability tests: allocation fails as on a device too small for the frame.
-            if ProcessInfo.processInfo.environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1" {
-                throw VulkanError(call: "vkAllocateMemory", result: VK_ERROR_OUT_OF_DEVICE_MEMORY)
-            }
+            try faults.failAllocationIfInjected()
             try slot.ensureBuffers(sizes: sizes, baseSize: baseSize)
-        } catch let error as VulkanError where error.description.contains("OUT_OF_") {
+        } catch let error as VulkanError where error.isOutOfMemory {
             let total = (sizes.values.reduce(0, +) + baseSize) >> 20
-            throw VulkanError(
+            throw error.explained(
                 "\(deviceDescription.name) has no memory for this frame (about \(total) MiB of buffers): \(error); use --backend cpu or a smaller --scale"
             )
         }

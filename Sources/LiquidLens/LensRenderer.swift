@@ -12,6 +12,8 @@ public typealias VulkanOptions = LensVulkan.VulkanOptions
 public typealias DeviceDescription = LensVulkan.DeviceDescription
 public typealias GPUStageTimes = LensVulkan.GPUStageTimes
 public typealias VulkanError = LensVulkan.VulkanError
+public typealias VulkanResult = LensVulkan.VulkanResult
+public typealias FaultInjection = LensVulkan.FaultInjection
 
 /// Which backend renders.
 public enum Backend: String, Sendable, CaseIterable {

@@ -1,0 +1,57 @@
+import Foundation
+import LensCore
+
+/// Failures a ``VulkanRenderer`` fakes on purpose, so tests can see how failures are reported and
+/// survived without a broken device. Fixed when the renderer is made, from
+/// ``VulkanOptions/faultInjection``: by default the `LIQUIDLENS_INJECT_*` environment variables
+/// (which is how the CLI tests reach it), or set directly by a library caller.
+public struct FaultInjection: Sendable, Equatable {
+    /// Flips the low bits of red in every 7th pixel of every frame read back, as a broken shader
+    /// would; the parity check of `liquidlens bench` must notice. `LIQUIDLENS_INJECT_WRONG_PIXELS=1`.
+    public var wrongPixels: Bool
+    /// The frame (1-based, counted per renderer) whose submit fails with `VK_ERROR_DEVICE_LOST`,
+    /// as on a device that went away mid-run. `LIQUIDLENS_INJECT_DEVICE_LOST=N`.
+    public var deviceLostAtFrame: Int?
+    /// Every frame's buffer allocation fails with `VK_ERROR_OUT_OF_DEVICE_MEMORY`, as on a device
+    /// too small for the frame. `LIQUIDLENS_INJECT_OUT_OF_MEMORY=1`.
+    public var outOfMemory: Bool
+
+    /// The faults given; none by default.
+    public init(wrongPixels: Bool = false, deviceLostAtFrame: Int? = nil, outOfMemory: Bool = false) {
+        self.wrongPixels = wrongPixels
+        self.deviceLostAtFrame = deviceLostAtFrame
+        self.outOfMemory = outOfMemory
+    }
+
+    /// The faults the `LIQUIDLENS_INJECT_*` variables of `environment` ask for.
+    public init(environment: [String: String]) {
+        self.init(
+            wrongPixels: environment["LIQUIDLENS_INJECT_WRONG_PIXELS"] == "1",
+            deviceLostAtFrame: environment["LIQUIDLENS_INJECT_DEVICE_LOST"].flatMap { Int($0) },
+            outOfMemory: environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1")
+    }
+
+    /// The faults this process's environment asks for.
+    public static var fromEnvironment: FaultInjection {
+        FaultInjection(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Throws where a real allocation would, before the frame's buffers are grown.
+    func failAllocationIfInjected() throws {
+        guard outOfMemory else { return }
+        throw VulkanError(call: "vkAllocateMemory", result: .outOfDeviceMemory)
+    }
+
+    /// Throws where a real submit would, for the renderer's `frameNumber`-th frame (1-based).
+    func failSubmitIfInjected(frameNumber: Int) throws {
+        guard frameNumber == deviceLostAtFrame else { return }
+        throw VulkanError(
+            call: "vkQueueSubmit", result: .deviceLost, note: "injected by LIQUIDLENS_INJECT_DEVICE_LOST")
+    }
+
+    /// Damages a frame read back from the device.
+    func corruptIfInjected(_ image: inout RGBA8Image) {
+        guard wrongPixels else { return }
+        for pixel in stride(from: 0, to: image.width * image.height, by: 7) { image.pixels[pixel * 4] ^= 0x0F }
+    }
+}
