@@ -1,5 +1,5 @@
 import Foundation
-import LensCore
+import LensModel
 
 /// Failures a ``VulkanRenderer`` fakes on purpose, so tests can see how failures are reported and
 /// survived without a broken device. Fixed when the renderer is made, from

@@ -7,14 +7,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 limit="${1:-1000000}"
 if [[ "$limit" == *s ]]; then budget=(-max_total_time="${limit%s}"); else budget=(-runs="$limit"); fi
-build=.build/fuzz
 export LIQUIDLENS_FUZZ=1
+# The linker's section garbage collection drops the coverage counters of modules nothing refers to
+# by symbol (the fuzzer then runs blind); keep every section.
+build=(-c release --build-path .build/fuzz --sanitize=fuzzer --sanitize=address -Xlinker --no-gc-sections)
 for target in scene png; do
-    swift build -c release --build-path "$build" --sanitize=fuzzer --sanitize=address --product "$target-fuzzer"
+    swift build "${build[@]}" --product "$target-fuzzer"
 done
-bin="$(swift build -c release --build-path "$build" --sanitize=fuzzer --sanitize=address --show-bin-path)"
+bin="$(swift build "${build[@]}" --show-bin-path)"
 for target in scene png; do
-    work="$build/corpus-$target"
+    work=".build/fuzz/corpus-$target"
     mkdir -p "$work"
     cp -n Tests/Fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
     echo "== $target: $limit"

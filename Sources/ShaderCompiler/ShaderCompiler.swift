@@ -92,33 +92,40 @@ func compile(_ url: URL) throws -> [UInt32] {
     }
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-guard let output = arguments.first, arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: ShaderCompiler OUTPUT.swift SHADER.comp...\n".utf8))
-    exit(64)
-}
-glslang_initialize_process()
-var entries: [String] = []
-do {
-    for path in arguments.dropFirst().sorted() {
-        let url = URL(fileURLWithPath: path)
-        let words = try compile(url)
-        let bytes = words.withUnsafeBufferPointer { Data(buffer: $0) }
-        let name = url.deletingPathExtension().lastPathComponent
-        entries.append("        \"\(name)\": \"\(bytes.base64EncodedString())\",")
-    }
-} catch {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-    exit(1)
-}
-glslang_finalize_process()
-let swift = """
-    // Generated at build time by ShaderCompiler from Shaders/*.comp. Do not edit.
-    extension ShaderModuleName {
-        static let embeddedBase64: [String: String] = [
-    \(entries.joined(separator: "\n"))
-        ]
-    }
+/// The entry point, `@main` rather than top-level code so the tool also builds when SwiftPM
+/// parses every executable as a library (as `--sanitize=fuzzer` builds do).
+@main
+enum ShaderCompiler {
+    static func main() throws {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard let output = arguments.first, arguments.count >= 2 else {
+            FileHandle.standardError.write(Data("usage: ShaderCompiler OUTPUT.swift SHADER.comp...\n".utf8))
+            exit(64)
+        }
+        glslang_initialize_process()
+        var entries: [String] = []
+        do {
+            for path in arguments.dropFirst().sorted() {
+                let url = URL(fileURLWithPath: path)
+                let words = try compile(url)
+                let bytes = words.withUnsafeBufferPointer { Data(buffer: $0) }
+                let name = url.deletingPathExtension().lastPathComponent
+                entries.append("        \"\(name)\": \"\(bytes.base64EncodedString())\",")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(1)
+        }
+        glslang_finalize_process()
+        let swift = """
+            // Generated at build time by ShaderCompiler from Shaders/*.comp. Do not edit.
+            extension ShaderModuleName {
+                static let embeddedBase64: [String: String] = [
+            \(entries.joined(separator: "\n"))
+                ]
+            }
 
-    """
-try swift.write(toFile: output, atomically: true, encoding: .utf8)
+            """
+        try swift.write(toFile: output, atomically: true, encoding: .utf8)
+    }
+}
