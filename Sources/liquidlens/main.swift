@@ -11,6 +11,7 @@ enum LiquidLensTool {
         [
             RenderCommand.self, AnimateCommand.self, BatchCommand.self, BenchCommand.self, DiffCommand.self,
             GalleryCommand.self, PresetsCommand.self, ThemeCommand.self, ExamplesCommand.self, DevicesCommand.self,
+            CompletionsCommand.self,
         ]
     }
 
