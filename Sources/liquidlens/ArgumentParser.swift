@@ -1,138 +1,291 @@
 import Foundation
 
-/// A small parser that behaves like swift-argument-parser: kebab-case options, `--help` on stdout
-/// with exit 0, `Error: …` plus usage on stderr with exit 64.
-struct CommandSpec {
-    struct Option {
-        let long: String
-        let short: Character?
-        let valueName: String?
-        let help: String
-        let defaultValue: String?
-
-        var isFlag: Bool { valueName == nil }
+/// One option, flag or positional argument, as help, usage, completion and the parser see it.
+/// The property wrappers ``Option``, ``Flag`` and ``Argument`` make one each.
+struct Declaration {
+    /// An option takes a value, a flag takes none, an argument is given by position.
+    enum Kind {
+        case option(valueName: String)
+        case flag
+        case argument(required: Bool)
     }
 
-    struct Argument {
-        let name: String
-        let help: String
-        let optional: Bool
-    }
-
+    /// The long name without `--`, or a positional argument's name without `<>`.
     let name: String
-    let abstract: String
-    let discussion: String?
-    let arguments: [Argument]
-    let options: [Option]
+    let short: Character?
+    let kind: Kind
+    let help: String
+    /// How errors name it: `--output <output>`, `--timing` or `<scene>`.
+    let label: String
+    /// The default as help shows it: `(default: …)`.
+    let defaultDescription: String?
+    /// The values shell completion offers; empty offers files.
+    let completions: [String]
+    /// Converts and stores a value given on the command line (a flag gets its own spelling);
+    /// throws a ``UsageError`` when the text is not a valid value.
+    let store: (String) throws -> Void
 
-    var usage: String {
-        var parts = ["liquidlens", name]
-        for argument in arguments {
-            parts.append(argument.optional ? "[<\(argument.name)>]" : "<\(argument.name)>")
-        }
-        for option in options {
-            let flag = option.short.map { "-\($0)" } ?? "--\(option.long)"
-            parts.append(option.isFlag ? "[\(flag)]" : "[\(flag) <\(option.valueName!)>]")
-        }
-        return parts.joined(separator: " ")
-    }
-
-    var help: String {
-        var text = "OVERVIEW: \(abstract)\n"
-        if let discussion { text += "\n\(discussion)\n" }
-        text += "\nUSAGE: \(usage)\n"
-        if !arguments.isEmpty {
-            text += "\nARGUMENTS:\n"
-            for argument in arguments {
-                text += helpRow("<\(argument.name)>", argument.help)
+    init<Value>(
+        name: String, short: Character? = nil, kind: Kind, help: String, parser: ValueParser<Value>,
+        defaultValue: Value? = nil, set: @escaping (Value) -> Void
+    ) {
+        self.name = name
+        self.short = short
+        self.kind = kind
+        self.help = help
+        label =
+            switch kind {
+            case .option(let valueName): "--\(name) <\(valueName)>"
+            case .flag: "--\(name)"
+            case .argument: "<\(name)>"
+            }
+        defaultDescription = defaultValue.map(parser.describe)
+        completions = parser.completions
+        let label = label
+        store = { text in
+            do throws(ValueError) {
+                set(try parser.parse(text))
+            } catch .invalid(let rejected) {
+                throw UsageError(
+                    message: "Invalid value '\(rejected)' for '\(label)' (expected \(parser.expectation))")
+            } catch .message(let message) {
+                throw UsageError(message: message)
             }
         }
-        text += "\nOPTIONS:\n"
-        for option in options {
-            var label = option.short.map { "-\($0), " } ?? ""
-            label += "--\(option.long)"
-            if let valueName = option.valueName { label += " <\(valueName)>" }
-            let help = option.help + (option.defaultValue.map { " (default: \($0))" } ?? "")
-            text += helpRow(label, help)
-        }
-        text += helpRow("-h, --help", "Show help information.")
-        return text
+    }
+
+    /// An option's value name; nil for flags and arguments.
+    var valueName: String? {
+        if case .option(let valueName) = kind { return valueName }
+        return nil
+    }
+
+    var isArgument: Bool {
+        if case .argument = kind { return true }
+        return false
+    }
+
+    /// A positional argument that must be given.
+    var isRequired: Bool {
+        if case .argument(required: true) = kind { return true }
+        return false
     }
 }
 
-/// `  label                   help` with the help column at 26, wrapping long labels.
-func helpRow(_ label: String, _ help: String) -> String {
-    let indent = String(repeating: " ", count: 26)
-    if label.count + 2 >= 26 {
-        return "  \(label)\n\(indent)\(help)\n"
+/// Why a value given on the command line was refused.
+enum ValueError: Error {
+    /// Not a valid value: the standard `Invalid value '…' for '…' (expected …)` message.
+    case invalid(String)
+    /// A refusal worded on its own, such as `Unknown example 'x' (expected one of: …)`.
+    case message(String)
+}
+
+/// How the text of an option or argument becomes a typed value.
+struct ValueParser<Value> {
+    /// What the usage error says was expected: `(expected …)`.
+    let expectation: String
+    /// The values shell completion offers; empty offers files.
+    let completions: [String]
+    /// How a default value reads in help.
+    let describe: (Value) -> String
+    let parse: (String) throws(ValueError) -> Value
+
+    init(
+        expectation: String, completions: [String] = [], describe: @escaping (Value) -> String = { "\($0)" },
+        parse: @escaping (String) throws(ValueError) -> Value
+    ) {
+        self.expectation = expectation
+        self.completions = completions
+        self.describe = describe
+        self.parse = parse
     }
-    return "  \(label)" + String(repeating: " ", count: 24 - label.count) + help + "\n"
+
+    /// A parser whose conversion returns nil for text it does not accept.
+    init(
+        expectation: String, completions: [String] = [], describe: @escaping (Value) -> String = { "\($0)" },
+        convert: @escaping (String) -> Value?
+    ) {
+        self.init(expectation: expectation, completions: completions, describe: describe) {
+            text throws(ValueError) in
+            guard let value = convert(text) else { throw .invalid(text) }
+            return value
+        }
+    }
 }
 
-/// A command-line usage mistake: exit 64.
-struct UsageError: Error {
-    let message: String
-    let spec: CommandSpec?
+extension ValueParser where Value == Int {
+    /// An integer in `range`.
+    static func integer(in range: ClosedRange<Int>) -> Self {
+        Self(expectation: "\(range.lowerBound)…\(range.upperBound)") {
+            Int($0).flatMap { range.contains($0) ? $0 : nil }
+        }
+    }
 }
 
-/// Parsed values of one invocation.
-struct ParsedArguments {
-    var values: [String: String] = [:]
-    var flags: Set<String> = []
-    var positionals: [String: String] = [:]
-    var wantsHelp = false
+extension ValueParser where Value == Double {
+    /// A finite number that `accepts` lets through.
+    static func number(expectation: String, accepts: @escaping (Double) -> Bool) -> Self {
+        Self(expectation: expectation, describe: { String(format: "%g", $0) }) { text in
+            Double(text).flatMap { $0.isFinite && accepts($0) ? $0 : nil }
+        }
+    }
 
-    func value(_ long: String) -> String? { values[long] }
-    func flag(_ long: String) -> Bool { flags.contains(long) }
+    /// A finite number in `range`.
+    static func number(in range: ClosedRange<Double>) -> Self {
+        number(expectation: String(format: "%g…%g", range.lowerBound, range.upperBound)) { range.contains($0) }
+    }
 }
 
-extension CommandSpec {
-    func parse(_ arguments: [String]) throws -> ParsedArguments {
-        var parsed = ParsedArguments()
-        var remaining = arguments[...]
-        var positionalIndex = 0
-        while let argument = remaining.popFirst() {
-            if argument == "-h" || argument == "--help" {
-                parsed.wantsHelp = true
-                return parsed
+extension ValueParser where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
+    /// One of the enum's raw values; the error lists them, or says `expectation` when given.
+    static func choice(expectation: String? = nil) -> Self {
+        let names = Value.allCases.map(\.rawValue)
+        return Self(
+            expectation: expectation ?? names.joined(separator: ", "), completions: names, describe: \.rawValue,
+            convert: Value.init(rawValue:))
+    }
+
+    /// One of the enum's raw values, refused as `Unknown <noun> 'x' (expected one of: …)`.
+    static func named(_ noun: String) -> Self {
+        let names = Value.allCases.map(\.rawValue)
+        let expectation = "one of: \(names.joined(separator: ", "))"
+        return Self(expectation: expectation, completions: names, describe: \.rawValue) { text throws(ValueError) in
+            guard let value = Value(rawValue: text) else {
+                throw .message("Unknown \(noun) '\(text)' (expected \(expectation))")
             }
-            if argument.hasPrefix("-") && argument.count > 1 {
-                var name = argument
-                var inlineValue: String?
-                if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
-                    name = String(argument[..<equals])
-                    inlineValue = String(argument[argument.index(after: equals)...])
-                }
-                let option = options.first { "--\($0.long)" == name || $0.short.map { "-\($0)" } == name }
-                guard let option else {
-                    throw UsageError(message: "Unknown option '\(name)'", spec: self)
-                }
-                if option.isFlag {
-                    guard inlineValue == nil else {
-                        throw UsageError(message: "Option '--\(option.long)' takes no value", spec: self)
-                    }
-                    parsed.flags.insert(option.long)
-                } else {
-                    guard let value = inlineValue ?? remaining.popFirst() else {
-                        throw UsageError(
-                            message: "Missing value for '--\(option.long) <\(option.valueName!)>'", spec: self)
-                    }
-                    parsed.values[option.long] = value
-                }
-            } else {
-                guard positionalIndex < arguments.count, positionalIndex < self.arguments.count else {
-                    throw UsageError(message: "Unexpected argument '\(argument)'", spec: self)
-                }
-                parsed.positionals[self.arguments[positionalIndex].name] = argument
-                positionalIndex += 1
-            }
+            return value
         }
-        for argument in self.arguments where !argument.optional && parsed.positionals[argument.name] == nil {
-            throw UsageError(message: "Missing expected argument '<\(argument.name)>'", spec: self)
+    }
+}
+
+/// A type an option or argument can hold without naming a parser.
+protocol ExpressibleByArgument {
+    static var argumentParser: ValueParser<Self> { get }
+}
+
+extension String: ExpressibleByArgument {
+    static var argumentParser: ValueParser<String> { ValueParser(expectation: "text") { $0 } }
+}
+
+/// Where the parser stores a property's value; the copies of a command share it.
+final class Slot<Value> {
+    var value: Value
+
+    init(_ value: Value) { self.value = value }
+}
+
+/// A property the parser fills.
+protocol DeclaredProperty {
+    var declaration: Declaration { get }
+}
+
+/// `--name <value>` (or `-n <value>`): a typed option, its default the property's initial value.
+@propertyWrapper
+struct Option<Value>: DeclaredProperty {
+    let declaration: Declaration
+    private let slot: Slot<Value>
+
+    var wrappedValue: Value { slot.value }
+
+    init(
+        wrappedValue: Value, _ name: String, short: Character? = nil, valueName: String? = nil, help: String,
+        parser: ValueParser<Value>
+    ) {
+        let slot = Slot(wrappedValue)
+        self.slot = slot
+        declaration = Declaration(
+            name: name, short: short, kind: .option(valueName: valueName ?? name), help: help, parser: parser,
+            defaultValue: wrappedValue
+        ) { slot.value = $0 }
+    }
+
+    /// An option without a default: nil unless given.
+    init<Wrapped>(
+        _ name: String, short: Character? = nil, valueName: String? = nil, help: String,
+        parser: ValueParser<Wrapped>
+    ) where Value == Wrapped? {
+        let slot = Slot<Value>(nil)
+        self.slot = slot
+        declaration = Declaration(
+            name: name, short: short, kind: .option(valueName: valueName ?? name), help: help, parser: parser
+        ) { slot.value = $0 }
+    }
+}
+
+extension Option where Value: ExpressibleByArgument {
+    init(wrappedValue: Value, _ name: String, short: Character? = nil, valueName: String? = nil, help: String) {
+        self.init(
+            wrappedValue: wrappedValue, name, short: short, valueName: valueName, help: help,
+            parser: Value.argumentParser)
+    }
+}
+
+extension Option {
+    init<Wrapped: ExpressibleByArgument>(
+        _ name: String, short: Character? = nil, valueName: String? = nil, help: String
+    ) where Value == Wrapped? {
+        self.init(name, short: short, valueName: valueName, help: help, parser: Wrapped.argumentParser)
+    }
+}
+
+/// `--name` (or `-n`): true when given.
+@propertyWrapper
+struct Flag: DeclaredProperty {
+    let declaration: Declaration
+    private let slot: Slot<Bool>
+
+    var wrappedValue: Bool { slot.value }
+
+    init(_ name: String, short: Character? = nil, help: String) {
+        let slot = Slot(false)
+        self.slot = slot
+        // A flag is set whatever its spelling, `-q` or `--quiet`.
+        declaration = Declaration(
+            name: name, short: short, kind: .flag, help: help, parser: ValueParser(expectation: "") { _ in true }
+        ) { slot.value = $0 }
+    }
+}
+
+/// `<name>`: a positional argument; required unless the property is optional.
+@propertyWrapper
+struct Argument<Value>: DeclaredProperty {
+    let declaration: Declaration
+    /// nil until the parser stores the argument.
+    private let slot: Slot<Value?>
+
+    var wrappedValue: Value {
+        guard let value = slot.value else {
+            preconditionFailure("<\(declaration.name)> is read before the command line is parsed")
         }
-        for option in options where !option.isFlag && parsed.values[option.long] == nil {
-            if let defaultValue = option.defaultValue { parsed.values[option.long] = defaultValue }
+        return value
+    }
+
+    init(_ name: String, help: String, parser: ValueParser<Value>) {
+        let slot = Slot<Value?>(nil)
+        self.slot = slot
+        declaration = Declaration(name: name, kind: .argument(required: true), help: help, parser: parser) {
+            slot.value = $0
         }
-        return parsed
+    }
+
+    /// An argument that may be left out: nil then.
+    init<Wrapped>(_ name: String, help: String, parser: ValueParser<Wrapped>) where Value == Wrapped? {
+        let slot = Slot<Value?>(.some(nil))
+        self.slot = slot
+        declaration = Declaration(name: name, kind: .argument(required: false), help: help, parser: parser) {
+            slot.value = $0
+        }
+    }
+}
+
+extension Argument where Value: ExpressibleByArgument {
+    init(_ name: String, help: String) {
+        self.init(name, help: help, parser: Value.argumentParser)
+    }
+}
+
+extension Argument {
+    init<Wrapped: ExpressibleByArgument>(_ name: String, help: String) where Value == Wrapped? {
+        self.init(name, help: help, parser: Wrapped.argumentParser)
     }
 }

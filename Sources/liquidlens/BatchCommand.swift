@@ -1,119 +1,66 @@
 import Foundation
 import LiquidLens
 
-extension Commands {
-    static let batch = CommandSpec(
-        name: "batch",
-        abstract: "Render every frame of a batch manifest (a scene list or a parameter sweep) into a folder.",
-        discussion: """
-            The manifest lists scenes ({"scenes": ["a.json", {"example": "tab-bar"}]}) or sweeps one
-            scene ({"scene": "a.json", "sweep": [{"key": "glass[0].frame.x", "from": 0, "to": 300,
-            "steps": 16}]}); several sweeps multiply. Output names are deterministic (0001-a.png,
-            frame-00001.png), so --shard I/N (0-based) splits a batch across machines and the union
-            of all shards equals one unsharded run. Frames are written atomically; --resume keeps
-            the complete ones. With -o - the frames stream to stdout (rgba, ppm or pam for pipes).
-            """,
-        arguments: [.init(name: "manifest", help: "A batch manifest JSON file.", optional: false)],
-        options: [
-            .init(
-                long: "output", short: "o", valueName: "dir",
-                help: "The folder to write (default: the manifest's name), or - for stdout.", defaultValue: nil),
-            .init(
-                long: "format", short: nil, valueName: "format", help: "png, rgba (raw), ppm or pam.",
-                defaultValue: "png"),
-            .init(
-                long: "png-compression", short: nil, valueName: "level", help: "fast, default or best.",
-                defaultValue: "default"),
-            .init(
-                long: "jobs", short: "j", valueName: "n", help: "Images encoded at once (default: the core count).",
-                defaultValue: nil),
-            .init(
-                long: "shard", short: nil, valueName: "i/n", help: "Render only slice i of n (0-based).",
-                defaultValue: "0/1"),
-            .init(
-                long: "resume", short: nil, valueName: nil, help: "Skip frames whose output is already complete.",
-                defaultValue: nil),
-            .init(
-                long: "frames-in-flight", short: nil, valueName: "n", help: "Frames submitted to the device at once.",
-                defaultValue: "2"),
-            .init(
-                long: "backend", short: nil, valueName: "backend", help: "auto, vulkan or cpu.", defaultValue: "auto"),
-            .init(
-                long: "device", short: nil, valueName: "device",
-                help: "Vulkan device index or name part (or $LIQUIDLENS_DEVICE).", defaultValue: nil),
-            .init(long: "quiet", short: "q", valueName: nil, help: "No progress output.", defaultValue: nil),
-        ])
-
-    static func parseChoice<T: RawRepresentable & CaseIterable>(
-        _ arguments: ParsedArguments, _ long: String, valueName: String, _ spec: CommandSpec
-    ) throws -> T where T.RawValue == String {
-        let text = arguments.value(long)!
-        guard let value = T(rawValue: text) else {
-            let choices = T.allCases.map(\.rawValue).joined(separator: ", ")
-            throw UsageError(
-                message: "Invalid value '\(text)' for '--\(long) <\(valueName)>' (expected \(choices))", spec: spec)
-        }
-        return value
+/// `liquidlens batch`: every frame of a manifest (scene list or sweep) into a folder or stdout.
+struct BatchCommand: Command {
+    /// `--shard i/n`: slice `index` of `count` (0-based).
+    struct Shard {
+        let index: Int
+        let count: Int
     }
 
-    static func parseCount(
-        _ arguments: ParsedArguments, _ long: String, valueName: String, _ range: ClosedRange<Int>,
-        _ spec: CommandSpec
-    ) throws -> Int? {
-        guard let text = arguments.value(long) else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw UsageError(
-                message:
-                    "Invalid value '\(text)' for '--\(long) <\(valueName)>' (expected \(range.lowerBound)…\(range.upperBound))",
-                spec: spec)
-        }
-        return value
-    }
+    static let name = "batch"
+    static let abstract = "Render every frame of a batch manifest (a scene list or a parameter sweep) into a folder."
+    static let discussion: String? = """
+        The manifest lists scenes ({"scenes": ["a.json", {"example": "tab-bar"}]}) or sweeps one
+        scene ({"scene": "a.json", "sweep": [{"key": "glass[0].frame.x", "from": 0, "to": 300,
+        "steps": 16}]}); several sweeps multiply. Output names are deterministic (0001-a.png,
+        frame-00001.png), so --shard I/N (0-based) splits a batch across machines and the union
+        of all shards equals one unsharded run. Frames are written atomically; --resume keeps
+        the complete ones. With -o - the frames stream to stdout (rgba, ppm or pam for pipes).
+        """
 
-    static func runBatch(_ arguments: ParsedArguments) throws {
-        let backend = try parseBackend(arguments, batch)
-        let format: ImageFormat = try parseChoice(arguments, "format", valueName: "format", batch)
-        let compression: PNGCompression = try parseChoice(arguments, "png-compression", valueName: "level", batch)
-        let jobs =
-            try parseCount(arguments, "jobs", valueName: "n", 1...256, batch)
-            ?? ProcessInfo.processInfo.activeProcessorCount
-        let inFlight = try parseCount(arguments, "frames-in-flight", valueName: "n", 1...16, batch)!
-        let shardText = arguments.value("shard")!
-        let shardParts = shardText.split(separator: "/").map { Int($0) }
-        guard shardParts.count == 2, let shardIndex = shardParts[0], let shardCount = shardParts[1], shardCount >= 1,
-            (0..<shardCount).contains(shardIndex)
-        else {
-            throw UsageError(
-                message: "Invalid value '\(shardText)' for '--shard <i/n>' (expected i/n with 0 ≤ i < n)", spec: batch)
-        }
-        let manifestPath = arguments.positionals["manifest"]!
+    @Argument("manifest", help: "A batch manifest JSON file.") var manifestPath: String
+    var output = OutputOption(
+        valueName: "dir", help: "The folder to write (default: the manifest's name), or - for stdout.")
+    @Option("format", help: "png, rgba (raw), ppm or pam.") var format: ImageFormat = .png
+    @Option("png-compression", valueName: "level", help: "fast, default or best.")
+    var compression: PNGCompression = .default
+    @Option(
+        "jobs", short: "j", valueName: "n", help: "Images encoded at once (default: the core count).",
+        parser: .integer(in: 1...256))
+    var jobs: Int?
+    @Option("shard", valueName: "i/n", help: "Render only slice i of n (0-based).", parser: .shard)
+    var shard = Shard(index: 0, count: 1)
+    @Flag("resume", help: "Skip frames whose output is already complete.") var resume: Bool
+    var framesInFlight = FramesInFlightOption()
+    var backend = BackendOption()
+    var device = DeviceOption()
+    var quiet = QuietOption()
+
+    func run() throws {
         let manifestURL = URL(fileURLWithPath: manifestPath)
-        let manifest: BatchManifest
-        do {
-            manifest = try BatchManifest.load(contentsOf: manifestURL)
-        } catch let error as SceneError {
-            throw CommandFailure(message: "\(manifestPath): \(error)")
-        }
-        let outputText = arguments.value("output") ?? manifestURL.deletingPathExtension().lastPathComponent
+        let manifest = try loadFile(manifestPath, BatchManifest.load(contentsOf:))
+        let outputText = output.path ?? manifestURL.deletingPathExtension().lastPathComponent
         let toStdout = outputText == "-"
-        if toStdout && arguments.flag("resume") {
-            throw UsageError(message: "--resume needs an output folder, not stdout", spec: batch)
+        if toStdout && resume {
+            throw UsageError(message: "--resume needs an output folder, not stdout")
         }
         let folder = URL(fileURLWithPath: outputText)
-        let slice = manifest.shard(shardIndex, of: shardCount)
+        let slice = manifest.shard(shard.index, of: shard.count)
         func outputURL(_ index: Int) -> URL {
             folder.appendingPathComponent(manifest.outputStem(index) + "." + format.fileExtension)
         }
         var todo = Array(slice)
         if !toStdout {
             removePartialFiles(in: folder)
-            if arguments.flag("resume") { todo.removeAll { format.isComplete(outputURL($0)) } }
+            if resume { todo.removeAll { format.isComplete(outputURL($0)) } }
         }
         let skipped = slice.count - todo.count
-        let quiet = arguments.flag("quiet")
+        let quiet = self.quiet.isOn
         if !quiet {
             printError(
-                "batch: \(slice.count) of \(manifest.count) frames (shard \(shardIndex)/\(shardCount))"
+                "batch: \(slice.count) of \(manifest.count) frames (shard \(shard.index)/\(shard.count))"
                     + (skipped > 0 ? ", \(skipped) already complete" : ""))
         }
 
@@ -121,20 +68,18 @@ extension Commands {
             if !quiet { printError("nothing to render: every frame of this shard is complete") }
             return
         }
-        let environment = ProcessInfo.processInfo.environment
-        let renderer = try makeRenderer(
-            backend, VulkanOptions(device: arguments.value("device") ?? environment["LIQUIDLENS_DEVICE"]))
+        let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
         if let reason = renderer.fallbackReason, !quiet {
             printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
         }
-        let encoder = EncodingQueue(workers: jobs)
+        let encoder = EncodingQueue(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let progress = Progress(total: todo.count, quiet: quiet)
         let cache = ResolveCache()
         let stdout = FileHandle.standardOutput
         Interruption.watch()
         var rendered = 0
         do {
-            try renderer.renderBatch(count: todo.count, framesInFlight: inFlight) { position in
+            try renderer.renderBatch(count: todo.count, framesInFlight: framesInFlight.count) { position in
                 if Interruption.requested { throw Interrupted(message: "") }
                 let index = todo[position]
                 do {
@@ -168,18 +113,30 @@ extension Commands {
             throw error
         }
         progress.finish()
-        let backendName = renderer.device.map { "vulkan, \($0.name)" } ?? "cpu reference"
         if !quiet {
             printError(
-                "wrote \(rendered) frames to \(toStdout ? "stdout" : folder.path) (\(format.rawValue), \(backendName))")
+                "wrote \(rendered) frames to \(toStdout ? "stdout" : folder.path) (\(format.rawValue), \(renderer.backendName))"
+            )
         }
     }
 
     /// Temporary files a killed run left behind (`.name.partial-PID`); never complete, so removed.
-    private static func removePartialFiles(in folder: URL) {
+    private func removePartialFiles(in folder: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(".") && name.contains(".partial-") {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+}
+
+extension ValueParser where Value == BatchCommand.Shard {
+    /// `i/n` with 0 ≤ i < n.
+    static var shard: Self {
+        Self(expectation: "i/n with 0 ≤ i < n", describe: { "\($0.index)/\($0.count)" }) { text in
+            let parts = text.split(separator: "/").map { Int($0) }
+            guard parts.count == 2, let index = parts[0], let count = parts[1], count >= 1, (0..<count).contains(index)
+            else { return nil }
+            return BatchCommand.Shard(index: index, count: count)
         }
     }
 }

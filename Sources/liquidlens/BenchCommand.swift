@@ -1,102 +1,71 @@
 import Foundation
 import LiquidLens
 
-extension Commands {
-    static let bench = CommandSpec(
-        name: "bench",
-        abstract: "Verify GPU vs CPU parity on the benchmark workloads, then time them.",
-        discussion: """
-            Workloads (fixed, so results compare over time): lens-heavy (1920×1080, one moving
-            900×300 lens, every effect), screen (1206×2622 glass UI, lens dragged), thumbnails (256
-            distinct 512×512 scenes). First one frame of each is rendered on both backends and
-            compared (≤ 1/255 per channel, ≥ 99.9 % identical); a failed check stops the run before
-            anything is timed. Then, per backend: setup (instance, device, pipelines), the first
-            frame, every frame of a render-only batch (frames resolved beforehand; median and p90
-            of the time between finished frames), GPU stage times from timestamp queries, and an
-            end-to-end batch (resolve, render, fast PNG encoding on the other cores, write).
-            --sweeps all adds the scaling sweeps (resolution, glass coverage, shapes per group, frost σ)
-            on the lens-heavy frame; --chart draws them.
-            """,
-        arguments: [],
-        options: [
-            .init(
-                long: "workload", short: nil, valueName: "name", help: "lens-heavy, screen, thumbnails or all.",
-                defaultValue: "all"),
-            .init(
-                long: "backend", short: nil, valueName: "backend", help: "vulkan, cpu or both.", defaultValue: "both"),
-            .init(
-                long: "frames", short: nil, valueName: "n",
-                help: "Frames per workload (default: lens-heavy 60, screen 120, thumbnails 256).", defaultValue: nil),
-            .init(
-                long: "frames-in-flight", short: nil, valueName: "n", help: "Frames submitted to the device at once.",
-                defaultValue: "2"),
-            .init(
-                long: "sweeps", short: nil, valueName: "list",
-                help: "Scaling sweeps to run: all, or some of resolution,coverage,shapes,frost.", defaultValue: nil),
-            .init(
-                long: "sweep-frames", short: nil, valueName: "n", help: "Frames per sweep point.", defaultValue: "8"),
-            .init(
-                long: "json", short: nil, valueName: "file", help: "Write the report as JSON (see --print-schema).",
-                defaultValue: nil),
-            .init(
-                long: "chart", short: nil, valueName: "file.svg", help: "Draw the scaling sweeps (implies --sweeps).",
-                defaultValue: nil),
-            .init(
-                long: "save-frames", short: nil, valueName: "dir",
-                help: "Write each workload's verified frame (GPU and CPU) as PNGs.", defaultValue: nil),
-            .init(
-                long: "print-schema", short: nil, valueName: nil, help: "Print the JSON schema of the report.",
-                defaultValue: nil),
-        ])
-
-    private enum BenchBackends: String, CaseIterable {
+/// `liquidlens bench`: GPU vs CPU parity on the benchmark workloads, then their timings.
+struct BenchCommand: Command {
+    /// `--backend`: the backends timed.
+    enum Backends: String, CaseIterable {
         case vulkan, cpu, both
     }
 
-    static func runBench(_ arguments: ParsedArguments) throws {
-        if arguments.flag("print-schema") {
+    static let name = "bench"
+    static let abstract = "Verify GPU vs CPU parity on the benchmark workloads, then time them."
+    static let discussion: String? = """
+        Workloads (fixed, so results compare over time): lens-heavy (1920×1080, one moving
+        900×300 lens, every effect), screen (1206×2622 glass UI, lens dragged), thumbnails (256
+        distinct 512×512 scenes). First one frame of each is rendered on both backends and
+        compared (≤ 1/255 per channel, ≥ 99.9 % identical); a failed check stops the run before
+        anything is timed. Then, per backend: setup (instance, device, pipelines), the first
+        frame, every frame of a render-only batch (frames resolved beforehand; median and p90
+        of the time between finished frames), GPU stage times from timestamp queries, and an
+        end-to-end batch (resolve, render, fast PNG encoding on the other cores, write).
+        --sweeps all adds the scaling sweeps (resolution, glass coverage, shapes per group, frost σ)
+        on the lens-heavy frame; --chart draws them.
+        """
+
+    @Option("workload", valueName: "name", help: "lens-heavy, screen, thumbnails or all.", parser: .workloads)
+    var workloads = BenchmarkWorkload.allCases
+    @Option("backend", help: "vulkan, cpu or both.", parser: .choice()) var backendChoice = Backends.both
+    var device = DeviceOption()
+    @Option(
+        "frames", valueName: "n", help: "Frames per workload (default: lens-heavy 60, screen 120, thumbnails 256).",
+        parser: .integer(in: 2...10_000))
+    var frames: Int?
+    var framesInFlight = FramesInFlightOption()
+    @Option(
+        "sweeps", valueName: "list", help: "Scaling sweeps to run: all, or some of resolution,coverage,shapes,frost.",
+        parser: .sweepNames)
+    var sweepNames: [String]?
+    @Option("sweep-frames", valueName: "n", help: "Frames per sweep point.", parser: .integer(in: 2...100))
+    var sweepFrames = 8
+    @Option("json", valueName: "file", help: "Write the report as JSON (see --print-schema).") var jsonPath: String?
+    @Option("chart", valueName: "file.svg", help: "Draw the scaling sweeps (implies --sweeps).") var chartPath: String?
+    @Option("save-frames", valueName: "dir", help: "Write each workload's verified frame (GPU and CPU) as PNGs.")
+    var saveFramesPath: String?
+    @Flag("print-schema", help: "Print the JSON schema of the report.") var printSchema: Bool
+
+    func run() throws {
+        if printSchema {
             print(BenchReport.schema)
             return
         }
-        let workloadName = arguments.value("workload")!
-        let workloads: [BenchmarkWorkload]
-        if workloadName == "all" {
-            workloads = BenchmarkWorkload.allCases
-        } else if let workload = BenchmarkWorkload(rawValue: workloadName) {
-            workloads = [workload]
-        } else {
-            throw UsageError(
-                message:
-                    "Invalid value '\(workloadName)' for '--workload <name>' (expected lens-heavy, screen, thumbnails or all)",
-                spec: bench)
-        }
-        let backendChoice: BenchBackends = try parseChoice(arguments, "backend", valueName: "backend", bench)
         let backends: [Backend] =
             switch backendChoice {
             case .vulkan: [.vulkan]
             case .cpu: [.cpu]
             case .both: [.vulkan, .cpu]
             }
-        let frames = try parseCount(arguments, "frames", valueName: "n", 2...10_000, bench)
-        let inFlight = try parseCount(arguments, "frames-in-flight", valueName: "n", 1...16, bench)!
-        let chart = arguments.value("chart").map { URL(fileURLWithPath: $0) }
-        let sweepNames = BenchSweeps.all.map(\.name)
-        let sweepText = arguments.value("sweeps") ?? (chart != nil ? "all" : "")
-        let sweeps = sweepText == "all" ? sweepNames : sweepText.split(separator: ",").map(String.init)
-        if let unknown = sweeps.first(where: { !sweepNames.contains($0) }) {
-            throw UsageError(
-                message:
-                    "Invalid value '\(unknown)' for '--sweeps <list>' (expected all or some of \(sweepNames.joined(separator: ",")))",
-                spec: bench)
-        }
+        let chart = chartPath.map { URL(fileURLWithPath: $0) }
+        let sweeps = sweepNames ?? (chart != nil ? BenchSweeps.all.map(\.name) : [])
         if chart != nil && sweeps.isEmpty {
-            throw UsageError(message: "--chart draws the sweeps; give --sweeps a list", spec: bench)
+            throw UsageError(message: "--chart draws the sweeps; give --sweeps a list")
         }
-        let sweepFrames = try parseCount(arguments, "sweep-frames", valueName: "n", 2...100, bench)!
+        let vulkanOptions = device.vulkanOptions
+        let inFlight = framesInFlight.count
 
         let vulkan: LensRenderer
         do {
-            vulkan = try LensRenderer(backend: .vulkan)
+            vulkan = try LensRenderer(backend: .vulkan, vulkanOptions: vulkanOptions)
         } catch {
             throw CommandFailure(
                 message:
@@ -107,7 +76,7 @@ extension Commands {
         print("liquidlens bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, Vulkan device \(deviceName)")
 
         var report = BenchReport(
-            tool: "liquidlens 0.1.0", date: ISO8601DateFormatter().string(from: Date()),
+            tool: "liquidlens \(LiquidLensTool.version)", date: ISO8601DateFormatter().string(from: Date()),
             machine: .init(
                 cores: ProcessInfo.processInfo.activeProcessorCount,
                 memoryGiB: Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30),
@@ -115,14 +84,14 @@ extension Commands {
             verification: [], results: [], sweeps: [])
 
         print("\nVERIFY (one frame per workload, GPU vs CPU, ≤ 1/255 and ≥ 99.9 % identical):")
-        let saveFolder = arguments.value("save-frames").map { URL(fileURLWithPath: $0) }
+        let saveFolder = saveFramesPath.map { URL(fileURLWithPath: $0) }
         for workload in workloads {
             let count = frames ?? workload.defaultFrames
             let verification = try verify(workload, frame: count / 2, of: count, vulkan: vulkan, saveTo: saveFolder)
             report.verification.append(verification)
         }
         if let failed = report.verification.first(where: { !$0.passed }) {
-            try writeReport(report, arguments)
+            try writeReport(report)
             throw CommandFailure(
                 message:
                     "parity check failed on \(failed.workload) frame \(failed.frame) (max error \(failed.maxError), \(String(format: "%.4f", failed.identicalFraction * 100)) % identical): the GPU and CPU disagree, so nothing was timed"
@@ -133,7 +102,8 @@ extension Commands {
         for workload in workloads {
             for backend in backends {
                 let result = try measure(
-                    workload, backend: backend, frames: frames ?? workload.defaultFrames, inFlight: inFlight)
+                    workload, backend: backend, frames: frames ?? workload.defaultFrames, inFlight: inFlight,
+                    vulkanOptions: vulkanOptions)
                 report.results.append(result)
                 printResult(result)
             }
@@ -145,7 +115,7 @@ extension Commands {
             for backend in backends {
                 for sweep in BenchSweeps.all where sweeps.contains(sweep.name) {
                     let measured = try BenchSweeps.run(
-                        sweep, backend: backend, frames: sweepFrames, inFlight: inFlight)
+                        sweep, backend: backend, frames: sweepFrames, inFlight: inFlight, vulkanOptions: vulkanOptions)
                     report.sweeps.append(measured)
                     let points = measured.points.map {
                         "\($0.label) \(String(format: "%.1f", $0.frameMs))/\(String(format: "%.0f", $0.firstFrameMs))"
@@ -156,22 +126,22 @@ extension Commands {
                 }
             }
         }
-        try writeReport(report, arguments)
+        try writeReport(report)
         if let chart {
             try AtomicFile.write(Data(BenchChart.svg(report.sweeps).utf8), to: chart)
             print("chart: \(chart.path)")
         }
     }
 
-    private static func writeReport(_ report: BenchReport, _ arguments: ParsedArguments) throws {
-        guard let path = arguments.value("json") else { return }
+    private func writeReport(_ report: BenchReport) throws {
+        guard let path = jsonPath else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(try encoder.encode(report), to: URL(fileURLWithPath: path))
         print("report: \(path)")
     }
 
-    private static func verify(
+    private func verify(
         _ workload: BenchmarkWorkload, frame: Int, of count: Int, vulkan: LensRenderer, saveTo folder: URL?
     ) throws -> BenchReport.Verification {
         let parameters = try LensRenderer.resolve(try workload.scene(frame, of: count))
@@ -191,11 +161,11 @@ extension Commands {
             identicalFraction: diff.identicalFraction, passed: passed)
     }
 
-    private static func measure(_ workload: BenchmarkWorkload, backend: Backend, frames: Int, inFlight: Int) throws
-        -> BenchReport.Result
-    {
+    private func measure(
+        _ workload: BenchmarkWorkload, backend: Backend, frames: Int, inFlight: Int, vulkanOptions: VulkanOptions
+    ) throws -> BenchReport.Result {
         let clock = BenchClock()
-        let renderer = try LensRenderer(backend: backend)
+        let renderer = try LensRenderer(backend: backend, vulkanOptions: vulkanOptions)
         let setupMs = clock.lap()
         let cache = ResolveCache()
         var resolveTimes: [Double] = []
@@ -246,7 +216,7 @@ extension Commands {
                 pngCompression: "fast", framesPerSecond: endToEndFPS, ratioToRenderOnly: endToEndFPS / renderOnlyFPS))
     }
 
-    private static func printResult(_ result: BenchReport.Result) {
+    private func printResult(_ result: BenchReport.Result) {
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         print(
             "  \(result.workload) on \(result.backend): \(result.width)×\(result.height), \(result.frames) frames, "
@@ -300,5 +270,32 @@ final class BenchClock {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * q).rounded(.up)) - 1))]
+    }
+}
+
+extension ValueParser where Value == [BenchmarkWorkload] {
+    /// One workload by name, or `all`.
+    static var workloads: Self {
+        let names = BenchmarkWorkload.allCases.map(\.rawValue)
+        return Self(
+            expectation: names.joined(separator: ", ") + " or all", completions: names + ["all"],
+            describe: { $0 == BenchmarkWorkload.allCases ? "all" : $0.map(\.rawValue).joined(separator: ",") }
+        ) { text in
+            text == "all" ? BenchmarkWorkload.allCases : BenchmarkWorkload(rawValue: text).map { [$0] }
+        }
+    }
+}
+
+extension ValueParser where Value == [String] {
+    /// `all`, or sweep names separated by commas; an unknown name is the invalid value.
+    static var sweepNames: Self {
+        let names = BenchSweeps.all.map(\.name)
+        let list = names.joined(separator: ",")
+        return Self(expectation: "all or some of \(list)", completions: ["all"] + names) { text throws(ValueError) in
+            if text == "all" { return names }
+            let chosen = text.split(separator: ",").map(String.init)
+            if let unknown = chosen.first(where: { !names.contains($0) }) { throw .invalid(unknown) }
+            return chosen
+        }
     }
 }

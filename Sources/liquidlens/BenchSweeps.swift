@@ -71,14 +71,14 @@ enum BenchSweeps {
             }),
     ]
 
-    static func run(_ definition: Definition, backend: Backend, frames: Int, inFlight: Int) throws
-        -> BenchReport.Sweep
-    {
+    static func run(
+        _ definition: Definition, backend: Backend, frames: Int, inFlight: Int, vulkanOptions: VulkanOptions
+    ) throws -> BenchReport.Sweep {
         var points: [BenchReport.SweepPoint] = []
         for point in definition.points {
             let cache = ResolveCache()
             let parameters = try (0..<frames).map { try LensRenderer.resolve(try point.scene($0), cache: cache) }
-            let renderer = try LensRenderer(backend: backend)
+            let renderer = try LensRenderer(backend: backend, vulkanOptions: vulkanOptions)
             let intervals = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight).intervals
             points.append(
                 BenchReport.SweepPoint(

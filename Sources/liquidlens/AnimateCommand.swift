@@ -1,0 +1,132 @@
+import Foundation
+import LiquidLens
+
+extension BuiltInAnimation: ExpressibleByArgument {
+    static var argumentParser: ValueParser<BuiltInAnimation> { .named("animation") }
+}
+
+/// `liquidlens animate`: a scene's animation (or a built-in one) as frames, APNG, GIF or video.
+struct AnimateCommand: Command {
+    /// The backend `--fallback` may switch to when the Vulkan device fails mid-run.
+    enum FallbackBackend: String, CaseIterable {
+        case cpu
+    }
+
+    static let name = "animate"
+    static let abstract = "Render an animation: a folder of PNGs, an animated PNG, a GIF, an MP4 or a WebM."
+    static let discussion: String? = """
+        The output's extension picks the format: a folder (no extension) gets numbered PNGs;
+        .png is an animated PNG, .gif a GIF, .mp4 / .webm a video (those need ffmpeg). The scene's
+        "animation" drives its first control; motion is a function of time, so any --fps samples
+        the same curves. With neither <scene> nor --example, renders segmented-drag.
+        """
+
+    @Argument("scene", help: "A scene JSON file with an \"animation\".") var scenePath: String?
+    @Option("example", valueName: "name", help: "A built-in animation (see 'liquidlens examples').")
+    var example: BuiltInAnimation?
+    var output = OutputOption(help: "Folder, .png, .gif, .mp4 or .webm.")
+    @Option("fps", help: "Frames per second, 1…240.", parser: .number(in: 1...240)) var fps = 30.0
+    @Option(
+        "duration", valueName: "seconds", help: "Length (default: the animation's).",
+        parser: .number(expectation: "0…600") { $0 > 0 && $0 <= 600 })
+    var duration: Double?
+    var backend = BackendOption()
+    var scale = ScaleOption()
+    var device = DeviceOption()
+    var quiet = QuietOption()
+    @Flag("resume", help: "Keep complete frames in the output folder; render the rest.") var resume: Bool
+    @Flag("force", help: "Replace frames the output folder already holds.") var force: Bool
+    @Option(
+        "fallback", valueName: "backend", help: "cpu: if the Vulkan device fails mid-run, go on on the CPU reference.",
+        parser: .choice())
+    var fallback: FallbackBackend?
+
+    /// What to render: the frame at a time, and the name and length the output defaults to.
+    private struct Source {
+        let frameAt: (Double) -> Scene
+        let naturalDuration: Double
+        let name: String
+        let baseDirectory: URL?
+    }
+
+    func run() throws {
+        if scenePath != nil && example != nil {
+            throw UsageError(message: "Give either <scene> or --example, not both")
+        }
+        if resume && force {
+            throw UsageError(message: "Give either --resume or --force, not both")
+        }
+        let source = try loadSource()
+        let outputURL = URL(fileURLWithPath: output.path ?? source.name + ".gif")
+        let frameCount = max(1, Int(((duration ?? source.naturalDuration) * fps).rounded()))
+        var renderer = try makeRenderer(backend.choice, device.vulkanOptions)
+        let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
+        let writer = try AnimationWriter(output: outputURL, fps: fps, frameCount: frameCount, existing: existing)
+        let progress = Progress(total: frameCount, quiet: quiet.isOn)
+        Interruption.watch()
+        for index in 0..<frameCount {
+            if Interruption.requested {
+                writer.abandon()
+                let howToGoOn =
+                    writer.format == .folder
+                    ? "rerun the same command with --resume to render the rest"
+                    : "nothing was written to \(outputURL.path)"
+                throw Interrupted(message: "interrupted after \(index) of \(frameCount) frames; \(howToGoOn)")
+            }
+            if writer.completeFrames.contains(index) {
+                writer.skip()
+                progress.advance()
+                continue
+            }
+            let parameters: FrameParameters
+            do {
+                parameters = try LensRenderer.resolve(
+                    source.frameAt(Double(index) / fps), baseDirectory: source.baseDirectory,
+                    scale: scale.pixelsPerPoint)
+            } catch let error as SceneError {
+                throw CommandFailure(message: "\(scenePath ?? source.name) at frame \(index + 1): \(error)")
+            }
+            let image: RGBA8Image
+            do {
+                image = try renderer.render(parameters)
+            } catch let error as VulkanError {
+                guard fallback == .cpu else {
+                    writer.abandon()
+                    throw CommandFailure(
+                        message: "frame \(index + 1): \(error) (add --fallback cpu to go on on the CPU reference)")
+                }
+                printError(
+                    "warning: the Vulkan device failed at frame \(index + 1) (\(error)); going on on the CPU reference")
+                renderer = try makeRenderer(.cpu)
+                image = try renderer.render(parameters)
+            }
+            try writer.append(image)
+            progress.advance()
+        }
+        try writer.finish()
+        progress.finish()
+        print(
+            "wrote \(outputURL.path) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
+        )
+    }
+
+    /// The scene file's animation (or highlight pulse), else the built-in example.
+    private func loadSource() throws -> Source {
+        guard let scenePath else {
+            let example = example ?? .segmentedDrag
+            return Source(
+                frameAt: { example.frame(at: $0) }, naturalDuration: example.duration, name: example.rawValue,
+                baseDirectory: nil)
+        }
+        let url = URL(fileURLWithPath: scenePath)
+        let scene = try loadFile(scenePath, Scene.load(contentsOf:))
+        guard scene.animation != nil || scene.glass.contains(where: { $0.highlight != nil }) else {
+            throw CommandFailure(
+                message: "\(scenePath): the scene has no \"animation\" and no animated \"highlight\" to render")
+        }
+        // A highlight-only scene runs one pulse cycle (4 s) unless --duration says otherwise.
+        return Source(
+            frameAt: { scene.frame(at: $0) }, naturalDuration: scene.animation?.duration ?? 4,
+            name: url.deletingPathExtension().lastPathComponent, baseDirectory: url.deletingLastPathComponent())
+    }
+}

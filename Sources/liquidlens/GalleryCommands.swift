@@ -1,0 +1,66 @@
+import Foundation
+import LiquidLens
+
+/// `liquidlens gallery`: every shape and optical feature alone, in one contact sheet.
+struct GalleryCommand: Command {
+    static let name = "gallery"
+    static let abstract = "Render every shape and optical feature, each alone, into one contact sheet."
+    static let discussion: String? =
+        "Cells run left to right, top to bottom, in the order 'liquidlens gallery --list' prints."
+
+    var output = OutputOption(help: "The PNG to write.", default: "gallery.png")
+    var backend = BackendOption()
+    var device = DeviceOption()
+    @Flag("list", help: "Print the cell names instead of rendering.") var list: Bool
+
+    func run() throws {
+        if list {
+            for (index, cell) in FeatureGallery.cells.enumerated() { print("\(index + 1). \(cell.name)") }
+            return
+        }
+        let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
+        let cells = FeatureGallery.cells.map { (name: $0.name, scene: $0.scene) }
+        let sheet = try renderContactSheet(cells, columns: FeatureGallery.columns, on: renderer)
+        let outputURL = URL(fileURLWithPath: output.path)
+        try PNGCodec.write(sheet, to: outputURL)
+        print("wrote \(outputURL.path) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
+    }
+}
+
+/// `liquidlens presets`: the named glass themes, listed or rendered side by side.
+struct PresetsCommand: Command {
+    static let name = "presets"
+    static let abstract = "List the named glass themes, or render them side by side."
+    static let discussion: String? = """
+        A scene uses a preset with "theme": "arctic" (all its glass) or per element; an object
+        {"preset": "arctic", "cornerRadius": 24, …} starts from the preset and changes keys.
+        """
+
+    @Option("sheet", valueName: "file.png", help: "Render every preset into one contact sheet.") var sheet: String?
+    var backend = BackendOption()
+    var device = DeviceOption()
+
+    func run() throws {
+        guard let sheet else {
+            for preset in ThemePreset.allCases { print(helpRow(preset.rawValue, preset.summary), terminator: "") }
+            return
+        }
+        let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
+        let cells = ThemePreset.allCases.map { (name: $0.rawValue, scene: $0.sampleScene()) }
+        let image = try renderContactSheet(cells, columns: 7, on: renderer)
+        try PNGCodec.write(image, to: URL(fileURLWithPath: sheet))
+        print("wrote \(sheet) (\(cells.count) presets, \(image.width)×\(image.height) px)")
+    }
+}
+
+/// Renders the cells in order, naming each on stderr as it is done, into a sheet `columns` wide.
+private func renderContactSheet(
+    _ cells: [(name: String, scene: Scene)], columns: Int, on renderer: LensRenderer
+) throws -> RGBA8Image {
+    var images: [RGBA8Image] = []
+    for (index, cell) in cells.enumerated() {
+        images.append(try renderer.render(cell.scene))
+        printError("[\(index + 1)/\(cells.count)] \(cell.name)")
+    }
+    return ContactSheet.compose(images, columns: columns)
+}

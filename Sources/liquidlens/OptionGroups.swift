@@ -1,0 +1,93 @@
+import Foundation
+import LiquidLens
+
+extension Backend: ExpressibleByArgument {
+    static var argumentParser: ValueParser<Backend> { .choice(expectation: "auto, vulkan or cpu") }
+}
+
+extension ImageFormat: ExpressibleByArgument {
+    static var argumentParser: ValueParser<ImageFormat> { .choice() }
+}
+
+extension PNGCompression: ExpressibleByArgument {
+    static var argumentParser: ValueParser<PNGCompression> { .choice() }
+}
+
+extension ContentSizeCategory: ExpressibleByArgument {
+    static var argumentParser: ValueParser<ContentSizeCategory> { .choice() }
+}
+
+extension ControlAppearance: ExpressibleByArgument {
+    static var argumentParser: ValueParser<ControlAppearance> { .choice() }
+}
+
+/// `--backend`: which backend renders.
+struct BackendOption: ParsableArguments {
+    @Option("backend", help: "auto, vulkan or cpu.") var choice: Backend = .automatic
+}
+
+/// A renderer on `backend`; a Vulkan setup failure is a command failure (exit 1).
+func makeRenderer(_ backend: Backend, _ options: VulkanOptions = VulkanOptions()) throws -> LensRenderer {
+    do {
+        return try LensRenderer(backend: backend, vulkanOptions: options)
+    } catch {
+        throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
+    }
+}
+
+/// `--device`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`, else the best.
+struct DeviceOption: ParsableArguments {
+    @Option("device", help: "Vulkan device index or name part (or $LIQUIDLENS_DEVICE).") var given: String?
+
+    /// The device asked for on the command line or in the environment.
+    var selection: String? { given ?? ProcessInfo.processInfo.environment["LIQUIDLENS_DEVICE"] }
+
+    /// Vulkan set up on the selected device.
+    var vulkanOptions: VulkanOptions { VulkanOptions(device: selection) }
+}
+
+/// `--validation`: the Khronos validation layer, also on with `$LIQUIDLENS_VALIDATION=1`.
+struct ValidationOption: ParsableArguments {
+    @Flag("validation", help: "Enable the Vulkan validation layer (or $LIQUIDLENS_VALIDATION=1).") var given: Bool
+
+    var isEnabled: Bool { given || ProcessInfo.processInfo.environment["LIQUIDLENS_VALIDATION"] == "1" }
+}
+
+/// `--scale`: pixels per point, overriding the scene's.
+struct ScaleOption: ParsableArguments {
+    @Option(
+        "scale", help: "Pixels per point, 1…4 (default: the scene's).",
+        parser: .number(expectation: "a number in 1…4") { (1...4).contains($0) })
+    var pixelsPerPoint: Double?
+}
+
+/// `-o, --output`: where the command writes; `Path` is `String` when there is a fixed default.
+struct OutputOption<Path>: ParsableArguments {
+    @Option var path: Path
+}
+
+extension OutputOption where Path == String? {
+    /// An output without a fixed default (the command derives one).
+    init(valueName: String = "output", help: String) {
+        _path = Option("output", short: "o", valueName: valueName, help: help)
+    }
+}
+
+extension OutputOption where Path == String {
+    init(help: String, default defaultPath: String) {
+        _path = Option(wrappedValue: defaultPath, "output", short: "o", help: help)
+    }
+}
+
+/// `-q, --quiet`: no progress output.
+struct QuietOption: ParsableArguments {
+    @Flag("quiet", short: "q", help: "No progress output.") var isOn: Bool
+}
+
+/// `--frames-in-flight`: frames submitted to the device at once.
+struct FramesInFlightOption: ParsableArguments {
+    @Option(
+        "frames-in-flight", valueName: "n", help: "Frames submitted to the device at once.",
+        parser: .integer(in: 1...16))
+    var count = 2
+}

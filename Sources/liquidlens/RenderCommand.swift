@@ -1,0 +1,161 @@
+import Foundation
+import LiquidLens
+
+extension BuiltInScene: ExpressibleByArgument {
+    static var argumentParser: ValueParser<BuiltInScene> { .named("example") }
+}
+
+/// `liquidlens render`: one scene or built-in example to a PNG, optionally timed.
+struct RenderCommand: Command {
+    static let name = "render"
+    static let abstract = "Render a scene (or a built-in example) to a PNG."
+    static let discussion: String? = """
+        With neither <scene> nor --example, renders the showcase: a segmented-control lens
+        split over a glyph. Scene files are JSON; see README.md for the format.
+        """
+
+    @Argument("scene", help: "A scene JSON file.") var scenePath: String?
+    @Option("example", valueName: "name", help: "A built-in scene (see 'liquidlens examples').")
+    var example: BuiltInScene?
+    var output = OutputOption(help: "The PNG to write (default: <scene or example name>.png).")
+    @Option("appearance", help: "Examples: light or dark (controls: the row to draw; default both).")
+    var appearance: ControlAppearance?
+    @Option("content-size", valueName: "category", help: "Examples: Dynamic Type category, xS…XXXL, AX1…AX5.")
+    var contentSize: ContentSizeCategory = .large
+    var backend = BackendOption()
+    var scale = ScaleOption()
+    var device = DeviceOption()
+    @Flag("timing", help: "Print setup, first-frame and per-frame times.") var timing: Bool
+    @Option(
+        "frames", valueName: "n", help: "Frames timed after the first with --timing.", parser: .integer(in: 1...10_000))
+    var frames = 10
+    var validation = ValidationOption()
+
+    func run() throws {
+        if scenePath != nil && example != nil {
+            throw UsageError(message: "Give either <scene> or --example, not both")
+        }
+        let scene: Scene
+        let baseDirectory: URL?
+        let defaultOutput: String
+        if let scenePath {
+            let url = URL(fileURLWithPath: scenePath)
+            scene = try loadFile(scenePath, Scene.load(contentsOf:))
+            baseDirectory = url.deletingLastPathComponent()
+            defaultOutput = url.deletingPathExtension().lastPathComponent + ".png"
+        } else {
+            let example = example ?? .segmented
+            if let appearance {
+                scene = example.scene(appearance: appearance, contentSize: contentSize)
+            } else {
+                scene =
+                    example == .controls
+                    ? GlassControlsPanel.gallery(contentSize: contentSize) : example.scene(contentSize: contentSize)
+            }
+            baseDirectory = nil
+            defaultOutput = example.rawValue + ".png"
+        }
+        let outputURL = URL(fileURLWithPath: output.path ?? defaultOutput)
+
+        let setupStart = Date()
+        let renderer = try makeRenderer(
+            backend.choice, VulkanOptions(device: device.selection, validation: validation.isEnabled))
+        let setupTime = Date().timeIntervalSince(setupStart)
+        if let reason = renderer.fallbackReason {
+            printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
+        }
+
+        let resolveStart = Date()
+        let parameters: FrameParameters
+        do {
+            parameters = try LensRenderer.resolve(scene, baseDirectory: baseDirectory, scale: scale.pixelsPerPoint)
+        } catch let error as SceneError {
+            throw CommandFailure(message: "\(scenePath ?? "scene"): \(error)")
+        }
+        let resolveTime = Date().timeIntervalSince(resolveStart)
+
+        let firstStart = Date()
+        let image = try renderer.render(parameters)
+        let firstTime = Date().timeIntervalSince(firstStart)
+        try PNGCodec.write(image, to: outputURL)
+
+        print("wrote \(outputURL.path) (\(image.width)×\(image.height) px, \(renderer.backendName))")
+        for message in renderer.validationMessages {
+            printError("validation: \(message)")
+        }
+        if timing {
+            try printTiming(
+                renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
+        }
+    }
+
+    /// Renders `frames` more frames and prints the setup, resolve, first-frame and per-frame times.
+    private func printTiming(
+        _ renderer: LensRenderer, _ parameters: FrameParameters, image: RGBA8Image, setup: Double, resolve: Double,
+        firstFrame: Double
+    ) throws {
+        var times: [Double] = []
+        for _ in 0..<frames {
+            let start = Date()
+            _ = try renderer.render(parameters)
+            times.append(Date().timeIntervalSince(start))
+        }
+        times.sort()
+        let median = times[times.count / 2]
+        let p90 = times[min(times.count - 1, Int((Double(times.count) * 0.9).rounded(.up)) - 1)]
+        let megapixels = Double(image.width * image.height) / 1e6
+        func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+        print("frame:       \(image.width)×\(image.height) px, \(parameters.lenses.count) lens(es)")
+        print("setup:       \(ms(setup)) (instance, device, pipelines)")
+        print("resolve:     \(ms(resolve)) (background, label, parameters)")
+        print("first frame: \(ms(firstFrame))")
+        print(
+            "per frame:   median \(ms(median)), p90 \(ms(p90)) over \(frames) frames "
+                + String(format: "(%.1f frames/s, %.1f MP/s)", 1 / median, megapixels / median))
+        if let stages = renderer.lastStageTimes {
+            print(
+                String(
+                    format: "GPU stages:  compose %.2f ms, frost %.2f ms, lens %.2f ms (last frame, timestamps)",
+                    stages.compose, stages.frost, stages.lens))
+        }
+    }
+}
+
+/// `liquidlens diff`: how far two PNGs differ, optionally as a heatmap.
+struct DiffCommand: Command {
+    static let name = "diff"
+    static let abstract = "Compare two PNGs: max and mean error per channel, PSNR, pixels over a threshold."
+
+    @Argument("actual", help: "The image under test.") var actual: String
+    @Argument("expected", help: "The reference image.") var expected: String
+    @Option("heatmap", help: "Write a PNG showing where they differ.") var heatmap: String?
+    @Option(
+        "threshold", valueName: "levels", help: "Per-channel difference (0…255) a pixel may have before it counts.",
+        parser: .integer(in: 0...255))
+    var threshold = 1
+
+    func run() throws {
+        let actualImage = try PNGCodec.read(contentsOf: URL(fileURLWithPath: actual))
+        let expectedImage = try PNGCodec.read(contentsOf: URL(fileURLWithPath: expected))
+        let result = try ImageDiff(actualImage, expectedImage, threshold: threshold)
+        print(result.report)
+        if let heatmap {
+            try PNGCodec.write(ImageDiff.heatmap(actualImage, expectedImage), to: URL(fileURLWithPath: heatmap))
+            print("heatmap:     \(heatmap)")
+        }
+    }
+}
+
+/// `load` applied to the file at `path`; a scene error is a failure that names the file.
+func loadFile<Loaded>(_ path: String, _ load: (URL) throws -> Loaded) throws -> Loaded {
+    do {
+        return try load(URL(fileURLWithPath: path))
+    } catch let error as SceneError {
+        throw CommandFailure(message: "\(path): \(error)")
+    }
+}
+
+extension LensRenderer {
+    /// `vulkan, <device>` or `cpu reference`, for the lines that say what rendered.
+    var backendName: String { device.map { "vulkan, \($0.name)" } ?? "cpu reference" }
+}
