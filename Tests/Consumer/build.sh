@@ -11,6 +11,6 @@ git -C "$work/LiquidLens" tag 0.1.0
 cp -R "$root/Tests/Consumer" "$work/LensConsumer"
 rm -rf "$work/LensConsumer/.build" "$work/LensConsumer/Package.resolved"
 cd "$work/LensConsumer"
-LIQUIDLENS_GIT_URL="file://$work/LiquidLens" swift build -c release
-LIQUIDLENS_GIT_URL="file://$work/LiquidLens" swift run -c release LensConsumer "$work/consumer.png"
+LIQUIDLENS_GIT_URL="file://$work/LiquidLens" swift build
+LIQUIDLENS_GIT_URL="file://$work/LiquidLens" swift run LensConsumer "$work/consumer.png"
 test -s "$work/consumer.png"
