@@ -40,10 +40,10 @@ let package = Package(
         .target(name: "LensModel"),
         .target(name: "LensControls", dependencies: ["LensModel"]),
         .target(name: "LensResolve", dependencies: ["LensModel", "LensControls"]),
-        .target(name: "LensCatalog", dependencies: ["LensModel", "LensControls", "LensResolve"]),
+        .target(name: "LensCatalog", dependencies: ["LensModel", "LensControls"]),
         .target(name: "LensReference", dependencies: ["LensModel", "LensResolve"]),
         .target(name: "LensVulkan", dependencies: ["LensModel", "LensResolve", "LensShaders", "CVulkan"]),
-        .target(name: "LensIO", dependencies: ["LensModel", "LensResolve", "CPNG"]),
+        .target(name: "LensIO", dependencies: ["LensModel", "CPNG"]),
         .target(name: "LensText", dependencies: ["LensModel", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(
             name: "LiquidLens",

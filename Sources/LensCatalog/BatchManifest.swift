@@ -1,7 +1,5 @@
-import LensModel
-import LensControls
-import LensResolve
 import Foundation
+import LensModel
 
 /// A batch: a list of scenes, or one scene with parameter sweeps whose cartesian product gives the
 /// frames. Output names are deterministic, so a batch can be sharded, resumed and compared.
@@ -29,7 +27,9 @@ public struct BatchManifest: Sendable {
         public var values: [JSONValue]
     }
 
+    /// The scenes, in order; with sweeps, the one scene they vary.
     public var scenes: [Source]
+    /// The swept keys, at most 8; empty renders each scene once.
     public var sweeps: [Sweep]
     /// Prefix of swept outputs: `<name>-00001`.
     public var name: String
@@ -92,10 +92,11 @@ public struct BatchManifest: Sendable {
             throw SceneError(keyPath: "", message: "give either \"scenes\" or \"scene\", not both")
         }
         if let name = object["name"] {
-            guard let name = name as? String, !name.isEmpty, name.count <= 64,
+            guard let name = name as? String, !name.isEmpty, name.count <= Limits.batchNameLength,
                 name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
             else {
-                throw SceneError(keyPath: "name", message: "expected 1…64 letters, digits, - or _")
+                throw SceneError(
+                    keyPath: "name", message: "expected 1…\(Limits.batchNameLength) letters, digits, - or _")
             }
             manifest.name = name
         }
@@ -133,8 +134,8 @@ public struct BatchManifest: Sendable {
     }
 
     private static func sweeps(_ value: Any) throws -> [Sweep] {
-        guard let list = value as? [Any], list.count <= 8 else {
-            throw SceneError(keyPath: "sweep", message: "expected a list of up to 8 sweeps")
+        guard let list = value as? [Any], list.count <= Limits.batchSweeps else {
+            throw SceneError(keyPath: "sweep", message: "expected a list of up to \(Limits.batchSweeps) sweeps")
         }
         return try list.enumerated().map { index, entry in
             let keyPath = "sweep[\(index)]"

@@ -1,7 +1,5 @@
-import LensModel
-import LensControls
-import LensResolve
 import Foundation
+import LensModel
 
 /// The benchmark workloads of the design brief (§4). Their names are fixed so that results
 /// compare across time; every frame is a function of its index, so runs are reproducible.

@@ -1,7 +1,5 @@
-import LensModel
-import LensControls
-import LensResolve
 import Foundation
+import LensModel
 
 /// The built-in animations. Names are stable.
 public enum BuiltInAnimation: String, CaseIterable, Sendable {
@@ -14,6 +12,7 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
     /// Two glass capsules joining through a liquid bridge and parting again.
     case merge
 
+    /// One line for `liquidlens examples`: what the animation shows.
     public var summary: String {
         switch self {
         case .segmentedDrag: "segmented control: touch, lift, drag D → Y, release, settle"
@@ -23,6 +22,7 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
         }
     }
 
+    /// Natural length in seconds.
     public var duration: Double {
         switch self {
         case .segmentedDrag: 2.4

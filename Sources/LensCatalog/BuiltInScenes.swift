@@ -1,7 +1,6 @@
-import LensModel
-import LensControls
-import LensResolve
 import Foundation
+import LensControls
+import LensModel
 
 /// The embedded scenes of DESIGN.md §3 that exist so far. Names are stable.
 public enum BuiltInScene: String, CaseIterable, Sendable {

@@ -1,18 +1,20 @@
-import LensModel
-import LensControls
-import LensResolve
 import Foundation
+import LensModel
 
 /// One scene per shape and per optical feature, each alone on the same busy backdrop: the
 /// contact sheet `liquidlens gallery` renders, and the GPU-vs-CPU parity matrix.
 public enum FeatureGallery {
+    /// One gallery scene and its name.
     public struct Cell: Sendable {
+        /// Stable name of the cell (e.g. `circle`, `group-bridge`), as the gallery lists it.
         public let name: String
+        /// The cell's scene, one cell in size at scale 1.
         public let scene: Scene
     }
 
     /// Cell size in points (scale 1).
     public static let cellWidth = 160.0
+    /// Cell height in points (scale 1).
     public static let cellHeight = 120.0
     /// Cells per row of the contact sheet.
     public static let columns = 6
@@ -74,6 +76,7 @@ public enum FeatureGallery {
         )
     }
 
+    /// Every cell, in contact-sheet order.
     public static let cells: [Cell] = [
         cell("circle", shape: .circle, frame: Rect(x: 32, y: 12, width: 96, height: 96)),
         cell("ellipse", shape: .ellipse),

@@ -1,8 +1,5 @@
-import LensModel
-import LensControls
-import LensResolve
-import LensControls
 import Foundation
+import LensModel
 
 extension ThemePreset {
     /// One line for `liquidlens presets`.

@@ -1,7 +1,5 @@
-import LensModel
-import LensControls
-import LensResolve
 import Foundation
+import LensModel
 
 /// A tiny single-stroke font for the built-in scenes' label rows (D, W, M, Y, digits 3 and 6),
 /// rasterised with analytic antialiasing. It stands in until label rows come from real fonts.

@@ -1,5 +1,5 @@
-import LensModel
 import Foundation
+import LensModel
 
 extension GlassControl {
     /// The black wash a presented sheet lays over the backdrop.

@@ -1,5 +1,5 @@
-import LensModel
 import Foundation
+import LensModel
 
 /// The glass controls gallery (LiquidGlassKit's vocabulary), every control drawn through the same
 /// glass primitive in one theme: navigation bar, search bar with clear and cancel, buttons in three
@@ -8,14 +8,19 @@ import Foundation
 /// with an action button and a badge, and a bottom sheet over a dimmed backdrop. Labels sit on the
 /// glass as foreground text: white on dark glass or in dark appearance, red when destructive.
 public struct GlassControlsPanel: Sendable {
+    /// The theme every control of the panel takes.
     public var theme: Theme
+    /// Light or dark: label colours and the panel's backdrop.
     public var appearance: ControlAppearance
+    /// Dynamic Type size of the labels; larger sizes can make the panel taller.
     public var contentSize: ContentSizeCategory
+    /// Whether the bottom sheet is shown, over a dimmed backdrop.
     public var sheetPresented: Bool
 
     /// One panel's size in points.
     public static let size = (width: 360.0, height: 640.0)
 
+    /// A panel in `theme`; light, stock text size and with the sheet presented by default.
     public init(
         theme: Theme, appearance: ControlAppearance = .light, contentSize: ContentSizeCategory = .large,
         sheetPresented: Bool = true

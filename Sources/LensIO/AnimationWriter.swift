@@ -1,6 +1,5 @@
 import Foundation
 import LensModel
-import LensResolve
 
 /// Where an animation goes, chosen by the output path.
 public enum AnimationFormat: String, Sendable {
@@ -12,6 +11,7 @@ public enum AnimationFormat: String, Sendable {
     case mp4
     case webm
 
+    /// The format the path's extension names: png or apng, gif, mp4 (m4v, mov), webm; anything else is a folder.
     public init(path: String) {
         switch URL(fileURLWithPath: path).pathExtension.lowercased() {
         case "png", "apng": self = .apng
@@ -27,6 +27,7 @@ public enum AnimationFormat: String, Sendable {
 /// under its name only when complete (written beside it, then renamed), so an interrupted run
 /// never leaves a half-written animation.
 public final class AnimationWriter {
+    /// The output's format, from its path.
     public let format: AnimationFormat
     private let output: URL
     private let fps: Double
@@ -50,6 +51,8 @@ public final class AnimationWriter {
     /// Frames already complete in the folder (resume), by index.
     public private(set) var completeFrames: Set<Int> = []
 
+    /// A writer of `frameCount` frames at `fps` to `output`; for a folder, `existing` says what becomes of
+    /// frames already there (default: refuse, with an error).
     public init(output: URL, fps: Double, frameCount: Int, existing: Existing = .refuse) throws {
         self.format = AnimationFormat(path: output.path)
         self.output = output

@@ -1,8 +1,9 @@
 import LensModel
-import LensResolve
 
 /// Lays images of one size out in a grid, row by row, on a neutral background.
 public enum ContactSheet {
+    /// `images` in a grid `columns` wide on dark grey, `gap` pixels between and around them. Each cell takes
+    /// the first image's size (a larger image is cropped); no images give one grey pixel.
     public static func compose(_ images: [RGBA8Image], columns: Int, gap: Int = 4) -> RGBA8Image {
         guard let first = images.first else { return RGBA8Image(width: 1, height: 1, pixels: [40, 40, 40, 255]) }
         let rows = (images.count + columns - 1) / columns

@@ -1,6 +1,5 @@
 import Foundation
 import LensModel
-import LensResolve
 
 /// Encodes and writes images on other cores while the renderer goes on with the next frames.
 /// At most `workers` images wait or encode at once (``write(_:to:format:compression:)`` blocks
@@ -13,6 +12,7 @@ public final class EncodingQueue: @unchecked Sendable {
     private var firstError: (any Error)?
     private var written = 0
 
+    /// A queue holding at most `workers` images (at least 1) waiting or encoding at once.
     public init(workers: Int) {
         slots = DispatchSemaphore(value: max(1, workers))
     }

@@ -1,24 +1,31 @@
 import Foundation
 import LensModel
-import LensResolve
 
 /// How two images of the same size differ, per channel (R, G, B, A) in 8-bit levels.
 public struct ImageDiff: Sendable {
+    /// Width of both images, in pixels.
     public let width: Int
+    /// Height of both images, in pixels.
     public let height: Int
+    /// Largest difference per channel, in 8-bit levels.
     public let maxError: SIMD4<Int>
+    /// Mean absolute difference per channel, in 8-bit levels.
     public let meanError: SIMD4<Double>
     /// Peak signal-to-noise ratio over RGB in dB; infinite for identical images.
     public let psnr: Double
     /// Pixels with any channel differing by more than `threshold`.
     public let pixelsOverThreshold: Int
+    /// Levels a channel may differ by before its pixel counts as over the threshold.
     public let threshold: Int
     /// Pixels with all four channels equal.
     public let identicalPixels: Int
 
+    /// Pixels compared.
     public var pixelCount: Int { width * height }
+    /// Share of pixels with all four channels equal, 0…1.
     public var identicalFraction: Double { Double(identicalPixels) / Double(max(1, pixelCount)) }
 
+    /// Compares `actual` with `expected` (threshold 1 level by default); throws when their sizes differ.
     public init(_ actual: RGBA8Image, _ expected: RGBA8Image, threshold: Int = 1) throws {
         guard actual.width == expected.width, actual.height == expected.height else {
             throw ImageFileError(

@@ -1,7 +1,6 @@
 internal import CPNG
 import Foundation
 import LensModel
-import LensResolve
 
 /// How hard the PNG encoder works: zlib level and row filters.
 public enum PNGCompression: String, Sendable, CaseIterable {
@@ -40,6 +39,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// PAM (P7) with tuple type RGB_ALPHA.
     case pam
 
+    /// The file name extension, without the dot: the raw value.
     public var fileExtension: String { rawValue }
 
     /// Encodes `image` in this format.

@@ -1,7 +1,6 @@
 internal import CPNG
 import Foundation
 import LensModel
-import LensResolve
 
 /// A failure reading or writing an image file, with the path and the reason.
 public struct ImageFileError: Error, CustomStringConvertible, Sendable {
@@ -15,12 +14,15 @@ public enum PNGCodec {
     /// Largest image accepted on read, per side and in all (a decompression bomb is refused from
     /// its header, before any pixel memory is allocated), and the largest file.
     public static let maxSide = 16384
+    /// Largest pixel count accepted on read (8192 × 8192).
     public static let maxPixels = 8192 * 8192
+    /// Largest file accepted on read, in bytes (256 MiB).
     public static let maxFileBytes = 256 << 20
 
     /// `PNG_FORMAT_RGBA`, a composite macro Swift does not import.
     private static let rgbaFormat = png_uint_32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
 
+    /// Reads a PNG file as 8-bit RGBA; errors name the path. A file over ``maxFileBytes`` is refused unread.
     public static func read(contentsOf url: URL) throws -> RGBA8Image {
         if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > maxFileBytes {
             throw ImageFileError(
@@ -39,6 +41,7 @@ public enum PNGCodec {
         }
     }
 
+    /// Decodes PNG data to 8-bit RGBA; an image too large (``maxSide``, ``maxPixels``) is refused from its header.
     public static func decode(_ data: Data) throws -> RGBA8Image {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)

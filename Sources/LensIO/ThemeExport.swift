@@ -1,5 +1,5 @@
-import LensModel
 import Foundation
+import LensModel
 
 /// Writes a theme back out: as JSON a scene file accepts under `"theme"`, and as Swift source
 /// that builds the same theme with the LiquidLens API.

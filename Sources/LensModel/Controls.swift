@@ -13,6 +13,7 @@ public struct SegmentedControl: Codable, Sendable {
     public var center: Point
     /// Rail width in points (its height follows Dynamic Type: 32 pt at the stock size).
     public var width: Double
+    /// Segment titles, left to right (1…12 of at most 64 characters when decoded).
     public var titles: [String]
     /// The thumb's position in segments (0 = first segment); fractional mid-drag.
     public var thumbPosition: Double
@@ -20,23 +21,31 @@ public struct SegmentedControl: Codable, Sendable {
     public var lift: Double
     /// Touch presence 0…1: grows the whole control by 1 + railGrowth·held and darkens the rail.
     public var held: Double
+    /// Colour of the titles under the thumb lens (default systemBlue).
     public var accent: RGBAColor
     /// Nil picks secondaryLabel for the appearance.
     public var restingTitleColor: RGBAColor?
     /// Cap of the settled thumb's milky platter.
     public var restingFillAlpha: Double
+    /// Growth of the whole control while held: scale 1 + railGrowth·held (default 0.10).
     public var railGrowth: Double
+    /// Alpha of the black wash over the rail while held, times `held` (default 0.25).
     public var railDensify: Double
     /// Tint-mask feather in points, clamped to half the thumb height minus 1.
     public var softness: Double
+    /// Dynamic Type size: sets the title size and, through it, the rail height.
     public var contentSize: ContentSizeCategory
+    /// Light or dark: rail fill, thumb tint and the default resting title colour.
     public var appearance: ControlAppearance
     /// Reduce Motion: no rail growth.
     public var reduceMotion: Bool
+    /// Title font (default semibold).
     public var font: FontSpec
     /// Squash and stretch of the thumb: width × s, height ÷ s (drag velocity; 1 at rest).
     public var thumbStretch: Double = 1
 
+    /// A control with the thumb at `thumbPosition`, fully lifted and held by default, in the package's stock
+    /// colours and proportions.
     public init(
         center: Point, width: Double, titles: [String], thumbPosition: Double, lift: Double = 1, held: Double = 1,
         accent: RGBAColor = LabelLayer.defaultAccent, restingTitleColor: RGBAColor? = nil,
@@ -73,9 +82,13 @@ public struct SegmentedControl: Codable, Sendable {
         center = try container.decode(Point.self, forKey: .center)
         width = try container.number(.width, in: Limits.extent)
         titles = try container.decode([String].self, forKey: .titles)
-        guard (1...12).contains(titles.count), titles.allSatisfy({ $0.count <= 64 }) else {
+        let counts = Limits.segmentTitles
+        guard counts.contains(titles.count), titles.allSatisfy({ $0.count <= Limits.titleLength }) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .titles, in: container, debugDescription: "expected 1 to 12 titles of at most 64 characters")
+                forKey: .titles, in: container,
+                debugDescription:
+                    "expected \(counts.lowerBound) to \(counts.upperBound) titles of at most \(Limits.titleLength) characters"
+            )
         }
         thumbPosition = try container.number(.thumbPosition, default: 0, in: -1...Double(titles.count))
         lift = try container.number(.lift, default: 1, in: Limits.unit)
@@ -90,7 +103,7 @@ public struct SegmentedControl: Codable, Sendable {
         appearance = try container.value(.appearance, default: .light)
         reduceMotion = try container.value(.reduceMotion, default: false)
         font = try container.value(.font, default: FontSpec(weight: .semibold))
-        thumbStretch = try container.number(.thumbStretch, default: 1, in: 0.75...1.15)
+        thumbStretch = try container.number(.thumbStretch, default: 1, in: Limits.thumbStretch)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -118,13 +131,16 @@ public struct SegmentedControl: Codable, Sendable {
 
 /// An item of a tab bar or lens menu: a title, a monochrome icon and an optional badge count.
 public struct ControlItem: Codable, Sendable, Equatable {
+    /// Text under the icon (at most 64 characters when decoded).
     public var title: String
     /// A symbol character drawn with the font (SF Symbols do not exist on Linux), e.g. "★".
     public var symbol: String?
     /// A monochrome PNG icon (alpha, or grey when opaque), relative to the scene file.
     public var icon: String?
+    /// Count in a red badge by the icon (0…9999; the tab bars draw it); nil: no badge.
     public var badge: Int?
 
+    /// An item titled `title`; an `icon` is drawn in place of the `symbol` when both are given.
     public init(title: String, symbol: String? = nil, icon: String? = nil, badge: Int? = nil) {
         self.title = title
         self.symbol = symbol
@@ -138,32 +154,43 @@ public struct ControlItem: Codable, Sendable, Equatable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         title = try container.decode(String.self, forKey: .title)
-        guard title.count <= 64 else {
+        guard title.count <= Limits.titleLength else {
             throw DecodingError.dataCorruptedError(
-                forKey: .title, in: container, debugDescription: "at most 64 characters")
+                forKey: .title, in: container, debugDescription: "at most \(Limits.titleLength) characters")
         }
         symbol = try container.decodeIfPresent(String.self, forKey: .symbol)
         icon = try container.decodeIfPresent(String.self, forKey: .icon)
         badge = try container.decodeIfPresent(Int.self, forKey: .badge)
-        if let badge, !(0...9999).contains(badge) {
-            throw DecodingError.dataCorruptedError(forKey: .badge, in: container, debugDescription: "must be 0…9999")
+        if let badge, !Limits.badge.contains(badge) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .badge, in: container,
+                debugDescription: "must be \(Limits.badge.lowerBound)…\(Limits.badge.upperBound)")
         }
     }
 }
 
 /// A floating glass tab bar: a capsule of glass with a lens under the selected tab.
 public struct TabBar: Codable, Sendable {
+    /// Centre of the bar, in points.
     public var center: Point
+    /// Bar width in points.
     public var width: Double
+    /// Bar height in points (24…200 when decoded, default 62).
     public var height: Double
+    /// The tabs, left to right (1…8 when decoded).
     public var items: [ControlItem]
     /// The lens position in tabs (0 = first); fractional mid-drag.
     public var lensPosition: Double
+    /// Lift progress of the tab lens, 0 resting … 1 lifted (default 0).
     public var lift: Double
+    /// Colour of the icons and titles under the lens (default systemBlue).
     public var accent: RGBAColor
+    /// Light or dark: platter tint and resting title colour.
     public var appearance: ControlAppearance
+    /// Font of the titles and symbol icons (default medium).
     public var font: FontSpec
 
+    /// A bar 62 pt high by default, with the lens at `lensPosition`, resting (lift 0) unless given.
     public init(
         center: Point, width: Double, height: Double = 62, items: [ControlItem], lensPosition: Double, lift: Double = 0,
         accent: RGBAColor = LabelLayer.defaultAccent, appearance: ControlAppearance = .light,
@@ -189,11 +216,13 @@ public struct TabBar: Codable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         center = try container.decode(Point.self, forKey: .center)
         width = try container.number(.width, in: Limits.extent)
-        height = try container.number(.height, default: 62, in: 24...200)
+        height = try container.number(.height, default: 62, in: Limits.tabBarHeight)
         items = try container.decode([ControlItem].self, forKey: .items)
-        guard (1...8).contains(items.count) else {
+        guard Limits.controlItems.contains(items.count) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .items, in: container, debugDescription: "expected 1 to 8 items")
+                forKey: .items, in: container,
+                debugDescription:
+                    "expected \(Limits.controlItems.lowerBound) to \(Limits.controlItems.upperBound) items")
         }
         lensPosition = try container.number(.lensPosition, default: 0, in: -1...Double(items.count))
         lift = try container.number(.lift, default: 0, in: Limits.unit)
@@ -220,19 +249,27 @@ public struct TabBar: Codable, Sendable {
 /// The `_UILiquidLensView` article's circular three-item menu: a round glass platter, items at
 /// −90°, 150° and 30° on a radius of 0.27 × the diameter, a lens (96 pt resting, 116 pt lifted).
 public struct LensMenu: Codable, Sendable {
+    /// Centre of the menu, in points.
     public var center: Point
+    /// Diameter of the round platter, in points (150…2000 when decoded, default 300).
     public var diameter: Double
+    /// The three items, at the ``itemAngles``.
     public var items: [ControlItem]
     /// Lens centre relative to the menu centre, in points.
     public var lensOffset: Point
+    /// Lift progress of the lens, 0 resting (96 pt) … 1 lifted (116 pt).
     public var lift: Double
+    /// Colour of the icons and titles under the lens (default systemBlue).
     public var accent: RGBAColor
+    /// Light or dark: platter tint and resting title colour.
     public var appearance: ControlAppearance
+    /// Font of the titles and symbol icons (default medium).
     public var font: FontSpec
 
     /// The item angles of the article's demo, in degrees (screen axes).
     public static let itemAngles = [-90.0, 150, 30]
 
+    /// A menu 300 pt across by default, with the lens at `lensOffset`, fully lifted unless given.
     public init(
         center: Point, diameter: Double = 300, items: [ControlItem], lensOffset: Point, lift: Double = 1,
         accent: RGBAColor = LabelLayer.defaultAccent, appearance: ControlAppearance = .light,
@@ -256,7 +293,7 @@ public struct LensMenu: Codable, Sendable {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         center = try container.decode(Point.self, forKey: .center)
-        diameter = try container.number(.diameter, default: 300, in: 150...2000)
+        diameter = try container.number(.diameter, default: 300, in: Limits.lensMenuDiameter)
         items = try container.decode([ControlItem].self, forKey: .items)
         guard items.count == 3 else {
             throw DecodingError.dataCorruptedError(

@@ -92,9 +92,12 @@ public enum Shape: Codable, Sendable, Equatable {
 
 /// One shape of a glass group, placed by its frame.
 public struct PlacedShape: Codable, Sendable, Equatable {
+    /// The silhouette inside `frame`.
     public var shape: Shape
+    /// Where the shape sits, in points.
     public var frame: Rect
 
+    /// `shape` placed in `frame`.
     public init(shape: Shape, frame: Rect) {
         self.shape = shape
         self.frame = frame
@@ -114,9 +117,11 @@ public struct PlacedShape: Codable, Sendable, Equatable {
 /// (like a glass effect container: nearby shapes grow a liquid bridge), with its optics and lift.
 /// JSON: `"shape"` and `"frame"`, or `"shapes": [{"shape", "frame"}, …]` and `"blend"`.
 public struct GlassElement: Codable, Sendable {
+    /// The group's shapes, each placed by its frame (1…64 when decoded).
     public var shapes: [PlacedShape]
     /// Smooth-minimum radius in points; 0 is a plain union.
     public var blend: Double
+    /// How the glass bends, blurs and lights; material, theme, rendering path and accessibility adjust it.
     public var optics: Optics
     /// Resting/lifted state; nil renders the lens fully lifted.
     public var lift: LensLift?
@@ -131,8 +136,10 @@ public struct GlassElement: Codable, Sendable {
     public var edgeHighlight: EdgeHighlight?
     /// nil: the theme's, or the flat tint.
     public var gradientTint: GradientTint?
+    /// An animated highlight (shimmer, pulse, breathe); nil: none.
     public var highlight: AnimatedHighlight?
 
+    /// A single-shape element; default optics, fully lifted, and the theme's material, if any.
     public init(
         shape: Shape, frame: Rect, optics: Optics = Optics(), lift: LensLift? = nil, material: Material? = nil,
         theme: Theme? = nil
@@ -142,6 +149,7 @@ public struct GlassElement: Codable, Sendable {
             theme: theme)
     }
 
+    /// A group of `shapes` merged with a smooth minimum of radius `blend` points.
     public init(
         shapes: [PlacedShape], blend: Double, optics: Optics = Optics(), lift: LensLift? = nil,
         material: Material? = nil, theme: Theme? = nil
@@ -215,6 +223,7 @@ public struct GlassElement: Codable, Sendable {
 /// The lens between resting (progress 0) and lifted (1): the size grows by bounds, refraction,
 /// magnification and frost fade in, the resting background fades out, lifted content fades in.
 public struct LensLift: Codable, Sendable, Equatable {
+    /// 0 resting … 1 lifted.
     public var progress: Double
     /// Points added to width and height when fully lifted (e.g. 196×28 → 220×44 is [24, 16]).
     public var growth: Point
@@ -225,6 +234,7 @@ public struct LensLift: Codable, Sendable, Equatable {
     /// Frost σ while resting.
     public var restingFrost: Double
 
+    /// A lift at `progress`; by default no growth, a clear resting background, no resting bevel or frost.
     public init(
         progress: Double, growth: Point = Point(x: 0, y: 0), restingBackground: RGBAColor = .clear,
         restingBevelAmount: Double = 0, restingFrost: Double = 0
@@ -255,8 +265,10 @@ public struct LensLift: Codable, Sendable, Equatable {
 public struct RimLobe: Codable, Sendable, Equatable {
     /// Direction the light comes from, degrees, screen axes (x right, y down): −45° is up-right.
     public var angle: Double
+    /// Strength of the lobe (0…4; 0 turns it off).
     public var amount: Double
 
+    /// A lobe lit from `angle` degrees with strength `amount`.
     public init(angle: Double, amount: Double) {
         self.angle = angle
         self.amount = amount
@@ -274,17 +286,23 @@ public struct RimLobe: Codable, Sendable, Equatable {
 
 /// Rim light: two lobes `max(n·L, 0)^falloff` in a band `width` points wide inside the silhouette.
 public struct RimLight: Codable, Sendable, Equatable {
+    /// The key lobe (Apple: from −45°, up-right).
     public var key: RimLobe
+    /// The fill lobe, usually opposite the key (Apple: 135°).
     public var fill: RimLobe
+    /// Width of the lit band inside the silhouette, in points (0: no rim light).
     public var width: Double
+    /// Exponent of both lobes (1…16): higher narrows each highlight about its direction.
     public var falloff: Int
 
     /// Apple's glass: key at −45° and fill at 135°, 0.5 each, a 1 pt band.
     public static let standard = RimLight(
         key: RimLobe(angle: -45, amount: 0.5), fill: RimLobe(angle: 135, amount: 0.5), width: 1, falloff: 2)
+    /// No rim light: zero amounts and band width.
     public static let off = RimLight(
         key: RimLobe(angle: -45, amount: 0), fill: RimLobe(angle: 135, amount: 0), width: 0, falloff: 2)
 
+    /// A rim light from its two lobes, its band width in points and its integer falloff.
     public init(key: RimLobe, fill: RimLobe, width: Double, falloff: Int) {
         self.key = key
         self.fill = fill
@@ -307,16 +325,21 @@ public struct RimLight: Codable, Sendable, Equatable {
 /// A shadow: the shape offset and blurred. As a drop shadow it is cut out under the glass; as an
 /// inner shadow it darkens the glass where the offset shape does not cover it.
 public struct DropShadow: Codable, Sendable, Equatable {
+    /// Where the shadow's shape is moved, in points (y down).
     public var offset: Point
+    /// Softness in points: the shadow fades across ± radius about the moved silhouette.
     public var radius: Double
+    /// Darkness where the shadow is full, 0…1 (0: off).
     public var opacity: Double
 
     /// Apple's glass: offset (0, 8), radius 24, opacity 0.25.
     public static let standard = DropShadow(offset: Point(x: 0, y: 8), radius: 24, opacity: 0.25)
     /// Apple's lens inner shadow: offset (0, 7), radius 3, opacity 0.12.
     public static let appleInner = DropShadow(offset: Point(x: 0, y: 7), radius: 3, opacity: 0.12)
+    /// No shadow.
     public static let off = DropShadow(offset: Point(x: 0, y: 0), radius: 0, opacity: 0)
 
+    /// The shape moved by `offset`, softened by `radius` points, at `opacity`.
     public init(offset: Point, radius: Double, opacity: Double) {
         self.offset = offset
         self.radius = radius
@@ -336,11 +359,15 @@ public struct DropShadow: Codable, Sendable, Equatable {
 
 /// A thin dark line just inside the silhouette.
 public struct Contour: Codable, Sendable, Equatable {
+    /// Depth inside the silhouette, in points, over which the line fades out.
     public var width: Double
+    /// How much the line darkens at the silhouette, 0…1 (0: off).
     public var opacity: Double
 
+    /// No contour.
     public static let off = Contour(width: 0, opacity: 0)
 
+    /// A contour `width` points deep at `opacity`.
     public init(width: Double, opacity: Double) {
         self.width = width
         self.opacity = opacity

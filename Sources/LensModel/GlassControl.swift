@@ -6,6 +6,7 @@ import Foundation
 /// with the same glass element in the control's theme (else the scene's) and labels on the glass
 /// as foreground text.
 public struct GlassControl: Codable, Sendable, Equatable {
+    /// The kinds of glass control; the raw value is the JSON `type`.
     public enum Kind: String, Codable, Sendable, CaseIterable {
         case button, `switch`, slider, card, textField, searchBar, navigationBar, floatingTabBar, bottomSheet
     }
@@ -15,12 +16,15 @@ public struct GlassControl: Codable, Sendable, Equatable {
         case normal, pressed, disabled, destructive
     }
 
+    /// Which control this is.
     public var kind: Kind
+    /// Where the control sits, in points.
     public var frame: Rect
     /// The button's, card's, bar's or sheet's title; a text field's text; a search bar's placeholder.
     public var title: String
     /// A card's body text.
     public var detail: String
+    /// Button: normal, pressed (shrunk 4 % and brightened), disabled (faint title) or destructive (red title).
     public var state: State
     /// Switch: on or off.
     public var isOn: Bool
@@ -34,14 +38,20 @@ public struct GlassControl: Codable, Sendable, Equatable {
     public var presented: Bool
     /// Floating tab bar: the items (title, symbol, badge) and the selected one.
     public var items: [ControlItem]
+    /// Floating tab bar: index of the selected item.
     public var selected: Int
     /// Title size in points at the stock text size (Dynamic Type scales it).
     public var fontSize: Double
+    /// This control's theme; nil: the scene's (with neither, shapes and label colours follow the standard preset).
     public var theme: Theme?
+    /// Material of the control's glass, overriding its theme's; nil: the theme's.
     public var material: Material?
+    /// Light or dark: label colours (glass of a dark material carries white labels either way).
     public var appearance: ControlAppearance
+    /// Dynamic Type size: scales the title (bars cap the scale at 1.3×).
     public var contentSize: ContentSizeCategory
 
+    /// A control of `kind` at `frame`; the title and font size default to the kind's (e.g. "Button" at 15 pt).
     public init(
         _ kind: Kind, frame: Rect, title: String? = nil, detail: String = "", state: State = .normal,
         isOn: Bool = false, held: Double = 0, value: Double = 0.5, focused: Bool = false, presented: Bool = true,
@@ -99,9 +109,9 @@ public struct GlassControl: Codable, Sendable, Equatable {
         self.init(kind, frame: try container.decode(Rect.self, forKey: .frame))
         title = try container.value(.title, default: title)
         detail = try container.value(.detail, default: "")
-        for (key, text) in [(CodingKeys.title, title), (.detail, detail)] where text.count > 256 {
+        for (key, text) in [(CodingKeys.title, title), (.detail, detail)] where text.count > Limits.textLength {
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "at most 256 characters")
+                forKey: key, in: container, debugDescription: "at most \(Limits.textLength) characters")
         }
         state = try container.value(.state, default: .normal)
         isOn = try container.value(.isOn, default: false)
@@ -110,8 +120,9 @@ public struct GlassControl: Codable, Sendable, Equatable {
         focused = try container.value(.focused, default: false)
         presented = try container.value(.presented, default: true)
         items = try container.value(.items, default: [])
-        guard items.count <= 8 else {
-            throw DecodingError.dataCorruptedError(forKey: .items, in: container, debugDescription: "at most 8 items")
+        guard items.count <= Limits.controlItems.upperBound else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .items, in: container, debugDescription: "at most \(Limits.controlItems.upperBound) items")
         }
         selected = try container.value(.selected, default: 0)
         fontSize = try container.number(.fontSize, default: fontSize, in: Limits.fontSize)

@@ -1,9 +1,13 @@
 /// An 8-bit sRGB image, rows top to bottom, four bytes (R, G, B, A) per pixel.
 public struct RGBA8Image: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// `width` × `height` × 4 bytes: R, G, B, A of each pixel, rows top to bottom.
     public var pixels: [UInt8]
 
+    /// An image from its bytes; `pixels` must hold exactly `width` × `height` × 4 (a precondition).
     public init(width: Int, height: Int, pixels: [UInt8]) {
         precondition(pixels.count == width * height * 4, "pixel count does not match the size")
         self.width = width
@@ -54,10 +58,14 @@ public struct RGBA8Image: Sendable, Equatable {
 
 /// A one-channel coverage image (0 = empty, 255 = full), e.g. a glyph mask.
 public struct AlphaImage: Sendable, Equatable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// `width` × `height` bytes, rows top to bottom: 0 empty … 255 full.
     public var coverage: [UInt8]
 
+    /// A mask from its bytes; `coverage` must hold exactly `width` × `height` (a precondition).
     public init(width: Int, height: Int, coverage: [UInt8]) {
         precondition(coverage.count == width * height, "coverage count does not match the size")
         self.width = width

@@ -40,6 +40,7 @@ public enum Material: Codable, Sendable, Equatable {
         }
     }
 
+    /// Saturation the material gives what the glass shows (1 unchanged).
     public var saturation: Double {
         switch self {
         case .clear: 1.2
@@ -147,9 +148,12 @@ public struct EdgeHighlight: Codable, Sendable, Equatable {
     /// Alpha at the top-leading corner, the middle and the bottom-trailing corner.
     public var alphas: [Double]
 
+    /// LiquidGlassKit's: 0.5 pt, alphas 0.25, 0.08, 0.
     public static let standard = EdgeHighlight(width: 0.5, alphas: [0.25, 0.08, 0])
+    /// No stroke.
     public static let off = EdgeHighlight(width: 0, alphas: [0, 0, 0])
 
+    /// A stroke `width` points wide with three alphas: top-leading corner, middle, bottom-trailing corner.
     public init(width: Double, alphas: [Double]) {
         self.width = width
         self.alphas = alphas
@@ -172,10 +176,14 @@ public struct EdgeHighlight: Codable, Sendable, Equatable {
 /// A tint that runs through `colors` along `angle` degrees across the glass's bounds (0: left to
 /// right, 90: top to bottom); `intensity` is the tint's strength, clamped to 0…1.
 public struct GradientTint: Codable, Sendable, Equatable {
+    /// The stops, evenly spaced along the direction (2…8 when decoded).
     public var colors: [RGBAColor]
+    /// Direction in degrees: 0 left to right, 90 top to bottom (default 90).
     public var angle: Double
+    /// Multiplies each stop's alpha, 0…1 (default 0.3).
     public var intensity: Double
 
+    /// A tint through `colors`, top to bottom at intensity 0.3 by default; `intensity` is clamped to 0…1.
     public init(colors: [RGBAColor], angle: Double = 90, intensity: Double = 0.3) {
         self.colors = colors
         self.angle = angle
@@ -216,9 +224,12 @@ public enum HighlightAnimation: String, Codable, Sendable, CaseIterable {
 
 /// An animated highlight and its strength.
 public struct AnimatedHighlight: Codable, Sendable, Equatable {
+    /// Which animation: shimmer, pulse or breathe.
     public var kind: HighlightAnimation
+    /// Strength, 0…1 (default 1).
     public var intensity: Double
 
+    /// A `kind` highlight at `intensity` (default full strength).
     public init(_ kind: HighlightAnimation, intensity: Double = 1) {
         self.kind = kind
         self.intensity = intensity
@@ -266,6 +277,7 @@ public struct Accessibility: Codable, Sendable, Equatable {
     /// No rail growth, no animated highlights.
     public var reduceMotion: Bool
 
+    /// Settings as given, each off by default.
     public init(reduceTransparency: Bool = false, increaseContrast: Bool = false, reduceMotion: Bool = false) {
         self.reduceTransparency = reduceTransparency
         self.increaseContrast = increaseContrast

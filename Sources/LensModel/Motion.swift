@@ -3,9 +3,12 @@ import Foundation
 /// A damped spring given as damping ratio ζ and response T (ω = 2π/T), solved in closed form so
 /// motion is a function of time: frames at 30, 60 or 120 fps sample the same curve.
 public struct Spring: Sendable, Equatable {
+    /// ζ: 1 settles without overshoot; below 1 the spring overshoots and rings.
     public var dampingRatio: Double
+    /// T in seconds: the period of the undamped oscillation (ω = 2π/T).
     public var response: Double
 
+    /// A spring of damping ratio ζ and response T (seconds).
     public init(dampingRatio: Double, response: Double) {
         self.dampingRatio = dampingRatio
         self.response = response
@@ -15,6 +18,7 @@ public struct Spring: Sendable, Equatable {
     public static let tabLens = Spring(dampingRatio: 0.85, response: 0.35)
     /// The small lens lifting and settling back.
     public static let lift = Spring(dampingRatio: 0.625, response: 0.27)
+    /// The lens settling back down once released (after the hang time).
     public static let unlift = Spring(dampingRatio: 0.7, response: 0.5)
     /// Every spring under Reduce Motion.
     public static let reduceMotion = Spring(dampingRatio: 0.9, response: 0.2)
@@ -53,18 +57,24 @@ public struct Spring: Sendable, Equatable {
 /// Exponential easing in real time, p → target with time constant τ: p(t) = target + (p₀ − target)·e^(−t/τ),
 /// snapping to the target within 0.005. The rail uses τ 0.10 s rising and 0.20 s falling.
 public struct Easing: Sendable, Equatable {
+    /// τ in seconds when the value rises towards its target.
     public var rise: Double
+    /// τ in seconds when the value falls towards its target.
     public var fall: Double
+    /// Distance from the target under which the value snaps to it.
     public var snap: Double
 
+    /// The segmented control's touch presence: τ 0.10 s rising, 0.20 s falling, snapping within 0.005.
     public static let rail = Easing(rise: 0.10, fall: 0.20, snap: 0.005)
 
+    /// An easing with time constants `rise` and `fall` (seconds) and snap distance `snap`.
     public init(rise: Double, fall: Double, snap: Double) {
         self.rise = rise
         self.fall = fall
         self.snap = snap
     }
 
+    /// The value `t` seconds after leaving `from` for `to`; τ is `rise` heading up, `fall` heading down.
     public func value(from: Double, to: Double, at t: Double) -> Double {
         let tau = to >= from ? rise : fall
         let value = to + (from - to) * exp(-max(0, t) / tau)
@@ -72,6 +82,7 @@ public struct Easing: Sendable, Equatable {
     }
 }
 
+/// Timing and shaping of the lens under a touch: lift delay, hang time, squash and stretch, rubber band.
 public enum Motion {
     /// The lens stays lifted at least this long.
     public static let hangTime = 0.22
@@ -94,10 +105,14 @@ public enum Motion {
 
 /// A point of a gesture path: time in seconds, position in points.
 public struct GesturePoint: Codable, Sendable, Equatable {
+    /// Seconds from the start of the animation (≥ 0).
     public var time: Double
+    /// Finger x in points.
     public var x: Double
+    /// Finger y in points.
     public var y: Double
 
+    /// The finger at (`x`, `y`) points, `time` seconds into the animation.
     public init(time: Double, x: Double, y: Double) {
         self.time = time
         self.x = x
@@ -126,9 +141,12 @@ public struct GesturePoint: Codable, Sendable, Equatable {
 
 /// A selection made from outside the gesture (a model change) at `time`.
 public struct ExternalSelection: Codable, Sendable, Equatable {
+    /// Seconds from the start of the animation.
     public var time: Double
+    /// The segment, tab or menu item selected (0 = first).
     public var index: Int
 
+    /// Selects `index` at `time` seconds.
     public init(time: Double, index: Int) {
         self.time = time
         self.index = index
@@ -139,10 +157,14 @@ public struct ExternalSelection: Codable, Sendable, Equatable {
 /// released (or cancelled) at the last. The selection is committed once, on release; a cancelled
 /// gesture rolls back; external selections during the gesture wait until it ends.
 public struct GestureTimeline: Codable, Sendable, Equatable {
+    /// Finger positions with rising times (2…100000 when decoded): down at the first, up at the last.
     public var path: [GesturePoint]
+    /// Whether the touch ends cancelled: the selection rolls back instead of being committed.
     public var cancelled: Bool
+    /// Selections from outside the gesture, in any order; those made during it apply when it ends.
     public var externalSelections: [ExternalSelection]
 
+    /// A touch along `path`, released (not cancelled) and with no external selections by default.
     public init(path: [GesturePoint], cancelled: Bool = false, externalSelections: [ExternalSelection] = []) {
         self.path = path
         self.cancelled = cancelled
@@ -188,9 +210,12 @@ public struct GestureTimeline: Codable, Sendable, Equatable {
 
 /// An animation: a duration and the gesture driving the scene's first control.
 public struct SceneAnimation: Codable, Sendable, Equatable {
+    /// Length in seconds (0.01…600 when decoded).
     public var duration: Double
+    /// The touch on the first control; nil: the lens rests where the control puts it, unlifted.
     public var gesture: GestureTimeline?
 
+    /// An animation `duration` seconds long driven by `gesture`.
     public init(duration: Double, gesture: GestureTimeline?) {
         self.duration = duration
         self.gesture = gesture
@@ -201,7 +226,7 @@ public struct SceneAnimation: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        duration = try container.number(.duration, in: 0.01...600)
+        duration = try container.number(.duration, in: Limits.animationDuration)
         gesture = try container.decodeIfPresent(GestureTimeline.self, forKey: .gesture)
     }
 }

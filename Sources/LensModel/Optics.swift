@@ -63,7 +63,9 @@ public enum OpticsPreset: String, Codable, Sendable, CaseIterable {
 
 /// How the glass bends, blurs, colours and lights what is under it. Lengths in points.
 public struct Optics: Codable, Sendable, Equatable {
+    /// The preset the values started from (JSON: applied before the other keys); nil: the defaults.
     public var preset: OpticsPreset?
+    /// How the glass bends the view ray (default bevel).
     public var model: RefractionModel = .bevel
     /// H: depth of the refracting band at the rim (capped to ¼ of the short side).
     public var bevelWidth: Double = 20
@@ -79,9 +81,11 @@ public struct Optics: Codable, Sendable, Equatable {
     public var magnification: Double = 1
     /// Spread k of the displacement across the spectrum; skipped under ¼ px.
     public var dispersion: Double = 0
+    /// How dispersion samples the content: three channels (default) or seven spectral taps.
     public var dispersionMode: DispersionMode = .channels
     /// Gaussian σ of the backdrop under the glass.
     public var frost: Double = 0
+    /// Saturation of what the glass shows, linear light (1 unchanged, 0 grey; 0…4).
     public var saturation: Double = 1
     /// Added to every channel (linear light).
     public var brightness: Double = 0
@@ -89,22 +93,28 @@ public struct Optics: Codable, Sendable, Equatable {
     public var contrast: Double = 1
     /// Colour laid over the glass (premultiplied "over"); alpha is the amount.
     public var tint: RGBAColor = .clear
+    /// Light (default) or dark: dark dims what the glass shows by 30 %.
     public var appearance: Appearance = .light
     /// Width of the tint-mask feather inside the rim.
     public var softness: Double = 10
     /// Share of the ellipse normal in the refraction direction (Apple: 0.5).
     public var ovalization: Double = 0.5
+    /// Light along the edge (default ``RimLight/standard``).
     public var rimLight: RimLight = .standard
     /// Fresnel-like ambient `(1 − n_z)³` over the band.
     public var fresnel: Double = 0
+    /// A dark line just inside the silhouette (default off).
     public var contour: Contour = .off
+    /// Shadow darkening the glass from inside (default off; most presets use Apple's).
     public var innerShadow: DropShadow = .off
+    /// Drop shadow under the glass (default ``DropShadow/standard``).
     public var shadow: DropShadow = .standard
     /// Off: the glass lights and tints what is below it but does not refract or magnify it.
     public var warpsContentBelow = true
     /// Off: the label row keeps its resting colour under this glass (a platter, not a lens).
     public var tintsLabel = true
 
+    /// The defaults: bevel model, H 20 pt, A 60 pt, no frost, tint or magnification, standard rim light and shadow.
     public init() {}
 
     /// The preset's values.

@@ -2,11 +2,16 @@ import Foundation
 
 /// A half-open rectangle of pixels: x0 ..< x1, y0 ..< y1.
 public struct PixelRegion: Sendable, Equatable {
+    /// First column inside the region.
     public var x0: Int
+    /// First row inside the region.
     public var y0: Int
+    /// First column past the region (exclusive).
     public var x1: Int
+    /// First row past the region (exclusive).
     public var y1: Int
 
+    /// The region with these bounds, taken as given (not clamped or ordered).
     public init(x0: Int, y0: Int, x1: Int, y1: Int) {
         self.x0 = x0
         self.y0 = y0
@@ -14,14 +19,18 @@ public struct PixelRegion: Sendable, Equatable {
         self.y1 = y1
     }
 
+    /// Columns covered; 0 when `x1` ≤ `x0`.
     public var width: Int { max(0, x1 - x0) }
+    /// Rows covered; 0 when `y1` ≤ `y0`.
     public var height: Int { max(0, y1 - y0) }
+    /// Whether the region covers no pixel.
     public var isEmpty: Bool { width == 0 || height == 0 }
 
     /// The pixels whose area meets the rectangle of points given in pixel units, grown by `margin`,
     /// clamped to a `width`×`height` canvas.
-    package init(covering minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double, width: Int, height: Int)
-    {
+    package init(
+        covering minX: Double, _ minY: Double, _ maxX: Double, _ maxY: Double, margin: Double, width: Int, height: Int
+    ) {
         x0 = min(width, max(0, Int((minX - margin).rounded(.down))))
         y0 = min(height, max(0, Int((minY - margin).rounded(.down))))
         x1 = max(x0, min(width, Int((maxX + margin).rounded(.up))))

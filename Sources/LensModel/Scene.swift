@@ -4,9 +4,11 @@ import Foundation
 /// `canvas.scale` maps points to pixels. Decoding is strict: unknown keys and out-of-range values
 /// throw a ``SceneError`` that names the key path.
 public struct Scene: Codable, Sendable {
+    /// Size in points and pixels per point.
     public var canvas: Canvas
     /// Layers painted bottom to top.
     public var background: [BackgroundLayer]
+    /// The label row the glass re-tints; nil: none (controls that draw their own row forbid one).
     public var label: LabelLayer?
     /// Glass elements composited in order.
     public var glass: [GlassElement]
@@ -19,10 +21,12 @@ public struct Scene: Codable, Sendable {
     public var foreground: [BackgroundLayer]
     /// The theme of every glass element and control that has none of its own.
     public var theme: Theme?
+    /// Accessibility settings applied to every glass element and control.
     public var accessibility: Accessibility
     /// Seconds into the scene's motion: where animated highlights are (`frame(at:)` sets it).
     public var time: Double
 
+    /// A scene from its layers; the optional parts default to none, accessibility to all off and time to 0.
     public init(
         canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement],
         controls: [Control] = [], animation: SceneAnimation? = nil, foreground: [BackgroundLayer] = [],
@@ -157,10 +161,14 @@ public struct Scene: Codable, Sendable {
 
 /// The canvas in points and the pixels per point.
 public struct Canvas: Codable, Sendable {
+    /// Width in points (1…8192).
     public var width: Double
+    /// Height in points (1…8192).
     public var height: Double
+    /// Pixels per point (1…4): the frame is `width` × `scale` pixels wide, rounded.
     public var scale: Double
 
+    /// A canvas of `width` × `height` points at `scale` pixels per point (default 2).
     public init(width: Double, height: Double, scale: Double = 2) {
         self.width = width
         self.height = height
@@ -181,11 +189,16 @@ public struct Canvas: Codable, Sendable {
 /// An sRGB colour with straight alpha, each channel in 0…1. JSON: `"#RRGGBB"`, `"#RRGGBBAA"` or
 /// `[r, g, b]` / `[r, g, b, a]` with numbers in 0…1.
 public struct RGBAColor: Codable, Sendable, Equatable {
+    /// Red, sRGB-encoded, 0…1.
     public var red: Double
+    /// Green, sRGB-encoded, 0…1.
     public var green: Double
+    /// Blue, sRGB-encoded, 0…1.
     public var blue: Double
+    /// Straight (not premultiplied) alpha, 0…1.
     public var alpha: Double
 
+    /// A colour from sRGB channels and alpha in 0…1; opaque unless `alpha` is given.
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
         self.red = red
         self.green = green
@@ -198,8 +211,11 @@ public struct RGBAColor: Codable, Sendable, Equatable {
         self.init(red: Double(red) / 255, green: Double(green) / 255, blue: Double(blue) / 255, alpha: alpha)
     }
 
+    /// Opaque white.
     public static let white = RGBAColor(red: 1, green: 1, blue: 1)
+    /// Opaque black.
     public static let black = RGBAColor(red: 0, green: 0, blue: 0)
+    /// Fully transparent (white channels at alpha 0): the default "no tint".
     public static let clear = RGBAColor(red: 1, green: 1, blue: 1, alpha: 0)
 
     public init(from decoder: any Decoder) throws {
@@ -264,9 +280,12 @@ public struct RGBAColor: Codable, Sendable, Equatable {
 
 /// A point or offset in points. JSON: `[x, y]`.
 public struct Point: Codable, Sendable, Equatable {
+    /// Horizontal position or offset in points, positive to the right.
     public var x: Double
+    /// Vertical position or offset in points, positive downwards.
     public var y: Double
 
+    /// The point (`x`, `y`), in points.
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -290,11 +309,16 @@ public struct Point: Codable, Sendable, Equatable {
 
 /// A rectangle in points, origin at the top left.
 public struct Rect: Codable, Sendable, Equatable {
+    /// Left edge in points.
     public var x: Double
+    /// Top edge in points.
     public var y: Double
+    /// Width in points (decoded scenes: 0.5…100000).
     public var width: Double
+    /// Height in points (decoded scenes: 0.5…100000).
     public var height: Double
 
+    /// The rectangle with its top-left corner at (`x`, `y`), in points.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -313,6 +337,8 @@ public struct Rect: Codable, Sendable, Equatable {
         height = try container.number(.height, in: Limits.extent)
     }
 
+    /// Horizontal centre in points.
     public var midX: Double { x + width / 2 }
+    /// Vertical centre in points.
     public var midY: Double { y + height / 2 }
 }

@@ -13,6 +13,7 @@ public enum ProbeBackground: String, Codable, Sendable, CaseIterable {
 /// One background layer, painted over the ones below with `opacity`.
 /// JSON: an object with `"type"` and that type's keys, or a probe name string for the whole background.
 public struct BackgroundLayer: Codable, Sendable, Equatable {
+    /// What a background layer paints.
     public enum Kind: Sendable, Equatable {
         case solid(RGBAColor)
         /// Evenly spaced stops along `angle` degrees (0 = left to right, 90 = top to bottom).
@@ -35,9 +36,12 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
         case text(String, center: Point, size: Double, weight: FontWeight, color: RGBAColor)
     }
 
+    /// What the layer paints.
     public var kind: Kind
+    /// How much of the layer covers what is below, 0…1 (default 1).
     public var opacity: Double
 
+    /// A layer painting `kind` at `opacity` (default 1).
     public init(_ kind: Kind, opacity: Double = 1) {
         self.kind = kind
         self.opacity = opacity
@@ -108,9 +112,9 @@ public struct BackgroundLayer: Codable, Sendable, Equatable {
                 color: try container.decode(RGBAColor.self, forKey: .color))
         case "text":
             let text = try container.decode(String.self, forKey: .text)
-            guard !text.isEmpty, text.count <= 256 else {
+            guard !text.isEmpty, text.count <= Limits.textLength else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: .text, in: container, debugDescription: "expected 1…256 characters")
+                    forKey: .text, in: container, debugDescription: "expected 1…\(Limits.textLength) characters")
             }
             kind = .text(
                 text, center: try container.decode(Point.self, forKey: .center),
@@ -186,15 +190,19 @@ public enum LabelMask: Sendable, Equatable {
 /// With a lifted mask, the glass shows the lifted (selected-appearance) row instead: the regular
 /// row is punched out under the lens as the lift progresses.
 public struct LabelLayer: Codable, Sendable, Equatable {
+    /// The row's glyph coverage, ``scale`` mask pixels per point.
     public var mask: LabelMask
     /// Where the mask's top-left corner sits, in points.
     public var origin: Point
     /// Mask pixels per point.
     public var scale: Double
+    /// Colour of the row away from the glass (default ``restingLight``).
     public var resting: RGBAColor
+    /// Colour the row turns under the glass (default ``defaultAccent``, systemBlue).
     public var accent: RGBAColor
     /// The selected-appearance row, same origin and scale as `mask`.
     public var liftedMask: LabelMask?
+    /// Colour of the lifted row (default black).
     public var liftedColor: RGBAColor
 
     /// secondaryLabel in the light appearance: (60, 60, 67) at 0.6.
@@ -204,6 +212,8 @@ public struct LabelLayer: Codable, Sendable, Equatable {
     /// systemBlue.
     public static let defaultAccent = RGBAColor(0, 122, 255)
 
+    /// A row at `origin` (default the canvas corner), 2 mask pixels per point, light resting colour and systemBlue
+    /// accent by default, with no lifted row.
     public init(
         mask: LabelMask, origin: Point = Point(x: 0, y: 0), scale: Double = 2,
         resting: RGBAColor = restingLight, accent: RGBAColor = defaultAccent,

@@ -2,47 +2,102 @@ import Foundation
 
 /// The allowed range of every number in a scene, shared by the JSON decoder and ``Scene/validate()``.
 public enum Limits {
+    /// Canvas width and height, in points.
     public static let canvasSide = 1.0...8192
     /// Pixels per side of a resolved frame (canvas size × scale).
     public static let pixelSide = 1...8192
+    /// Canvas scale, in pixels per point.
     public static let scale = 1.0...4
+    /// Any x or y position or offset, in points.
     public static let coordinate = -100_000.0...100_000
+    /// Widths and heights of frames and controls, in points.
     public static let extent = 0.5...100_000
+    /// Corner radii of shapes and themes, in points.
     public static let cornerRadius = 0.0...10_000
+    /// Angles in degrees: gradients, lines, rim lobes, gradient tints.
     public static let angle = -360.0...360
+    /// Fractions, alphas, opacities and colour channels.
     public static let unit = 0.0...1
+    /// Checker square size and line spacing, in points.
     public static let patternSize = 1.0...10_000
+    /// Width of background lines and strokes, in points.
     public static let lineWidth = 0.1...10_000
+    /// Label mask pixels per point.
     public static let maskScale = 0.25...8
+    /// Bevel width H, bevel amount A (resting too) and physical thickness, in points.
     public static let bevel = 0.0...1000
+    /// Magnification factor of the optics.
     public static let magnification = 0.25...8
+    /// Dispersion spread k.
     public static let dispersion = 0.0...0.5
+    /// Frost σ (resting too), in points.
     public static let frost = 0.0...50
+    /// Saturation and contrast factors (1: unchanged).
     public static let saturation = 0.0...4
+    /// Tint-mask feather, in points.
     public static let softness = 0.0...200
+    /// Rim lobe amounts and the Fresnel amount.
     public static let rimAmount = 0.0...4
+    /// Widths of the rim-light band, the contour and the edge highlight, in points.
     public static let rimWidth = 0.0...100
+    /// Rim-light falloff exponent (rounded to a whole number when decoded).
     public static let rimFalloff = 1.0...16
+    /// Shadow radius, in points.
     public static let shadowRadius = 0.0...500
+    /// Squircle superellipse exponent.
     public static let squircleExponent = 2.0...12
+    /// Shapes in one glass group.
     public static let groupShapes = 1.0...64
+    /// Smooth-minimum radius of a glass group, in points.
     public static let blend = 0.0...1000
+    /// Index of refraction of the physical model.
     public static let ior = 1.0...3
+    /// Brightness added to every channel, linear light.
     public static let brightness = -1.0...1
     /// Largest scene file, in bytes.
     public static let sceneFileBytes = 16 << 20
     /// Deepest nesting of JSON arrays and objects.
     public static let jsonNesting = 32
+    /// Glass elements in one scene.
     public static let glassElements = 256
+    /// Blur radius of a custom material, in points.
     public static let materialBlur = 0.0...100
+    /// Text sizes in points: text layers and glass-control titles.
     public static let fontSize = 1.0...500
+    /// Scene time, in seconds (up to a day).
     public static let time = 0.0...86_400
+    /// Most colours of a gradient tint (it needs at least 2).
     public static let gradientStops = 8
     /// Frames in one batch manifest.
     public static let batchFrames = 1_000_000
+    /// Controls in one scene.
     public static let controls = 64
+    /// Layers in a scene's background, and in its foreground.
     public static let backgroundLayers = 512
+    /// Most points of a gesture path (it needs at least 2).
     public static let gesturePoints = 100_000
+    /// Titles of one segmented control.
+    public static let segmentTitles = 1...12
+    /// Characters of a control title (segment, tab or menu item).
+    public static let titleLength = 64
+    /// Characters of a text layer, or of a glass control's title or detail.
+    public static let textLength = 256
+    /// Badge count of a control item.
+    public static let badge = 0...9999
+    /// Items of a tab bar; a glass control may have none, up to the same maximum.
+    public static let controlItems = 1...8
+    /// Squash-and-stretch factor of a segmented control's thumb (1: at rest).
+    public static let thumbStretch = 0.75...1.15
+    /// Height of a tab bar, in points.
+    public static let tabBarHeight = 24.0...200
+    /// Diameter of a lens menu, in points.
+    public static let lensMenuDiameter = 150.0...2000
+    /// Length of a scene animation, in seconds.
+    public static let animationDuration = 0.01...600
+    /// Characters of a batch frame name.
+    public static let batchNameLength = 64
+    /// Sweeps in one batch manifest.
+    public static let batchSweeps = 8
 
     /// Most pixels a frame may have: `$LIQUIDLENS_MAX_PIXELS` when set (a budget checked before
     /// anything is allocated), else the largest square frame.

@@ -2,9 +2,12 @@ import Foundation
 
 /// A scene file problem, naming the key path where it was found (e.g. `glass[0].optics.frost`).
 public struct SceneError: Error, CustomStringConvertible, Sendable {
+    /// Where the problem is, e.g. `glass[0].optics.frost`; empty when it concerns the whole file.
     public let keyPath: String
+    /// What is wrong, in words.
     public let message: String
 
+    /// An error at `keyPath` (empty: the whole file) with `message`.
     public init(keyPath: String, message: String) {
         self.keyPath = keyPath
         self.message = message

@@ -8,11 +8,15 @@ public enum FontWeight: String, Codable, Sendable, CaseIterable {
 /// A font family and weight. The family is looked up by name (fontconfig); the default is the
 /// bundled-with-Debian DejaVu Sans (`fonts-dejavu-core`).
 public struct FontSpec: Codable, Sendable, Equatable, Hashable {
+    /// Family name fontconfig looks up (default ``defaultFamily``).
     public var family: String
+    /// Weight (default regular).
     public var weight: FontWeight
 
+    /// The family used when none is given: DejaVu Sans.
     public static let defaultFamily = "DejaVu Sans"
 
+    /// A font of `family` (default DejaVu Sans) at `weight` (default regular).
     public init(family: String = FontSpec.defaultFamily, weight: FontWeight = .regular) {
         self.family = family
         self.weight = weight
@@ -31,15 +35,22 @@ public struct FontSpec: Codable, Sendable, Equatable, Hashable {
 /// One shaped, rasterised line of text. Lengths in pixels; the mask's pen origin sits at
 /// (`originX`, `baseline`) inside the mask.
 public struct TextLine: Sendable {
+    /// Coverage of the rasterised glyphs.
     public var mask: AlphaImage
+    /// x of the pen origin inside the mask.
     public var originX: Double
+    /// y of the baseline inside the mask, from its top.
     public var baseline: Double
     /// Sum of the shaped advances (kerning included), as the shaper reports it.
     public var advance: Double
+    /// The font's ascent above the baseline (positive).
     public var ascent: Double
+    /// The font's descent below the baseline (positive).
     public var descent: Double
+    /// The font's line height: baseline to baseline.
     public var lineHeight: Double
 
+    /// A line from its mask and metrics, all in pixels.
     public init(
         mask: AlphaImage, originX: Double, baseline: Double, advance: Double, ascent: Double, descent: Double,
         lineHeight: Double

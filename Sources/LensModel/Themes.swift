@@ -11,15 +11,23 @@ public enum ThemeShape: String, Codable, Sendable, CaseIterable {
 /// element overrides its theme's. JSON: a preset name, or an object whose `preset` (default
 /// `standard`) is the starting point for the other keys.
 public struct Theme: Codable, Sendable, Equatable {
+    /// Material of the glass under this theme, unless the glass sets its own.
     public var material: Material
+    /// Silhouette of the theme's controls (default capsule).
     public var shape: ThemeShape
     /// Corner radius of rounded rectangles and squircles, in points.
     public var cornerRadius: Double
+    /// Drop shadow of glass that has a material (default ``materialShadow``).
     public var shadow: DropShadow
+    /// Edge stroke on the fallback path, for glass that has a material (default ``EdgeHighlight/standard``).
     public var edgeHighlight: EdgeHighlight
+    /// Gradient tint of glass that has none of its own; nil: the flat tint.
     public var gradientTint: GradientTint?
+    /// Lens or fallback look (default automatic, which is the lens here).
     public var renderingPath: RenderingPath
 
+    /// A theme of `material`; by default capsule controls, 16 pt corners, LiquidGlassKit's shadow and edge
+    /// highlight, no gradient tint and the automatic rendering path.
     public init(
         material: Material, shape: ThemeShape = .capsule, cornerRadius: Double = 16,
         shadow: DropShadow = Theme.materialShadow, edgeHighlight: EdgeHighlight = .standard,
@@ -93,6 +101,7 @@ public enum ThemePreset: String, Codable, Sendable, CaseIterable {
     case standard, clear, heavyFrost, dark
     case arctic, sunset, midnight, neon, minimal, frostedThick, roseGold, ocean, forest, crystal
 
+    /// The preset's theme.
     public var theme: Theme {
         switch self {
         case .standard:

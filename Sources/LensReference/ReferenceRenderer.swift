@@ -15,6 +15,7 @@ public final class ReferenceRenderer {
     private var scratch = UnsafeMutableBufferPointer<SIMD4<Float>>(start: nil, count: 0)
     private var frosted = UnsafeMutableBufferPointer<SIMD4<Float>>(start: nil, count: 0)
 
+    /// A renderer with no buffers yet; the first frame allocates them.
     public init() {}
 
     deinit { release() }

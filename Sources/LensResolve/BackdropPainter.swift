@@ -1,6 +1,5 @@
-import LensModel
-import LensControls
 import Foundation
+import LensModel
 
 /// Rasterises background layers into 8-bit sRGB pixels. Layers blend in sRGB space (as CSS and
 /// design tools do); the lens then works in linear light on the result.
@@ -257,14 +256,19 @@ struct BackdropPainter {
 /// A shape in pixel space, evaluated in `Double` for the model's own rasterising (backdrop fills)
 /// and turned into the shaders' ``ShapeParams``.
 public struct ShapeGeometry: Sendable {
+    /// Centre x in pixels.
     public let centerX: Double
+    /// Centre y in pixels.
     public let centerY: Double
+    /// Half the width in pixels, growth included (a circle's is its radius).
     public let halfWidth: Double
+    /// Half the height in pixels, growth included (a circle's is its radius).
     public let halfHeight: Double
     /// Top-left, top-right, bottom-right, bottom-left.
     public let radii: [Double]
     /// 0 rounded box, 1 ellipse, 2 squircle (the shaders' `ShapeParams.kind`).
     public let kind: UInt32
+    /// Superellipse exponent of a squircle's corners; 2 for the other kinds.
     public let exponent: Double
 
     /// `growth` (pixels) is added to width and height about the centre.

@@ -1,6 +1,5 @@
-import LensModel
-import LensControls
 import Foundation
+import LensModel
 
 /// Where each pass of one lens runs.
 public struct LensRegions: Sendable, Equatable {
@@ -13,14 +12,18 @@ public struct LensRegions: Sendable, Equatable {
 /// One frame, resolved for the backends: sizes in pixels, colours in linear light, the backdrop
 /// and label rasterised. Both backends consume exactly this and never re-derive scene semantics.
 public struct FrameParameters: Sendable {
+    /// Frame width in pixels.
     public var width: Int { Int(frame.width) }
+    /// Frame height in pixels.
     public var height: Int { Int(frame.height) }
     /// Backdrop pixels packed `r | g << 8 | b << 16 | a << 24`, 8-bit sRGB.
     public var backdrop: [UInt32]
     /// Label coverage bytes packed four per word, `frame.labelWordsPerRow` words per row; the
     /// lifted label, when there is one, follows at `frame.liftedLabelWordOffset`.
     public var labelWords: [UInt32]
+    /// The frame's part of the parameter block: size, label layout and colours.
     public var frame: FrameParams
+    /// One entry per glass group, in drawing order.
     public var lenses: [LensParams]
     /// The shapes of every group, `lenses[i].shapeOffset ..< shapeOffset + shapeCount`.
     public var shapes: [ShapeParams]
@@ -29,6 +32,7 @@ public struct FrameParameters: Sendable {
     public var tiles: [SIMD4<UInt32>]
     /// Candidate shape indices of every tile.
     public var tileShapes: [UInt32]
+    /// Where each lens's passes run, one entry per entry of `lenses`.
     public var regions: [LensRegions]
     /// sRGB decode table, encode thresholds, then the frost kernels (see ``TableLayout``).
     public var tables: [Float]
@@ -36,6 +40,7 @@ public struct FrameParameters: Sendable {
     /// has none (its tiles follow the lenses' in `tiles`, see `frame.foregroundTileOffset`).
     public var foreground: [UInt32]
 
+    /// A frame from its resolved parts, taken as given; no foreground by default.
     public init(
         backdrop: [UInt32], labelWords: [UInt32], frame: FrameParams, lenses: [LensParams], shapes: [ShapeParams],
         tiles: [SIMD4<UInt32>], tileShapes: [UInt32], regions: [LensRegions], tables: [Float],

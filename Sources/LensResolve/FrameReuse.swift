@@ -1,6 +1,5 @@
-import LensModel
-import LensControls
 import Foundation
+import LensModel
 
 /// What a backend keeps from one frame to the next, and the work a new frame can skip because of
 /// it. A batch of frames over one backdrop (an animation, a parameter sweep) composes the base
@@ -20,7 +19,9 @@ public final class FrameReuse {
         public var parameters: FrameParameters
         /// The backdrop or label changed: upload it again.
         public var uploadBackdrop: Bool
+        /// The label coverage (or the frame size) changed: upload it again.
         public var uploadLabel: Bool
+        /// The foreground (or the frame size) changed: upload it again.
         public var uploadForeground: Bool
         /// Where the base layer (backdrop with the resting label) must be composed again; nil when
         /// the kept copy is current everywhere.
@@ -41,6 +42,7 @@ public final class FrameReuse {
     private var scratchKernel: [Int32] = []
     private var frostedKernel: [Int32] = []
 
+    /// A reuse that holds nothing yet, so the first frame does all the work.
     public init() {}
 
     /// Forgets everything, as after the buffers were reallocated.
@@ -96,31 +98,22 @@ public final class FrameReuse {
         trimmed.tiles = []
         for index in parameters.lenses.indices {
             var lens = parameters.lenses[index]
-            let lensTiles = parameters.tiles[Int(lens.tileOffset)..<Int(lens.tileOffset + lens.tileCount)]
-            lens.tileOffset = UInt32(trimmed.tiles.count)
-            trimmed.tiles += lensTiles
-
+            var lists = LensTileLists(of: lens, in: parameters.tiles)
             let kernelStart = Int(lens.kernelOffset)
             let kernel = Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)])
             let id = kernelIDs[kernel] ?? Int32(kernelIDs.count)
             kernelIDs[kernel] = id
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
-            let frost = parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)]
-                .filter { frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
+            lists.frost = lists.frost.filter { frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
             let rowsNeeded = Tiling.rowTiles(
-                feeding: frost.map { SIMD2($0.x, $0.y) }, kernelRadius: Int(lens.kernelRadius), columns: columns,
-                rows: rows)
-            let rowTiles = parameters.tiles[Int(lens.rowTileOffset)..<Int(lens.rowTileOffset + lens.rowTileCount)]
+                feeding: lists.frost.map { SIMD2($0.x, $0.y) }, kernelRadius: Int(lens.kernelRadius),
+                columns: columns, rows: rows)
+            lists.rows = lists.rows
                 .filter { rowsNeeded.contains(Int($0.y) * columns + Int($0.x)) }
                 .filter { scratchKernel[Int($0.y) * columns + Int($0.x)] != id }
-            for tile in frost { frostedKernel[Int(tile.y) * columns + Int(tile.x)] = id }
-            for tile in rowTiles { scratchKernel[Int(tile.y) * columns + Int(tile.x)] = id }
-            lens.frostTileOffset = UInt32(trimmed.tiles.count)
-            lens.frostTileCount = UInt32(frost.count)
-            trimmed.tiles += frost
-            lens.rowTileOffset = UInt32(trimmed.tiles.count)
-            lens.rowTileCount = UInt32(rowTiles.count)
-            trimmed.tiles += rowTiles
+            for tile in lists.frost { frostedKernel[Int(tile.y) * columns + Int(tile.x)] = id }
+            for tile in lists.rows { scratchKernel[Int(tile.y) * columns + Int(tile.x)] = id }
+            lists.append(to: &trimmed.tiles, pointing: &lens)
             trimmed.lenses[index] = lens
         }
         let foregroundStart = Int(parameters.frame.foregroundTileOffset)

@@ -1,6 +1,5 @@
-import LensModel
-import LensControls
 import Foundation
+import LensModel
 
 /// How one glass element is drawn once its theme, material, rendering path, accessibility and
 /// animated highlight are taken into account: the optics the lens pass uses, plus the edge

@@ -1,5 +1,5 @@
 import LensModel
-import LensControls
+
 /// Where the label rows (regular and lifted) have any coverage, as a summed-area table, so the
 /// resolver can tell in constant time whether a lens tile's samples can reach a glyph. Tiles that
 /// cannot skip the label sampling; the pixels come out the same.

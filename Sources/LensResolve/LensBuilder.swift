@@ -148,7 +148,8 @@ struct LensBuilder {
         let squared = max(1e-6, diagonal.x * diagonal.x + diagonal.y * diagonal.y)
         lens.highlightAxis = SIMD4(Float(minX), Float(minY), Float(diagonal.x / squared), Float(diagonal.y / squared))
         lens.edgeHighlight = SIMD4(
-            Float(look.edgeHighlight.width * scale), Float(look.edgeHighlight.alphas[0]), Float(look.edgeHighlight.alphas[1]),
+            Float(look.edgeHighlight.width * scale), Float(look.edgeHighlight.alphas[0]),
+            Float(look.edgeHighlight.alphas[1]),
             Float(look.edgeHighlight.alphas[2]))
         if let shimmerPosition = look.shimmerPosition {
             lens.shimmer = SIMD4(Float(shimmerPosition), 0.18, Float(look.shimmerAlpha), 0)

@@ -14,7 +14,6 @@ public enum OpticsTables {
         return raw.map { Float($0 / total) }
     }
 
-
     /// Inward displacement (pixels) across the band for the physical model, x = 0 at depth H to
     /// x = 1 at the silhouette: the vertical view ray refracted by the surface (Snell) and carried
     /// down to the backdrop plane. Computed once in `Double`; both backends interpolate it.

@@ -1,5 +1,5 @@
 import LensModel
-import LensControls
+
 /// The parameter block the shaders read, declared once here and once in `Shaders/lens_common.glsl`.
 ///
 /// Field order, types and padding follow GLSL std430: `SIMD4` members first (16-byte aligned), then
@@ -8,8 +8,11 @@ import LensControls
 
 /// GLSL twin: `struct FrameParams`.
 public struct FrameParams: Sendable, Equatable {
+    /// Frame width in pixels.
     public var width: UInt32
+    /// Frame height in pixels.
     public var height: UInt32
+    /// Number of glass groups in the `lenses` array that follows the frame.
     public var lensCount: UInt32
     /// Label coverage is one byte per pixel, packed four to a `uint`; rows start on a word.
     public var labelWordsPerRow: UInt32
@@ -17,6 +20,7 @@ public struct FrameParams: Sendable, Equatable {
     public var liftedLabelWordOffset: UInt32
     /// The foreground's tiles in the tile list: the first and how many (0: no foreground).
     public var foregroundTileOffset: UInt32 = 0
+    /// Number of foreground tiles; 0: the frame has no foreground.
     public var foregroundTileCount: UInt32 = 0
     var padding2: UInt32 = 0
     /// Resting label colour, linear light, premultiplied.
@@ -26,6 +30,8 @@ public struct FrameParams: Sendable, Equatable {
     /// Lifted label colour, linear light, premultiplied.
     public var liftedLabelColor: SIMD4<Float>
 
+    /// A frame of `width` × `height` pixels with no foreground tiles; the lifted label's offset and colour
+    /// default to 0 (no lifted label).
     public init(
         width: UInt32, height: UInt32, lensCount: UInt32, labelWordsPerRow: UInt32, liftedLabelWordOffset: UInt32 = 0,
         restingColor: SIMD4<Float>, accentColor: SIMD4<Float>, liftedLabelColor: SIMD4<Float> = .zero
@@ -69,6 +75,7 @@ public struct ShapeParams: Sendable, Equatable {
     var padding0: Float = 0
     var padding1: Float = 0
 
+    /// A shape from its pixel geometry, with `kind` and `exponent` as the fields describe.
     public init(centerHalfSize: SIMD4<Float>, cornerRadii: SIMD4<Float>, kind: UInt32, exponent: Float) {
         self.centerHalfSize = centerHalfSize
         self.cornerRadii = cornerRadii
@@ -103,31 +110,49 @@ public struct LensParams: Sendable, Equatable {
     public var restingFill: SIMD4<Float> = .zero
     /// x0, y0, x1, y1 of the frosted backdrop the lens may sample.
     public var sourceRegion: SIMD4<UInt32> = .zero
+    /// First shape of the group in the `shapes` buffer.
     public var shapeOffset: UInt32 = 0
+    /// Number of shapes in the group, from `shapeOffset` on.
     public var shapeCount: UInt32 = 0
     /// Smooth-minimum radius k of the group.
     public var blend: Float = 0
     /// Physical model: where its displacement table starts in `tables`; 0 selects the bevel model.
     public var profileOffset: UInt32 = 0
+    /// H: depth of the refracting band inside the silhouette.
     public var bevelWidth: Float = 0
+    /// A: inward displacement at the silhouette (bevel model).
     public var bevelAmount: Float = 0
+    /// 1 / magnification: sample offsets from the group's centre are scaled by it (1: no magnification).
     public var inverseMagnification: Float = 1
     /// Spread k: red samples at 1−k of the offset, blue at 1+k. Zero when under ¼ px.
     public var dispersion: Float = 0
     /// 0 for per-channel dispersion, else the number of spectral taps.
     public var spectralTaps: UInt32 = 0
+    /// Saturation of what the glass shows, about its Rec. 709 luma: 1 unchanged, 0 grey.
     public var saturation: Float = 1
+    /// Added to every channel, linear light (0: unchanged).
     public var brightness: Float = 0
+    /// Scale of the distance from mid grey, linear light (1: unchanged).
     public var contrast: Float = 1
+    /// Tint-mask feather inside the rim; under ½ px the mask is the antialiased silhouette.
     public var softness: Float = 0
+    /// Width of the rim-light band inside the silhouette (0: no rim light).
     public var rimWidth: Float = 0
+    /// Integer exponent of the rim lobes: higher narrows each highlight about its light direction.
     public var rimFalloff: UInt32 = 1
+    /// Amount of the ambient Fresnel-like term (1 − n_z)³ over the band (0: off).
     public var fresnel: Float = 0
+    /// Width of the dark contour inside the silhouette.
     public var contourWidth: Float = 0
+    /// Share of the colour the contour removes at the silhouette, fading to 0 at `contourWidth` (0: off).
     public var contourOpacity: Float = 0
+    /// Where the frost kernel starts in `tables`: the centre weight, then one weight per pixel of distance.
     public var kernelOffset: UInt32 = 0
+    /// Frost kernel radius: it spans 2·radius + 1 pixels (0: the backdrop is copied unblurred).
     public var kernelRadius: UInt32 = 0
+    /// Width over which edge normals blend across the medial axis (at least 1).
     public var normalSmoothing: Float = 1
+    /// Share of the ellipse normal in the refraction direction, 0…1.
     public var ovalization: Float = 0
     /// How much the lifted label replaces the regular one under the glass.
     public var liftedContentAlpha: Float = 0
@@ -137,12 +162,15 @@ public struct LensParams: Sendable, Equatable {
     public var darkening: Float = 0
     /// This group's tiles in the tile list: the first and how many.
     public var tileOffset: UInt32 = 0
+    /// Number of this group's tiles, from `tileOffset` on.
     public var tileCount: UInt32 = 0
     /// Tiles the vertical frost writes: every tile a lens sample can land in.
     public var frostTileOffset: UInt32 = 0
+    /// Number of tiles the vertical frost writes, from `frostTileOffset` on.
     public var frostTileCount: UInt32 = 0
     /// Tiles the horizontal frost writes: the frost tiles grown by the kernel radius in rows.
     public var rowTileOffset: UInt32 = 0
+    /// Number of tiles the horizontal frost writes, from `rowTileOffset` on.
     public var rowTileCount: UInt32 = 0
     /// 1: the label turns accent under this glass (LensTint); 0: it keeps its resting colour.
     public var accentStrength: Float = 1
@@ -156,6 +184,7 @@ public struct LensParams: Sendable, Equatable {
     public var shimmer: SIMD4<Float> = .zero
     /// Gradient tint stops in `tables` (linear premultiplied rgba each); count 0: the flat `tint`.
     public var gradientOffset: UInt32 = 0
+    /// Number of gradient tint stops (0: the flat `tint`).
     public var gradientCount: UInt32 = 0
     /// Share of the glass laid over what is below it (custom materials).
     public var opacity: Float = 1
@@ -163,6 +192,8 @@ public struct LensParams: Sendable, Equatable {
     /// glyph; the others skip sampling the label (a pipeline variant without that code).
     public var labelTileCount: UInt32 = 0
 
+    /// A group with neutral values: no shapes, tint, lights, shadows, frost or refraction; saturation,
+    /// contrast and opacity 1.
     public init() {}
 
     /// Byte offsets of each field, named as in GLSL.
@@ -221,12 +252,14 @@ public struct LensParams: Sendable, Equatable {
 public struct DispatchConstants: Sendable, Equatable {
     /// x0, y0, x1, y1 of the pixels one dispatch covers.
     public var region: SIMD4<UInt32>
+    /// The group in `lenses` the frost and lens dispatches read.
     public var lensIndex: UInt32
     /// Frost axis: 0 horizontal, 1 vertical.
     public var axis: UInt32
     /// Lens: the tile of workgroup 0 in `tiles`.
     public var firstTile: UInt32
 
+    /// The constants for a dispatch over `region`; lens index, axis and first tile default to 0.
     public init(region: PixelRegion, lensIndex: Int = 0, axis: UInt32 = 0, firstTile: UInt32 = 0) {
         self.region = SIMD4(UInt32(region.x0), UInt32(region.y0), UInt32(region.x1), UInt32(region.y1))
         self.lensIndex = UInt32(lensIndex)
@@ -248,12 +281,15 @@ public struct DispatchConstants: Sendable, Equatable {
 
 /// Where each table sits in the shaders' `tables` buffer (GLSL: the `*_OFFSET` constants).
 public enum TableLayout {
+    /// The 256 linear values of the 8-bit sRGB codes.
     public static let srgbDecodeOffset = 0
+    /// The 255 linear thresholds where the rounded sRGB code steps up.
     public static let srgbEncodeOffset = 256
     /// Spectral dispersion: `spectralTaps` × (offset scale, red, green, blue weights).
     public static let spectralOffset = 511
+    /// Taps of the spectral dispersion (GLSL: `SPECTRAL_TAPS`).
     public static let spectralTaps = 7
-    /// The first code of each float bucket of [0, 1) (``ColorTables/srgbEncodeBuckets``).
+    /// The first code of each float bucket of [0, 1) (`ColorTables.srgbEncodeBuckets`).
     public static let srgbEncodeBucketOffset = spectralOffset + spectralTaps * 4
     /// Frost kernels and physical displacement profiles follow, one run per lens.
     public static let perLensOffset = srgbEncodeBucketOffset + ColorTables.encodeBucketCount

@@ -1,6 +1,5 @@
-import LensModel
-import LensControls
 import Foundation
+import LensModel
 
 /// The last backdrop and label raster a ``SceneResolver`` made, kept so that the frames of one
 /// scene (an animation, a sweep that moves the glass) paint them once. Holding the same arrays
@@ -25,6 +24,7 @@ public final class ResolveCache: @unchecked Sendable {
     private var label: (key: LabelKey, words: [UInt32])?
     private var presence: (words: [UInt32], presence: LabelPresence)?
 
+    /// An empty cache.
     public init() {}
 
     /// The backdrop for `key`: the kept one, else `paint()`'s, which is kept.

@@ -1,8 +1,8 @@
-import LensModel
-import LensControls
 import Foundation
+import LensControls
+import LensModel
 
-/// Turns a ``Scene`` into ``FrameParameters``: points to pixels, colours to linear light, optics
+/// Turns a `Scene` into ``FrameParameters``: points to pixels, colours to linear light, optics
 /// capped to the shape, background and label rasterised.
 public struct SceneResolver: Sendable {
     /// Loads images named by the scene (background images, label masks), relative paths already
@@ -15,6 +15,8 @@ public struct SceneResolver: Sendable {
     /// Keeps the last backdrop and label raster, so frames of one scene paint them once.
     public var cache: ResolveCache?
 
+    /// A resolver that loads images with `loadImage`; without `text`, scenes with controls or text layers fail;
+    /// without `cache`, every frame paints its own backdrop and label.
     public init(
         loadImage: @escaping @Sendable (String) throws -> RGBA8Image, text: (any TextRasterizer)? = nil,
         cache: ResolveCache? = nil

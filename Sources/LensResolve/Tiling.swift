@@ -190,7 +190,9 @@ struct LensTileLists {
 
     /// The lists `lens` points at in `tiles`.
     init(of lens: LensParams, in tiles: [SIMD4<UInt32>]) {
-        func list(_ offset: UInt32, _ count: UInt32) -> [SIMD4<UInt32>] { Array(tiles[Int(offset)..<Int(offset + count)]) }
+        func list(_ offset: UInt32, _ count: UInt32) -> [SIMD4<UInt32>] {
+            Array(tiles[Int(offset)..<Int(offset + count)])
+        }
         self.lens = list(lens.tileOffset, lens.tileCount)
         labelTileCount = Int(lens.labelTileCount)
         frost = list(lens.frostTileOffset, lens.frostTileCount)

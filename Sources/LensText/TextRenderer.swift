@@ -21,6 +21,7 @@ public final class TextRenderer: TextRasterizer, @unchecked Sendable {
     /// Where `fonts-dejavu-core` installs DejaVu Sans, used when fontconfig finds nothing at all.
     public static let bundledDefault = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
+    /// A renderer with its own FreeType library; throws a ``TextError`` when FreeType cannot start.
     public init() throws {
         var created: FT_Library?
         guard FT_Init_FreeType(&created) == 0, let created else {
@@ -34,6 +35,7 @@ public final class TextRenderer: TextRasterizer, @unchecked Sendable {
         FT_Done_FreeType(library)
     }
 
+    /// One shaped, rasterised line of `text` at `pixelSize` pixels per em (1…1000); throws for a missing font.
     public func line(_ text: String, font: FontSpec, pixelSize: Double) throws -> TextLine {
         guard pixelSize.isFinite, pixelSize >= 1, pixelSize <= 1000 else {
             throw TextError(description: "text size \(pixelSize) px is outside 1…1000")

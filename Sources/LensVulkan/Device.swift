@@ -3,8 +3,11 @@ import Foundation
 
 /// What LiquidLens saw of one physical device, and why it was or was not usable.
 public struct DeviceDescription: Sendable, CustomStringConvertible {
+    /// Position in Vulkan's list of physical devices, as a device preference may name it.
     public let index: Int
+    /// Device name, as the driver reports it.
     public let name: String
+    /// Kind of device: discrete GPU, integrated GPU, virtual GPU, CPU or other.
     public let type: String
     /// Vulkan version as "major.minor.patch".
     public let apiVersion: String

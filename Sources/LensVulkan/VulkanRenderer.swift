@@ -62,7 +62,9 @@ public struct GPUStageTimes: Sendable {
     public var compose: Double
     /// Copying the base layer into the output (and, after composing, into the kept base).
     public var copy: Double
+    /// Both frost passes (rows, then columns) of every lens, summed.
     public var frost: Double
+    /// The lens pass of every lens, summed, plus the foreground overlay.
     public var lens: Double
     /// The host copying the finished frame out of the mapped output buffer.
     public var readback: Double

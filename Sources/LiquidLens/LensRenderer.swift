@@ -1,18 +1,24 @@
 import Foundation
-@_exported import LensModel
-@_exported import LensControls
-@_exported import LensResolve
 @_exported import LensCatalog
+@_exported import LensControls
 @_exported import LensIO
+@_exported import LensModel
 import LensReference
+@_exported import LensResolve
 import LensText
 import LensVulkan
 
+/// How to set up the Vulkan backend (`LensVulkan.VulkanOptions`); the aliases spare callers importing LensVulkan.
 public typealias VulkanOptions = LensVulkan.VulkanOptions
+/// One physical device Vulkan reported and whether it is usable (`LensVulkan.DeviceDescription`).
 public typealias DeviceDescription = LensVulkan.DeviceDescription
+/// GPU milliseconds per stage of a Vulkan frame (`LensVulkan.GPUStageTimes`).
 public typealias GPUStageTimes = LensVulkan.GPUStageTimes
+/// A Vulkan failure: the call and its result, or a setup problem (`LensVulkan.VulkanError`).
 public typealias VulkanError = LensVulkan.VulkanError
+/// A `VkResult` code as a Swift value (`LensVulkan.VulkanResult`).
 public typealias VulkanResult = LensVulkan.VulkanResult
+/// Failures the Vulkan backend fakes on purpose, for tests (`LensVulkan.FaultInjection`).
 public typealias FaultInjection = LensVulkan.FaultInjection
 
 /// Which backend renders.
@@ -24,7 +30,7 @@ public enum Backend: String, Sendable, CaseIterable {
 }
 
 /// Turns scenes into images with the chosen backend. Both backends consume the same resolved
-/// ``FrameParameters`` and agree to 1/255 per channel.
+/// `FrameParameters` and agree to 1/255 per channel.
 ///
 /// ```swift
 /// import LiquidLens
@@ -41,7 +47,9 @@ public final class LensRenderer {
     /// Why `.automatic` fell back to the CPU, if it did.
     public let fallbackReason: String?
 
-    /// - Throws: ``LensVulkan/VulkanError`` when `.vulkan` was asked for and no device works.
+    /// A renderer on `backend`; `.automatic` takes Vulkan when a device works, else the CPU reference.
+    ///
+    /// - Throws: ``VulkanError`` when `.vulkan` was asked for and no device works.
     public init(backend: Backend = .automatic, vulkanOptions: VulkanOptions = VulkanOptions()) throws {
         switch backend {
         case .cpu:

@@ -57,7 +57,7 @@ struct ValidationOption: ParsableArguments {
 struct ScaleOption: ParsableArguments {
     @Option(
         "scale", help: "Pixels per point, 1…4 (default: the scene's).",
-        parser: .number(expectation: "a number in 1…4") { (1...4).contains($0) })
+        parser: .number(expectation: "a number in 1…4") { Limits.scale.contains($0) })
     var pixelsPerPoint: Double?
 }
 

@@ -3,11 +3,11 @@ import LensVulkan
 import LiquidLens
 import Testing
 
-@testable import LensModel
-@testable import LensControls
-@testable import LensResolve
 @testable import LensCatalog
+@testable import LensControls
+@testable import LensModel
 @testable import LensReference
+@testable import LensResolve
 
 /// Frames that exercise every reuse path: a lens moving over one backdrop, the frost kernel
 /// changing, a control whose rail changes part of the backdrop, a different scene and size, and

@@ -3,11 +3,11 @@ import LensVulkan
 import LiquidLens
 import Testing
 
-@testable import LensModel
-@testable import LensControls
-@testable import LensResolve
 @testable import LensCatalog
+@testable import LensControls
+@testable import LensModel
 @testable import LensReference
+@testable import LensResolve
 
 /// A grey backdrop with one large glass rectangle, so its flat interior shows the material alone.
 private func materialScene(_ configure: (inout GlassElement) -> Void, accessibility: Accessibility = Accessibility())

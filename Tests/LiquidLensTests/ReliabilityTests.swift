@@ -3,10 +3,10 @@ import LensReference
 import LiquidLens
 import Testing
 
-@testable import LensModel
-@testable import LensControls
-@testable import LensResolve
 @testable import LensCatalog
+@testable import LensControls
+@testable import LensModel
+@testable import LensResolve
 
 @Suite("Hostile and unusual inputs")
 struct ReliabilityTests {

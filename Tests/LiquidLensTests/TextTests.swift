@@ -5,10 +5,10 @@ import LensText
 import LiquidLens
 import Testing
 
-@testable import LensModel
-@testable import LensControls
-@testable import LensResolve
 @testable import LensCatalog
+@testable import LensControls
+@testable import LensModel
+@testable import LensResolve
 
 /// Runs `body` with a FreeType face of the font at `path`, sized to `pixelSize`.
 func withFreeTypeFace<T>(path: String, pixelSize: Double, _ body: (FT_Face) -> T) -> T {
