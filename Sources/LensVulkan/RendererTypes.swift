@@ -1,0 +1,69 @@
+import Foundation
+
+/// How to set up the Vulkan backend.
+public struct VulkanOptions: Sendable {
+    /// A device index or part of its name; nil picks the best usable device.
+    public var device: String?
+    /// Enables the Khronos validation layer and records its messages.
+    public var validation: Bool
+    /// Where the pipeline cache lives; nil keeps it in memory only.
+    public var pipelineCacheDirectory: URL?
+    /// Failures to fake, for tests; by default what the `LIQUIDLENS_INJECT_*` variables ask for.
+    public var faultInjection: FaultInjection
+
+    /// Options with the given settings; each defaults to the usual choice.
+    public init(
+        device: String? = nil, validation: Bool = false,
+        pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory,
+        faultInjection: FaultInjection = .fromEnvironment
+    ) {
+        self.device = device
+        self.validation = validation
+        self.pipelineCacheDirectory = pipelineCacheDirectory
+        self.faultInjection = faultInjection
+    }
+
+    /// `$LIQUIDLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/liquidlens`, else `~/.cache/liquidlens`.
+    public static var defaultCacheDirectory: URL? {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["LIQUIDLENS_CACHE_DIR"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit)
+        }
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("liquidlens")
+        }
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/liquidlens")
+    }
+}
+
+/// A lens pipeline variant: the `SHAPE_KINDS`, `SINGLE_SHAPE` and `REACHES_LABEL`
+/// specialisation constants.
+struct LensVariant: Hashable {
+    /// Bit `1 << kind` for each shape kind in the group.
+    var shapeKinds: UInt32
+    var singleShape: Bool
+    var reachesLabel: Bool
+
+    /// The common lens: one rounded box, over a label and not.
+    static let preloaded = [true, false].map { LensVariant(shapeKinds: 1, singleShape: true, reachesLabel: $0) }
+
+    var constants: [UInt32] { [shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0] }
+}
+
+/// GPU time of each stage of a frame, from timestamp queries, plus the host's readback, in
+/// milliseconds.
+public struct GPUStageTimes: Sendable {
+    /// The base layer: backdrop and resting label (0 when the previous frame's base was reused).
+    public var compose: Double
+    /// Copying the base layer into the output (and, after composing, into the kept base).
+    public var copy: Double
+    /// Both frost passes (rows, then columns) of every lens, summed.
+    public var frost: Double
+    /// The lens pass of every lens, summed, plus the foreground overlay.
+    public var lens: Double
+    /// The host copying the finished frame out of the mapped output buffer.
+    public var readback: Double
+    /// Time on the GPU: every stage but the readback.
+    public var total: Double { compose + copy + frost + lens }
+}
