@@ -43,13 +43,7 @@ public struct BatchManifest: Sendable {
 
     /// Reads and checks a manifest file.
     public static func load(contentsOf url: URL) throws -> BatchManifest {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw SceneError(keyPath: "", message: "cannot read manifest \(url.path): \(error.localizedDescription)")
-        }
-        return try decode(data, baseDirectory: url.deletingLastPathComponent())
+        try decode(try SceneError.readFile(url, document: "manifest"), baseDirectory: url.deletingLastPathComponent())
     }
 
     /// Parses manifest JSON; errors name the key.
@@ -62,7 +56,7 @@ public struct BatchManifest: Sendable {
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw SceneError(keyPath: "", message: "the manifest is not valid JSON")
+            throw SceneError.notJSON(data, document: "manifest", parserError: error)
         }
         guard let object = root as? [String: Any] else {
             throw SceneError(keyPath: "", message: "the manifest must be a JSON object")

@@ -2,7 +2,7 @@ import Foundation
 import LensModel
 
 /// Where an animation goes, chosen by the output path.
-public enum AnimationFormat: String, Sendable {
+public enum AnimationFormat: String, Sendable, CaseIterable {
     /// A folder of numbered PNGs (`frame-0001.png` …), each written atomically.
     case folder
     /// Animated PNG, looping.
@@ -23,13 +23,14 @@ public enum AnimationFormat: String, Sendable {
     }
 }
 
-/// Writes frames as they come. Containers go through `ffmpeg` (frames piped raw); the file appears
-/// under its name only when complete (written beside it, then renamed), so an interrupted run
-/// never leaves a half-written animation.
+/// Writes frames as they come. Containers go through `ffmpeg` (frames piped raw) into a temporary
+/// file; a complete file is renamed over a regular output (so an interrupted run never leaves a
+/// half-written animation) or copied into standard output, a pipe or a device.
 public final class AnimationWriter {
-    /// The output's format, from its path.
+    /// The output's format: the one asked for, else the one its path names.
     public let format: AnimationFormat
     private let output: URL
+    private let destination: OutputDestination
     private let fps: Double
     private let frameCount: Int
     private var process: Process?
@@ -51,24 +52,47 @@ public final class AnimationWriter {
     /// Frames already complete in the folder (resume), by index.
     public private(set) var completeFrames: Set<Int> = []
 
-    /// A writer of `frameCount` frames at `fps` to `output`; for a folder, `existing` says what becomes of
-    /// frames already there (default: refuse, with an error).
-    public init(output: URL, fps: Double, frameCount: Int, existing: Existing = .refuse) throws {
-        self.format = AnimationFormat(path: output.path)
+    /// A writer of `frameCount` frames at `fps` to `output` in `format` (default: the one the
+    /// path's extension names); for a folder, `existing` says what becomes of frames already there
+    /// (default: refuse, with an error).
+    public init(
+        output: URL, fps: Double, frameCount: Int, existing: Existing = .refuse, format: AnimationFormat? = nil
+    ) throws {
+        self.format = format ?? AnimationFormat(path: output.path)
         self.output = output
         self.fps = fps
         self.frameCount = frameCount
-        guard format == .folder else {
+        destination = try OutputDestination(of: output)
+        guard self.format == .folder else {
             if existing == .resume {
                 throw ImageFileError(
-                    description: "--resume applies to folder outputs; a \(format.rawValue) is always written whole")
+                    description: "--resume applies to folder outputs; a \(self.format.rawValue) is always written whole"
+                )
+            }
+            if case .folder = destination {
+                throw ImageFileError(description: "cannot write \(output.path): it is a folder; give a file name")
             }
             return
         }
-        do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        } catch {
-            throw ImageFileError(description: "cannot create folder \(output.path): \(PNGCodec.reason(error))")
+        try prepareFolder(existing)
+    }
+
+    /// Creates the frame folder, removes what a killed run left, and deals with frames already there.
+    private func prepareFolder(_ existing: Existing) throws {
+        switch destination {
+        case .standardOutput, .stream:
+            throw ImageFileError(
+                description:
+                    "cannot write \(OutputDestination.name(of: output)): a folder of frames cannot go to a pipe or a device; choose gif, apng, mp4 or webm"
+            )
+        case .file(let target):
+            do {
+                try FileAccess.createFolders(target)
+            } catch {
+                throw ImageFileError(description: "cannot create folder \(output.path): \(error)")
+            }
+        case .folder:
+            break
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
         // Temporary files of a killed run are never complete frames.
@@ -140,10 +164,18 @@ public final class AnimationWriter {
             try? FileManager.default.removeItem(at: temporary)
             throw ImageFileError(description: "ffmpeg failed (exit \(process.terminationStatus)): \(failureLog())")
         }
-        guard rename(temporary.path, output.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw ImageFileError(description: "cannot write \(output.path): \(reason)")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        switch destination {
+        case .standardOutput:
+            try StreamingOutput().write(contentsOf: temporary)
+        case .stream(let node):
+            let stream = try StreamingOutput(opening: node)
+            try stream.write(contentsOf: temporary)
+            try stream.close()
+        case .file(let target), .folder(let target):
+            guard rename(temporary.path, target.path) == 0 else {
+                throw ImageFileError(description: "cannot write \(output.path): \(FileAccess.reason(errno))")
+            }
         }
     }
 
@@ -165,9 +197,20 @@ public final class AnimationWriter {
                     "writing \(format.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg); a folder output needs nothing"
             )
         }
-        let folder = output.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(
-            ".\(output.lastPathComponent).partial-\(getpid()).\(output.pathExtension)")
+        // Beside the file it becomes, so the rename is atomic; a stream gets a copy once complete.
+        let temporary: URL
+        switch destination {
+        case .file(let target), .folder(let target):
+            do {
+                try FileAccess.createFolders(target.deletingLastPathComponent())
+            } catch {
+                throw ImageFileError(description: "cannot write \(output.path): \(error)")
+            }
+            temporary = URL(fileURLWithPath: AtomicFile.temporaryPath(for: target, suffix: ".\(format.rawValue)"))
+        case .standardOutput, .stream:
+            temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "liquidlens-animation-\(getpid())-\(UUID().uuidString).\(format.rawValue)")
+        }
         var arguments = [
             "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s",
             "\(width)x\(height)",

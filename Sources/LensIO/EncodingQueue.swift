@@ -3,7 +3,7 @@ import LensModel
 
 /// Encodes and writes images on other cores while the renderer goes on with the next frames.
 /// At most `workers` images wait or encode at once (``write(_:to:format:compression:)`` blocks
-/// beyond that), so memory stays bounded. Every file is written atomically.
+/// beyond that), so memory stays bounded. Every file is written as ``OutputFile`` writes: atomically.
 public final class EncodingQueue: @unchecked Sendable {
     private let queue = DispatchQueue(label: "liquidlens.encoding", attributes: .concurrent)
     private let group = DispatchGroup()
@@ -28,7 +28,7 @@ public final class EncodingQueue: @unchecked Sendable {
                 group.leave()
             }
             do {
-                try AtomicFile.write(try format.encode(image, compression: compression), to: url)
+                try OutputFile.write(try format.encode(image, compression: compression), to: url)
                 lock.withLock { written += 1 }
             } catch {
                 lock.withLock { firstError = firstError ?? error }

@@ -8,8 +8,8 @@ public struct ImageFileError: Error, CustomStringConvertible, Sendable {
 }
 
 /// PNG in and out through libpng's simplified API. Reading converts any PNG to 8-bit sRGB RGBA;
-/// writing is atomic (a temporary file renamed over the target), so a failed write never leaves a
-/// truncated image behind and never destroys an existing one.
+/// writing goes through ``OutputFile``, so a failed write never leaves a truncated image behind
+/// and never destroys an existing one.
 public enum PNGCodec {
     /// Largest image accepted on read, per side and in all (a decompression bomb is refused from
     /// its header, before any pixel memory is allocated), and the largest file.
@@ -24,15 +24,17 @@ public enum PNGCodec {
 
     /// Reads a PNG file as 8-bit RGBA; errors name the path. A file over ``maxFileBytes`` is refused unread.
     public static func read(contentsOf url: URL) throws -> RGBA8Image {
-        if let size = try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int, size > maxFileBytes {
-            throw ImageFileError(
-                description: "cannot read image \(url.path): \(size) bytes is over the \(maxFileBytes)-byte limit")
-        }
         let data: Data
-        do {
-            data = try Data(contentsOf: url)
+        do throws(FileAccess.Problem) {
+            data = try FileAccess.read(url, limit: maxFileBytes)
         } catch {
-            throw ImageFileError(description: "cannot read image \(url.path): \(Self.reason(error))")
+            switch error {
+            case .tooLarge(let size):
+                throw ImageFileError(
+                    description: "cannot read image \(url.path): \(size) bytes is over the \(maxFileBytes)-byte limit")
+            case .failed(let reason):
+                throw ImageFileError(description: "cannot read image \(url.path): \(reason)")
+            }
         }
         do {
             return try decode(data)
@@ -84,75 +86,15 @@ public enum PNGCodec {
         return Data(bytes: bytes, count: buffer.size)
     }
 
-    /// Encodes and writes atomically.
+    /// Encodes and writes to `url` as ``OutputFile`` does: a regular file atomically, a pipe or a
+    /// device in place.
     public static func write(_ image: RGBA8Image, to url: URL, compression: PNGCompression = .default) throws {
-        try AtomicFile.write(try encode(image, compression: compression), to: url)
+        try OutputFile.write(try encode(image, compression: compression), to: url)
     }
 
     private static func message(of image: inout png_image) -> String {
         withUnsafeBytes(of: &image.message) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
-    }
-
-    /// A short reason for a file error: the POSIX message when there is one.
-    static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
-        {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(nsError.code)))
-        }
-        switch CocoaError.Code(rawValue: nsError.code) {
-        case .fileReadNoSuchFile, .fileNoSuchFile: return "no such file or folder"
-        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
-        case .fileWriteOutOfSpace: return "no space left on device"
-        case .fileWriteVolumeReadOnly: return "read-only file system"
-        default: return nsError.localizedDescription
-        }
-    }
-}
-
-/// Writes files whole or not at all.
-public enum AtomicFile {
-    /// Writes `data` to a temporary file beside `url` (flushed to disk), then renames it over
-    /// `url`, creating the parent folders first. On any failure the temporary file is removed
-    /// and an existing `url` is left as it was; the error carries the system's reason.
-    public static func write(_ data: Data, to url: URL) throws {
-        let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw ImageFileError(
-                description: "cannot write \(url.path): cannot create \(folder.path) (\(PNGCodec.reason(error)))")
-        }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())").path
-        func failure() -> ImageFileError {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            return ImageFileError(description: "cannot write \(url.path): \(reason)")
-        }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else { throw failure() }
-        let written = data.withUnsafeBytes { bytes -> Bool in
-            var offset = 0
-            while offset < bytes.count {
-                let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
-        guard written, fsync(descriptor) == 0 else {
-            let error = failure()
-            close(descriptor)
-            throw error
-        }
-        guard close(descriptor) == 0, rename(temporary, url.path) == 0 else { throw failure() }
     }
 }

@@ -98,18 +98,7 @@ public struct Scene: Codable, Sendable {
 
     /// Reads and validates a scene file.
     public static func load(contentsOf url: URL) throws -> Scene {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-        if let size, size > Limits.sceneFileBytes {
-            throw SceneError(
-                keyPath: "", message: "scene file \(url.path) is \(size) bytes; the limit is \(Limits.sceneFileBytes)")
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw SceneError(keyPath: "", message: "cannot read scene file \(url.path): \(error.localizedDescription)")
-        }
-        return try decode(data)
+        try decode(try SceneError.readFile(url, document: "scene"))
     }
 
     /// Decodes and validates scene JSON. Size and nesting are checked before parsing, so a hostile
@@ -127,6 +116,12 @@ public struct Scene: Codable, Sendable {
         do {
             return try JSONDecoder().decode(Scene.self, from: data)
         } catch let error as DecodingError {
+            // The decoder only says "not valid JSON"; the parser says where and why.
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: .fragmentsAllowed)
+            } catch {
+                throw SceneError.notJSON(data, document: "scene", parserError: error)
+            }
             throw SceneError(error)
         }
     }

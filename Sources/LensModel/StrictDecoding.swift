@@ -38,14 +38,49 @@ public struct SceneError: Error, CustomStringConvertible, Sendable {
         case .valueNotFound(let type, let context):
             self.init(keyPath: Self.keyPath(context.codingPath), message: "expected \(Self.describe(type)), got null")
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty, let underlying = context.underlyingError {
-                self.init(keyPath: "", message: "not valid JSON: \(underlying.localizedDescription)")
-            } else {
-                self.init(keyPath: Self.keyPath(context.codingPath), message: context.debugDescription)
-            }
+            self.init(keyPath: Self.keyPath(context.codingPath), message: context.debugDescription)
         @unknown default:
             self.init(keyPath: "", message: "\(error)")
         }
+    }
+
+    /// The bytes of a `document` file ("scene", "manifest"), refused over ``Limits/sceneFileBytes``
+    /// before it is read whole; errors name the file and say why in words.
+    package static func readFile(_ url: URL, document: String) throws(SceneError) -> Data {
+        do throws(FileAccess.Problem) {
+            return try FileAccess.read(url, limit: Limits.sceneFileBytes)
+        } catch {
+            switch error {
+            case .tooLarge(let size):
+                throw SceneError(
+                    keyPath: "",
+                    message: "\(document) file \(url.path) is \(size) bytes; the limit is \(Limits.sceneFileBytes)")
+            case .failed(let reason):
+                throw SceneError(keyPath: "", message: "cannot read \(document) file \(url.path): \(reason)")
+            }
+        }
+    }
+
+    /// Why `data` is not JSON, in words: empty, or the parser's reason (`parserError`, from
+    /// `JSONSerialization`) at a line and column. `document` names what the file should hold.
+    package static func notJSON(_ data: Data, document: String, parserError: any Error) -> SceneError {
+        if data.allSatisfy({ [9, 10, 13, 32].contains($0) }) {
+            return SceneError(keyPath: "", message: "the file is empty; a \(document) is a JSON object")
+        }
+        // The parser's own words, "Invalid value around character 42.", with the byte offset turned
+        // into the line and column an editor shows.
+        var reason = ((parserError as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "")
+            .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        if let range = reason.range(of: #"around character \d+"#, options: .regularExpression),
+            let offset = Int(reason[range].split(separator: " ").last ?? "")
+        {
+            let before = data.prefix(offset)
+            let line = before.count { $0 == 10 } + 1
+            let column = offset - (before.lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
+            reason.replaceSubrange(range, with: "at line \(line), column \(column)")
+        }
+        let detail = reason.isEmpty ? "" : ": " + reason.prefix(1).lowercased() + reason.dropFirst()
+        return SceneError(keyPath: "", message: "not valid JSON\(detail)")
     }
 
     private static func describe(_ type: Any.Type) -> String {

@@ -15,8 +15,9 @@ struct AnimateCommand: Command {
     static let name = "animate"
     static let abstract = "Render an animation: a folder of PNGs, an animated PNG, a GIF, an MP4 or a WebM."
     static let discussion: String? = """
-        The output's extension picks the format: a folder (no extension) gets numbered PNGs;
-        .png is an animated PNG, .gif a GIF, .mp4 / .webm a video (those need ffmpeg). The scene's
+        The output's extension picks the format, or --format: a folder (no extension) gets numbered
+        PNGs; .png is an animated PNG, .gif a GIF, .mp4 / .webm a video (those need ffmpeg). With
+        -o - (and --format) the file streams to stdout. The scene's
         "animation" drives its first control; motion is a function of time, so any --fps samples
         the same curves. With neither <scene> nor --example, renders segmented-drag.
         """
@@ -24,7 +25,9 @@ struct AnimateCommand: Command {
     @Argument("scene", help: "A scene JSON file with an \"animation\".") var scenePath: String?
     @Option("example", valueName: "name", help: "A built-in animation (see 'liquidlens examples').")
     var example: BuiltInAnimation?
-    var output = OutputOption(help: "Folder, .png, .gif, .mp4 or .webm.")
+    var output = OutputOption(help: "Folder, .png, .gif, .mp4 or .webm; - for stdout.")
+    @Option("format", help: "folder, apng, gif, mp4 or webm (default: from the output's extension).")
+    var format: AnimationFormat?
     @Option("fps", help: "Frames per second, 1…240.", parser: .number(in: 1...240)) var fps = 30.0
     @Option(
         "duration", valueName: "seconds", help: "Length (default: the animation's).",
@@ -33,7 +36,7 @@ struct AnimateCommand: Command {
     var backend = BackendOption()
     var scale = ScaleOption()
     var device = DeviceOption()
-    var quiet = QuietOption()
+    var progress = ProgressOption()
     @Flag("resume", help: "Keep complete frames in the output folder; render the rest.") var resume: Bool
     @Flag("force", help: "Replace frames the output folder already holds.") var force: Bool
     @Option(
@@ -57,12 +60,13 @@ struct AnimateCommand: Command {
             throw UsageError(message: "Give either --resume or --force, not both")
         }
         let source = try loadSource()
-        let outputURL = URL(fileURLWithPath: output.path ?? source.name + ".gif")
+        let outputURL = Console.outputURL(output.path ?? source.name + ".gif")
         let frameCount = max(1, Int(((duration ?? source.naturalDuration) * fps).rounded()))
         var renderer = try makeRenderer(backend.choice, device.vulkanOptions)
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
-        let writer = try AnimationWriter(output: outputURL, fps: fps, frameCount: frameCount, existing: existing)
-        let progress = Progress(total: frameCount, quiet: quiet.isOn)
+        let writer = try AnimationWriter(
+            output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: format)
+        let progress = Progress(total: frameCount, style: self.progress.style)
         Interruption.watch()
         for index in 0..<frameCount {
             if Interruption.requested {
@@ -70,12 +74,12 @@ struct AnimateCommand: Command {
                 let howToGoOn =
                     writer.format == .folder
                     ? "rerun the same command with --resume to render the rest"
-                    : "nothing was written to \(outputURL.path)"
+                    : "nothing was written to \(Console.name(outputURL))"
                 throw Interrupted(message: "interrupted after \(index) of \(frameCount) frames; \(howToGoOn)")
             }
             if writer.completeFrames.contains(index) {
                 writer.skip()
-                progress.advance()
+                progress.advance(index: index)
                 continue
             }
             let parameters: FrameParameters
@@ -93,7 +97,8 @@ struct AnimateCommand: Command {
                 guard fallback == .cpu else {
                     writer.abandon()
                     throw CommandFailure(
-                        message: "frame \(index + 1): \(error) (add --fallback cpu to go on on the CPU reference)")
+                        message: "frame \(index + 1): \(error) (add --fallback cpu to go on on the CPU reference)",
+                        status: error.isDeviceLost ? ExitStatus.deviceLost : ExitStatus.failure)
                 }
                 printError(
                     "warning: the Vulkan device failed at frame \(index + 1) (\(error)); going on on the CPU reference")
@@ -101,12 +106,12 @@ struct AnimateCommand: Command {
                 image = try renderer.render(parameters)
             }
             try writer.append(image)
-            progress.advance()
+            progress.advance(index: index)
         }
         try writer.finish()
         progress.finish()
-        print(
-            "wrote \(outputURL.path) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
+        Console.say(
+            "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
         )
     }
 

@@ -17,12 +17,13 @@ struct BatchCommand: Command {
         "steps": 16}]}); several sweeps multiply. Output names are deterministic (0001-a.png,
         frame-00001.png), so --shard I/N (0-based) splits a batch across machines and the union
         of all shards equals one unsharded run. Frames are written atomically; --resume keeps
-        the complete ones. With -o - the frames stream to stdout (rgba, ppm or pam for pipes).
+        the complete ones. With -o - (or a named pipe) the frames stream there one after another
+        (rgba, ppm or pam for pipes).
         """
 
     @Argument("manifest", help: "A batch manifest JSON file.") var manifestPath: String
     var output = OutputOption(
-        valueName: "dir", help: "The folder to write (default: the manifest's name), or - for stdout.")
+        valueName: "dir", help: "The folder to write (default: the manifest's name), - for stdout, or a pipe.")
     @Option("format", help: "png, rgba (raw), ppm or pam.") var format: ImageFormat = .png
     @Option("png-compression", valueName: "level", help: "fast, default or best.")
     var compression: PNGCompression = .default
@@ -36,28 +37,23 @@ struct BatchCommand: Command {
     var framesInFlight = FramesInFlightOption()
     var backend = BackendOption()
     var device = DeviceOption()
-    var quiet = QuietOption()
+    var progress = ProgressOption()
 
     func run() throws {
         let manifestURL = URL(fileURLWithPath: manifestPath)
         let manifest = try loadFile(manifestPath, BatchManifest.load(contentsOf:))
-        let outputText = output.path ?? manifestURL.deletingPathExtension().lastPathComponent
-        let toStdout = outputText == "-"
-        if toStdout && resume {
-            throw UsageError(message: "--resume needs an output folder, not stdout")
-        }
-        let folder = URL(fileURLWithPath: outputText)
+        let outputURL = Console.outputURL(output.path ?? manifestURL.deletingPathExtension().lastPathComponent)
+        let sink = try frameSink(outputURL)
         let slice = manifest.shard(shard.index, of: shard.count)
-        func outputURL(_ index: Int) -> URL {
-            folder.appendingPathComponent(manifest.outputStem(index) + "." + format.fileExtension)
-        }
+        func fileName(_ index: Int) -> String { manifest.outputStem(index) + "." + format.fileExtension }
         var todo = Array(slice)
-        if !toStdout {
+        if case .folder(let folder) = sink {
             removePartialFiles(in: folder)
-            if resume { todo.removeAll { format.isComplete(outputURL($0)) } }
+            if resume { todo.removeAll { format.isComplete(folder.appendingPathComponent(fileName($0))) } }
         }
         let skipped = slice.count - todo.count
-        let quiet = self.quiet.isOn
+        let style = progress.style
+        let quiet = style == .none
         if !quiet {
             printError(
                 "batch: \(slice.count) of \(manifest.count) frames (shard \(shard.index)/\(shard.count))"
@@ -73,9 +69,8 @@ struct BatchCommand: Command {
             printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
         }
         let encoder = EncodingQueue(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        let progress = Progress(total: todo.count, quiet: quiet)
+        let progress = Progress(total: todo.count, style: style)
         let cache = ResolveCache()
-        let stdout = FileHandle.standardOutput
         Interruption.watch()
         var rendered = 0
         do {
@@ -91,15 +86,19 @@ struct BatchCommand: Command {
                         message: "\(manifestPath), frame \(index + 1) (\(manifest.outputStem(index))): \(error)")
                 }
             } deliver: { position, image in
-                if toStdout {
-                    try stdout.write(contentsOf: try format.encode(image, compression: compression))
-                } else {
-                    try encoder.write(image, to: outputURL(todo[position]), format: format, compression: compression)
+                switch sink {
+                case .stream(let stream):
+                    try stream.write(try format.encode(image, compression: compression))
+                case .folder(let folder):
+                    try encoder.write(
+                        image, to: folder.appendingPathComponent(fileName(todo[position])), format: format,
+                        compression: compression)
                 }
                 rendered += 1
-                progress.advance()
+                progress.advance(index: todo[position])
             }
             try encoder.finish()
+            if case .stream(let stream) = sink { try stream.close() }
         } catch is Interrupted {
             try? encoder.finish()
             progress.finish()
@@ -115,8 +114,34 @@ struct BatchCommand: Command {
         progress.finish()
         if !quiet {
             printError(
-                "wrote \(rendered) frames to \(toStdout ? "stdout" : folder.path) (\(format.rawValue), \(renderer.backendName))"
+                "wrote \(rendered) frames to \(Console.name(outputURL)) (\(format.rawValue), \(renderer.backendName))"
             )
+        }
+    }
+
+    /// Where the frames go: files in a folder, or one stream they follow each other in.
+    private enum FrameSink {
+        case folder(URL)
+        case stream(StreamingOutput)
+    }
+
+    /// The sink `url` names: a folder (made when missing), or standard output, a pipe or a device.
+    private func frameSink(_ url: URL) throws -> FrameSink {
+        let destination = try OutputDestination(of: url)
+        switch destination {
+        case .standardOutput, .stream:
+            // Checked before a pipe is opened, which waits for its reader.
+            if resume { throw UsageError(message: "--resume needs an output folder, not a stream") }
+            if case .stream(let node) = destination { return .stream(try StreamingOutput(opening: node)) }
+            return .stream(StreamingOutput())
+        case .folder(let folder):
+            return .folder(folder)
+        case .file(let target):
+            guard !FileManager.default.fileExists(atPath: target.path) else {
+                throw CommandFailure(
+                    message: "cannot write \(url.path): it is a file; batch writes a folder of frames, or - for stdout")
+            }
+            return .folder(target)
         }
     }
 

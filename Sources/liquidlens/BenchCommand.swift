@@ -38,8 +38,10 @@ struct BenchCommand: Command {
     var sweepNames: [String]?
     @Option("sweep-frames", valueName: "n", help: "Frames per sweep point.", parser: .integer(in: 2...100))
     var sweepFrames = 8
-    @Option("json", valueName: "file", help: "Write the report as JSON (see --print-schema).") var jsonPath: String?
-    @Option("chart", valueName: "file.svg", help: "Draw the scaling sweeps (implies --sweeps).") var chartPath: String?
+    @Option("json", valueName: "file", help: "Write the report as JSON, - for stdout (see --print-schema).")
+    var jsonPath: String?
+    @Option("chart", valueName: "file.svg", help: "Draw the scaling sweeps, - for stdout (implies --sweeps).")
+    var chartPath: String?
     @Option("save-frames", valueName: "dir", help: "Write each workload's verified frame (GPU and CPU) as PNGs.")
     var saveFramesPath: String?
     @Flag("print-schema", help: "Print the JSON schema of the report.") var printSchema: Bool
@@ -55,7 +57,8 @@ struct BenchCommand: Command {
             case .cpu: [.cpu]
             case .both: [.vulkan, .cpu]
             }
-        let chart = chartPath.map { URL(fileURLWithPath: $0) }
+        let chart = chartPath.map(Console.outputURL)
+        let reportURL = jsonPath.map(Console.outputURL)
         let sweeps = sweepNames ?? (chart != nil ? BenchSweeps.all.map(\.name) : [])
         if chart != nil && sweeps.isEmpty {
             throw UsageError(message: "--chart draws the sweeps; give --sweeps a list")
@@ -73,7 +76,8 @@ struct BenchCommand: Command {
             )
         }
         let deviceName = vulkan.device?.name ?? "none"
-        print("liquidlens bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, Vulkan device \(deviceName)")
+        Console.say(
+            "liquidlens bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, Vulkan device \(deviceName)")
 
         var report = BenchReport(
             tool: "liquidlens \(LiquidLensTool.version)", date: ISO8601DateFormatter().string(from: Date()),
@@ -83,7 +87,7 @@ struct BenchCommand: Command {
                 os: ProcessInfo.processInfo.operatingSystemVersionString, vulkanDevice: vulkan.device?.name),
             verification: [], results: [], sweeps: [])
 
-        print("\nVERIFY (one frame per workload, GPU vs CPU, ≤ 1/255 and ≥ 99.9 % identical):")
+        Console.say("\nVERIFY (one frame per workload, GPU vs CPU, ≤ 1/255 and ≥ 99.9 % identical):")
         let saveFolder = saveFramesPath.map { URL(fileURLWithPath: $0) }
         for workload in workloads {
             let count = frames ?? workload.defaultFrames
@@ -91,14 +95,15 @@ struct BenchCommand: Command {
             report.verification.append(verification)
         }
         if let failed = report.verification.first(where: { !$0.passed }) {
-            try writeReport(report)
+            try write(report, to: reportURL)
             throw CommandFailure(
                 message:
                     "parity check failed on \(failed.workload) frame \(failed.frame) (max error \(failed.maxError), \(String(format: "%.4f", failed.identicalFraction * 100)) % identical): the GPU and CPU disagree, so nothing was timed"
             )
         }
 
-        print("\nTIME (render-only: frames resolved beforehand; end-to-end: resolve + render + fast PNG + write):")
+        Console.say(
+            "\nTIME (render-only: frames resolved beforehand; end-to-end: resolve + render + fast PNG + write):")
         for workload in workloads {
             for backend in backends {
                 let result = try measure(
@@ -109,7 +114,7 @@ struct BenchCommand: Command {
             }
         }
         if !sweeps.isEmpty {
-            print(
+            Console.say(
                 "\nSWEEPS (lens-heavy frame, \(sweepFrames) frames per point, lens moving; steady median / first frame):"
             )
             for backend in backends {
@@ -120,25 +125,26 @@ struct BenchCommand: Command {
                     let points = measured.points.map {
                         "\($0.label) \(String(format: "%.1f", $0.frameMs))/\(String(format: "%.0f", $0.firstFrameMs))"
                     }
-                    print(
+                    Console.say(
                         "  \(backend.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(sweep.name): \(points.joined(separator: ", ")) ms"
                     )
                 }
             }
         }
-        try writeReport(report)
+        try write(report, to: reportURL)
         if let chart {
-            try AtomicFile.write(Data(BenchChart.svg(report.sweeps).utf8), to: chart)
-            print("chart: \(chart.path)")
+            try OutputFile.write(Data(BenchChart.svg(report.sweeps).utf8), to: chart)
+            Console.say("chart: \(Console.name(chart))")
         }
     }
 
-    private func writeReport(_ report: BenchReport) throws {
-        guard let path = jsonPath else { return }
+    /// Writes `report` as JSON to `url`, when --json gave one.
+    private func write(_ report: BenchReport, to url: URL?) throws {
+        guard let url else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try AtomicFile.write(try encoder.encode(report), to: URL(fileURLWithPath: path))
-        print("report: \(path)")
+        try OutputFile.write(try encoder.encode(report), to: url)
+        Console.say("report: \(Console.name(url))")
     }
 
     private func verify(
@@ -149,7 +155,7 @@ struct BenchCommand: Command {
         let cpu = try LensRenderer(backend: .cpu).render(parameters)
         let diff = try ImageDiff(gpu, cpu, threshold: 1)
         let passed = diff.maxError.max() <= 1 && diff.identicalFraction >= 0.999
-        print(
+        Console.say(
             "  \(workload.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) frame \(frame): max error \((0..<4).map { String(diff.maxError[$0]) }.joined(separator: "/")), "
                 + String(format: "%.4f %% identical", diff.identicalFraction * 100) + (passed ? "  ok" : "  FAILED"))
         if let folder {
@@ -218,19 +224,19 @@ struct BenchCommand: Command {
 
     private func printResult(_ result: BenchReport.Result) {
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
-        print(
+        Console.say(
             "  \(result.workload) on \(result.backend): \(result.width)×\(result.height), \(result.frames) frames, "
                 + "\(result.framesInFlight) in flight")
-        print(
+        Console.say(
             "    setup \(f(result.setupMs)) ms, resolve \(f(result.resolveMs)) ms (median), first frame \(f(result.firstFrameMs)) ms, per frame median \(f(result.frameMs.median)) ms "
                 + "(p90 \(f(result.frameMs.p90))) = \(f(result.framesPerSecond)) frames/s, \(f(result.megapixelsPerSecond)) MP/s"
         )
         if let stages = result.gpuStagesMs {
-            print(
+            Console.say(
                 "    GPU stages (median): compose \(f(stages.compose, 2)), copy \(f(stages.copy, 2)), frost \(f(stages.frost, 2)), "
                     + "lens \(f(stages.lens, 2)) ms; host readback \(f(stages.readback, 2)) ms")
         }
-        print(
+        Console.say(
             "    end-to-end with fast PNG: \(f(result.endToEnd.framesPerSecond)) frames/s "
                 + "(\(f(result.endToEnd.ratioToRenderOnly * 100, 0)) % of render-only)")
     }

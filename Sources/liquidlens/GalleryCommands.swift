@@ -8,7 +8,7 @@ struct GalleryCommand: Command {
     static let discussion: String? =
         "Cells run left to right, top to bottom, in the order 'liquidlens gallery --list' prints."
 
-    var output = OutputOption(help: "The PNG to write.", default: "gallery.png")
+    var output = OutputOption(help: "The PNG to write, or - for stdout.", default: "gallery.png")
     var backend = BackendOption()
     var device = DeviceOption()
     @Flag("list", help: "Print the cell names instead of rendering.") var list: Bool
@@ -18,12 +18,12 @@ struct GalleryCommand: Command {
             for (index, cell) in FeatureGallery.cells.enumerated() { print("\(index + 1). \(cell.name)") }
             return
         }
+        let outputURL = Console.outputURL(output.path)
         let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
         let cells = FeatureGallery.cells.map { (name: $0.name, scene: $0.scene) }
         let sheet = try renderContactSheet(cells, columns: FeatureGallery.columns, on: renderer)
-        let outputURL = URL(fileURLWithPath: output.path)
         try PNGCodec.write(sheet, to: outputURL)
-        print("wrote \(outputURL.path) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
+        Console.say("wrote \(Console.name(outputURL)) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
     }
 }
 
@@ -45,11 +45,12 @@ struct PresetsCommand: Command {
             for preset in ThemePreset.allCases { print(helpRow(preset.rawValue, preset.summary), terminator: "") }
             return
         }
+        let sheetURL = Console.outputURL(sheet)
         let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
         let cells = ThemePreset.allCases.map { (name: $0.rawValue, scene: $0.sampleScene()) }
         let image = try renderContactSheet(cells, columns: 7, on: renderer)
-        try PNGCodec.write(image, to: URL(fileURLWithPath: sheet))
-        print("wrote \(sheet) (\(cells.count) presets, \(image.width)×\(image.height) px)")
+        try PNGCodec.write(image, to: sheetURL)
+        Console.say("wrote \(Console.name(sheetURL)) (\(cells.count) presets, \(image.width)×\(image.height) px)")
     }
 }
 

@@ -9,6 +9,10 @@ extension ImageFormat: ExpressibleByArgument {
     static var argumentParser: ValueParser<ImageFormat> { .choice() }
 }
 
+extension AnimationFormat: ExpressibleByArgument {
+    static var argumentParser: ValueParser<AnimationFormat> { .choice() }
+}
+
 extension PNGCompression: ExpressibleByArgument {
     static var argumentParser: ValueParser<PNGCompression> { .choice() }
 }
@@ -79,9 +83,36 @@ extension OutputOption where Path == String {
     }
 }
 
-/// `-q, --quiet`: no progress output.
-struct QuietOption: ParsableArguments {
-    @Flag("quiet", short: "q", help: "No progress output.") var isOn: Bool
+/// `--progress` and `-q`: how a long run reports its frames on stderr.
+struct ProgressOption: ParsableArguments {
+    /// How progress is shown.
+    enum Style: String, CaseIterable, ExpressibleByArgument {
+        /// A bar on a terminal, plain lines otherwise.
+        case auto
+        /// A redrawn bar: frames, frames/s, ETA.
+        case bar
+        /// A plain line every tenth of the run.
+        case lines
+        /// One JSON object per finished frame, for log collectors.
+        case json
+        /// Nothing.
+        case none
+
+        static var argumentParser: ValueParser<Style> { .choice() }
+    }
+
+    @Option(
+        "progress", valueName: "style",
+        help: "auto (a bar on a terminal, else lines), bar, lines, json (one JSON line per frame) or none.")
+    var chosen = Style.auto
+    @Flag("quiet", short: "q", help: "No progress output (--progress none).") var quiet: Bool
+
+    /// The style in force: `-q` wins, and `auto` becomes a bar on a terminal, lines otherwise.
+    var style: Style {
+        if quiet { return .none }
+        guard chosen == .auto else { return chosen }
+        return isatty(STDERR_FILENO) == 1 ? .bar : .lines
+    }
 }
 
 /// `--frames-in-flight`: frames submitted to the device at once.

@@ -1,65 +1,79 @@
 import Foundation
 
-/// Progress on stderr: a redrawn bar on a terminal (frames, frames/s, ETA), plain lines every
-/// tenth of the run otherwise, nothing with --quiet.
+/// Progress on stderr in a ``ProgressOption/Style``: a redrawn bar (frames, frames/s, ETA), plain
+/// lines every tenth of the run, one JSON object per finished frame, or nothing.
 final class Progress {
     private let total: Int
-    private let quiet: Bool
-    private let terminal = isatty(2) == 1
+    private let style: ProgressOption.Style
     private let start = Date()
     private var done = 0
-    private var lastLine = -1
+    private var lastTenth = -1
 
-    init(total: Int, quiet: Bool) {
+    init(total: Int, style: ProgressOption.Style) {
         self.total = total
-        self.quiet = quiet
+        self.style = style
     }
 
-    func advance() {
+    /// Counts the frame at `index` (its place in the whole output, as in its file name) as finished.
+    func advance(index: Int) {
         done += 1
-        guard !quiet else { return }
         let elapsed = Date().timeIntervalSince(start)
         let rate = Double(done) / max(elapsed, 1e-9)
         let eta = Double(total - done) / max(rate, 1e-9)
         let status =
             "\(done)/\(total) frames  \(String(format: "%.1f", rate)) frames/s  ETA \(String(format: "%.1f", eta)) s"
-        if terminal {
+        switch style {
+        case .bar, .auto:
             let width = 30
             let filled = width * done / max(total, 1)
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             FileHandle.standardError.write(Data("\r[\(bar)] \(status)".utf8))
-        } else {
+        case .lines:
             let tenth = done * 10 / max(total, 1)
-            if tenth != lastLine {
-                lastLine = tenth
+            if tenth != lastTenth {
+                lastTenth = tenth
                 printError(status)
             }
+        case .json:
+            // One write per line, so lines from several processes sharing a log never interleave.
+            printError(
+                #"{"index":\#(index),"done":\#(done),"total":\#(total),"#
+                    + #""framesPerSecond":\#(String(format: "%.3f", rate)),"etaSeconds":\#(String(format: "%.1f", eta))}"#
+            )
+        case .none:
+            break
         }
     }
 
     func finish() {
-        if !quiet && terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+        if style == .bar { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }
 
-/// Ctrl-C during a long run: the loop finishes the frame in flight, cleans up and says how to go on.
+/// Ctrl-C, or SIGTERM from a scheduler cancelling or preempting the job, during a long run: the
+/// loop finishes the frame in flight, cleans up and says how to go on.
 enum Interruption {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var flag = false
-    nonisolated(unsafe) private static var source: (any DispatchSourceSignal)?
+    nonisolated(unsafe) private static var received: Int32?
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
-    static var requested: Bool { lock.withLock { flag } }
+    static var requested: Bool { lock.withLock { received != nil } }
+
+    /// 128 + the signal, as a shell reports a process the signal killed: 130 for SIGINT, 143 for SIGTERM.
+    static var exitStatus: Int32 { 128 + (lock.withLock { received } ?? SIGINT) }
 
     static func watch() {
-        signal(SIGINT, SIG_IGN)
-        let signalSource = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        signalSource.setEventHandler { lock.withLock { flag = true } }
-        signalSource.resume()
-        source = signalSource
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { lock.withLock { received = received ?? number } }
+            source.resume()
+            return source
+        }
     }
 }
 
-/// A run stopped by the user: exit 130, like a shell's Ctrl-C.
+/// A run stopped by Ctrl-C or SIGTERM: exit ``Interruption/exitStatus``.
 struct Interrupted: Error {
     let message: String
 }

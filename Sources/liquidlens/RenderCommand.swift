@@ -17,7 +17,7 @@ struct RenderCommand: Command {
     @Argument("scene", help: "A scene JSON file.") var scenePath: String?
     @Option("example", valueName: "name", help: "A built-in scene (see 'liquidlens examples').")
     var example: BuiltInScene?
-    var output = OutputOption(help: "The PNG to write (default: <scene or example name>.png).")
+    var output = OutputOption(help: "The PNG to write, or - for stdout (default: <scene or example name>.png).")
     @Option("appearance", help: "Examples: light or dark (controls: the row to draw; default both).")
     var appearance: ControlAppearance?
     @Option("content-size", valueName: "category", help: "Examples: Dynamic Type category, xS…XXXL, AX1…AX5.")
@@ -55,7 +55,7 @@ struct RenderCommand: Command {
             baseDirectory = nil
             defaultOutput = example.rawValue + ".png"
         }
-        let outputURL = URL(fileURLWithPath: output.path ?? defaultOutput)
+        let outputURL = Console.outputURL(output.path ?? defaultOutput)
 
         let setupStart = Date()
         let renderer = try makeRenderer(
@@ -79,7 +79,7 @@ struct RenderCommand: Command {
         let firstTime = Date().timeIntervalSince(firstStart)
         try PNGCodec.write(image, to: outputURL)
 
-        print("wrote \(outputURL.path) (\(image.width)×\(image.height) px, \(renderer.backendName))")
+        Console.say("wrote \(Console.name(outputURL)) (\(image.width)×\(image.height) px, \(renderer.backendName))")
         for message in renderer.validationMessages {
             printError("validation: \(message)")
         }
@@ -105,15 +105,15 @@ struct RenderCommand: Command {
         let p90 = times[min(times.count - 1, Int((Double(times.count) * 0.9).rounded(.up)) - 1)]
         let megapixels = Double(image.width * image.height) / 1e6
         func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
-        print("frame:       \(image.width)×\(image.height) px, \(parameters.lenses.count) lens(es)")
-        print("setup:       \(ms(setup)) (instance, device, pipelines)")
-        print("resolve:     \(ms(resolve)) (background, label, parameters)")
-        print("first frame: \(ms(firstFrame))")
-        print(
+        Console.say("frame:       \(image.width)×\(image.height) px, \(parameters.lenses.count) lens(es)")
+        Console.say("setup:       \(ms(setup)) (instance, device, pipelines)")
+        Console.say("resolve:     \(ms(resolve)) (background, label, parameters)")
+        Console.say("first frame: \(ms(firstFrame))")
+        Console.say(
             "per frame:   median \(ms(median)), p90 \(ms(p90)) over \(frames) frames "
                 + String(format: "(%.1f frames/s, %.1f MP/s)", 1 / median, megapixels / median))
         if let stages = renderer.lastStageTimes {
-            print(
+            Console.say(
                 String(
                     format: "GPU stages:  compose %.2f ms, frost %.2f ms, lens %.2f ms (last frame, timestamps)",
                     stages.compose, stages.frost, stages.lens))
@@ -128,20 +128,21 @@ struct DiffCommand: Command {
 
     @Argument("actual", help: "The image under test.") var actual: String
     @Argument("expected", help: "The reference image.") var expected: String
-    @Option("heatmap", help: "Write a PNG showing where they differ.") var heatmap: String?
+    @Option("heatmap", help: "Write a PNG showing where they differ (- for stdout).") var heatmap: String?
     @Option(
         "threshold", valueName: "levels", help: "Per-channel difference (0…255) a pixel may have before it counts.",
         parser: .integer(in: 0...255))
     var threshold = 1
 
     func run() throws {
+        let heatmapURL = heatmap.map(Console.outputURL)
         let actualImage = try PNGCodec.read(contentsOf: URL(fileURLWithPath: actual))
         let expectedImage = try PNGCodec.read(contentsOf: URL(fileURLWithPath: expected))
         let result = try ImageDiff(actualImage, expectedImage, threshold: threshold)
-        print(result.report)
-        if let heatmap {
-            try PNGCodec.write(ImageDiff.heatmap(actualImage, expectedImage), to: URL(fileURLWithPath: heatmap))
-            print("heatmap:     \(heatmap)")
+        Console.say(result.report)
+        if let heatmapURL {
+            try PNGCodec.write(ImageDiff.heatmap(actualImage, expectedImage), to: heatmapURL)
+            Console.say("heatmap:     \(Console.name(heatmapURL))")
         }
     }
 }

@@ -7,7 +7,7 @@ struct ThemeCommand: Command {
     static let abstract = "Export a theme as JSON and as Swift source that builds it with the LiquidLens API."
     static let discussion: String? = """
         <source> is a preset name or a scene file with a "theme". Without --json or --swift both
-        are printed to stdout.
+        are printed to stdout; - as a file is stdout too.
         """
 
     @Argument("source", help: "A preset name or a scene JSON file.") var source: String
@@ -20,8 +20,8 @@ struct ThemeCommand: Command {
         let theme = try loadTheme()
         let json = try ThemeExport.json(theme)
         let swift = ThemeExport.swift(theme, name: constantName)
-        if let jsonPath { try AtomicFile.write(json + Data("\n".utf8), to: URL(fileURLWithPath: jsonPath)) }
-        if let swiftPath { try AtomicFile.write(Data(swift.utf8), to: URL(fileURLWithPath: swiftPath)) }
+        if let jsonPath { try OutputFile.write(json + Data("\n".utf8), to: Console.outputURL(jsonPath)) }
+        if let swiftPath { try OutputFile.write(Data(swift.utf8), to: Console.outputURL(swiftPath)) }
         if jsonPath == nil && swiftPath == nil {
             print(String(decoding: json, as: UTF8.self))
             print()

@@ -1,8 +1,7 @@
 import Foundation
 import LiquidLens
 
-/// The `liquidlens` tool: its subcommands, and the dispatch that maps usage mistakes to exit 64,
-/// failures to exit 1 and an interrupted run to exit 130.
+/// The `liquidlens` tool: its subcommands, and the dispatch that maps errors to ``ExitStatus``.
 enum LiquidLensTool {
     static let version = "0.1.0"
 
@@ -68,16 +67,19 @@ enum LiquidLensTool {
             printError("Error: \(error.message)")
             printError("Usage: \(command.usage)")
             printError("  See 'liquidlens \(command.name) --help' for more information.")
-            return 64
+            return ExitStatus.usage
         } catch let error as Interrupted {
             printError("Error: \(error.message)")
-            return 130
+            return Interruption.exitStatus
         } catch let error as CommandFailure {
             printError("Error: \(error.message)")
-            return 1
+            return error.status
+        } catch let error as VulkanError where error.isDeviceLost {
+            printError("Error: \(error)")
+            return ExitStatus.deviceLost
         } catch {
             printError("Error: \(error)")
-            return 1
+            return ExitStatus.failure
         }
     }
 
@@ -85,13 +87,25 @@ enum LiquidLensTool {
         printError("Error: Unknown subcommand '\(name)'")
         printError("Usage: liquidlens <subcommand>")
         printError("  See 'liquidlens --help' for more information.")
-        return 64
+        return ExitStatus.usage
     }
 }
 
-/// A failure while doing the work (not a usage mistake): exit 1.
+/// How the tool exits, for scripts and schedulers that decide whether to retry (README: Exit status).
+enum ExitStatus {
+    /// The work failed (a bad scene, an unreadable image, a full disk): retrying the same command will not help.
+    static let failure: Int32 = 1
+    /// A usage mistake (EX_USAGE): fix the command line.
+    static let usage: Int32 = 64
+    /// The Vulkan device was lost (EX_TEMPFAIL): the same command may succeed when run again, so a
+    /// scheduler can requeue on it; `batch --resume` keeps the frames already written.
+    static let deviceLost: Int32 = 75
+}
+
+/// A failure while doing the work (not a usage mistake): exit `status`, 1 unless a case says otherwise.
 struct CommandFailure: Error {
     let message: String
+    var status = ExitStatus.failure
 }
 
 func printError(_ text: String) {

@@ -7,6 +7,8 @@ struct CLIResult {
     let status: Int32
     let stdout: String
     let stderr: String
+    /// Standard output as bytes, for outputs streamed there (`-o -`).
+    let stdoutBytes: Data
 }
 
 /// The `liquidlens` binary built beside the test bundle.
@@ -19,8 +21,15 @@ func cliBinary() -> URL {
 }
 
 func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
+    try runCLIProcess(cliBinary(), arguments, environment: environment, in: directory)
+}
+
+/// Runs `executable` with `arguments` and the test's environment plus `environment`, collecting its output.
+func runCLIProcess(
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+) throws -> CLIResult {
     let process = Process()
-    process.executableURL = cliBinary()
+    process.executableURL = executable
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     if let directory { process.currentDirectoryURL = directory }
@@ -34,7 +43,7 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], in direc
     process.waitUntilExit()
     return CLIResult(
         status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-        stderr: String(decoding: stderr, as: UTF8.self))
+        stderr: String(decoding: stderr, as: UTF8.self), stdoutBytes: stdout)
 }
 
 @Suite("liquidlens command line")
@@ -214,7 +223,7 @@ struct CLITests {
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 1)
-        #expect(stderr == "Error: cannot write \(folder.path)/out.png: File too large\n", "\(stderr)")
+        #expect(stderr == "Error: cannot write \(folder.path)/out.png: file too large\n", "\(stderr)")
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no partial or temporary file")
     }

@@ -1,0 +1,77 @@
+import Foundation
+
+/// File reading and folder creation through the system calls themselves, so that every failure
+/// carries the system's reason in plain words ("no such file or folder", "it is a folder") and
+/// never a Foundation error domain and code.
+package enum FileAccess {
+    /// Why a file could not be read, or a folder made.
+    package enum Problem: Error, CustomStringConvertible {
+        /// The system refused; its reason in words.
+        case failed(String)
+        /// The file holds more than the limit; its size in bytes (at least limit + 1 for a pipe).
+        case tooLarge(Int)
+
+        package var description: String {
+            switch self {
+            case .failed(let reason): reason
+            case .tooLarge(let size): "\(size) bytes is too large"
+            }
+        }
+    }
+
+    /// The system's reason for `code` (an `errno`) in words, lower case, for "cannot … X: reason".
+    package static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: return "no such file or folder"
+        case EISDIR: return "it is a folder, not a file"
+        case ENOTDIR: return "a part of the path is a file, not a folder"
+        case EPIPE: return "broken pipe (the reader went away)"
+        default:
+            let text = String(cString: strerror(code))
+            return text.prefix(1).lowercased() + text.dropFirst()
+        }
+    }
+
+    /// The bytes of the file at `url`, which may also be a pipe (`<(…)` in a shell). A folder, a
+    /// file that cannot be opened, or one over `limit` bytes fails with the reason.
+    package static func read(_ url: URL, limit: Int) throws(Problem) -> Data {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .failed(reason(errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .failed(reason(errno)) }
+        if status.st_mode & S_IFMT == S_IFDIR { throw .failed(reason(EISDIR)) }
+        if status.st_mode & S_IFMT == S_IFREG && status.st_size > limit { throw .tooLarge(Int(status.st_size)) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while data.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .failed(reason(errno))
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[0..<count])
+        }
+        throw .tooLarge(data.count)
+    }
+
+    /// Creates the folder at `url` and the folders above it that are missing, like `mkdir -p`;
+    /// a symbolic link to a folder counts as one. Throws the reason in words.
+    package static func createFolders(_ url: URL) throws(Problem) {
+        var missing: [String] = []
+        var path = url.standardizedFileURL.path
+        var status = stat()
+        while stat(path, &status) != 0 {
+            guard errno == ENOENT else { throw .failed(reason(errno)) }
+            missing.append(path)
+            path = (path as NSString).deletingLastPathComponent
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw .failed(path == url.standardizedFileURL.path ? "it is a file, not a folder" : reason(ENOTDIR))
+        }
+        for folder in missing.reversed() where mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            throw .failed(reason(errno))
+        }
+    }
+}
