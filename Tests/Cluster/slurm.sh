@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# A real Slurm run of a sharded batch, on a private single-node cluster:
+#   1. munged, slurmctld and slurmd from Debian's packages, started in the background (no systemd),
+#      their state, sockets and logs in a temporary folder, talking over ports on 127.0.0.1;
+#   2. a job array of 4 tasks renders a 64-frame sweep, each task `batch --shard $SLURM_ARRAY_TASK_ID/4
+#      --resume` (the script README.md shows);
+#   3. one task is killed with SIGKILL mid-run and requeued (scontrol requeue, start time now);
+#   4. the union of the shards must be byte-identical to an unsharded run, with no temporary file left.
+# The daemons are stopped by their PIDs at the end, whatever happened. Prints the time of each step.
+# Usage: Tests/Cluster/slurm.sh   (root; apt-get install munge slurmctld slurmd slurm-client)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root="$PWD"
+work="$(mktemp -d /var/tmp/liquidlens-slurm.XXXXXX)"
+chmod 0755 "$work"
+daemons=()
+stop_daemons() {
+    for pid in "${daemons[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${daemons[@]}"; do
+        for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    done
+}
+trap 'stop_daemons; rm -rf "$work"' EXIT
+
+started=$SECONDS
+step() {
+    echo "slurm: $1 ($((SECONDS - started)) s)"
+    started=$SECONDS
+}
+fail() {
+    echo "slurm: FAILED: $1" >&2
+    for log in "$work"/*.log; do echo "--- $log" >&2; tail -15 "$log" >&2; done
+    exit 1
+}
+# Waits up to $1 seconds for the command after it to succeed.
+wait_for() {
+    local limit=$1
+    shift
+    for _ in $(seq $((limit * 10))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+    return 1
+}
+
+# The same flags as the test build, so after `swift test` this only links what is there.
+swift build -c release -Xswiftc -enable-testing --product liquidlens >"$work/build.log" 2>&1 \
+    || fail "swift build"
+liquidlens="$root/.build/release/liquidlens"
+step "built liquidlens"
+
+# Two free ports on 127.0.0.1 (a connection that fails means nobody listens there).
+free_port() {
+    local port
+    while :; do
+        port=$((20000 + RANDOM % 20000))
+        (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
+    done
+}
+controller_port="$(free_port)"
+node_port="$(free_port)"
+[[ "$controller_port" != "$node_port" ]] || node_port=$((controller_port + 1))
+
+# munge: a fresh key, its socket in a folder of mode 711 (munged refuses looser ones).
+mkdir -m 0711 "$work/munge"
+dd if=/dev/urandom of="$work/munge/munge.key" bs=1024 count=1 status=none
+chmod 0400 "$work/munge/munge.key"
+munged --foreground --force --key-file="$work/munge/munge.key" --socket="$work/munge/socket" \
+    --pid-file="$work/munge/munged.pid" --seed-file="$work/munge/seed" --log-file="$work/munged.log" \
+    >>"$work/munged.log" 2>&1 &
+daemons+=($!)
+wait_for 10 test -S "$work/munge/socket" || fail "munged did not start"
+
+node="$(hostname -s)"
+mkdir "$work/state" "$work/spool" "$work/logs"
+export SLURM_CONF="$work/slurm.conf"
+cat >"$SLURM_CONF" <<EOF
+ClusterName=liquidlens
+SlurmctldHost=$node(127.0.0.1)
+SlurmctldPort=$controller_port
+SlurmdPort=$node_port
+SlurmUser=root
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$work/munge/socket
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+# No cgroups: processes are tracked through /proc, tasks are not confined.
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+SlurmdParameters=config_overrides
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+MpiDefault=none
+ReturnToService=2
+JobRequeue=1
+# liquidlens exits 75 when the Vulkan device was lost: run the task again.
+RequeueExit=75
+NodeName=$node NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+PartitionName=render Nodes=$node Default=YES MaxTime=INFINITE State=UP
+EOF
+slurmctld -D -f "$SLURM_CONF" >>"$work/slurmctld.log" 2>&1 &
+daemons+=($!)
+slurmd -D -f "$SLURM_CONF" >>"$work/slurmd.log" 2>&1 &
+daemons+=($!)
+node_idle() { sinfo -h -N -o %t | grep -q idle; }
+wait_for 30 node_idle || fail "the node did not come up"
+step "munged, slurmctld and slurmd up on 127.0.0.1:$controller_port/$node_port"
+
+# The sweep: a frosted lens moving across a 1280×720 frame, 64 frames, about 0.1 s each on the CPU.
+cat >"$work/lens.json" <<'EOF'
+{"canvas": {"width": 640, "height": 360, "scale": 2},
+ "background": [{"type": "gradient", "colors": ["#0f2027", "#ff7e5f"], "angle": 60},
+                {"type": "lines", "spacing": 18, "width": 1, "angle": -30, "color": "#ffffff", "opacity": 0.35}],
+ "glass": [{"shape": "capsule", "frame": {"x": 40, "y": 110, "width": 300, "height": 120},
+            "optics": {"magnification": 1.2, "frost": 10, "dispersion": 0.2, "tint": [1, 1, 1, 0.1]}}]}
+EOF
+cat >"$work/sweep.json" <<'EOF'
+{"scene": "lens.json", "name": "sweep", "sweep": [{"key": "glass[0].frame.x", "from": 20, "to": 320, "steps": 64}]}
+EOF
+# The job script: README.md's Slurm example, with the PID written down so this test can kill it.
+cat >"$work/render.sh" <<EOF
+#!/bin/sh
+#SBATCH --array=0-3
+#SBATCH --cpus-per-task=1
+#SBATCH --requeue
+#SBATCH --output=$work/logs/%A_%a.out
+echo \$\$ >"$work/logs/task-\$SLURM_ARRAY_TASK_ID.pid"
+exec "$liquidlens" batch "$work/sweep.json" -o "$work/frames" --shard "\$SLURM_ARRAY_TASK_ID/4" --resume \\
+    --progress json --backend cpu -j 1
+EOF
+job="$(sbatch --parsable "$work/render.sh")"
+step "submitted array job $job (4 tasks, 2 CPUs)"
+
+# Task 0 renders frames 1…16: kill it once 3 of them are written.
+task0_frames() { find "$work/frames" -maxdepth 1 -regex '.*/sweep-000\(0[1-9]\|1[0-6]\)\.png' 2>/dev/null | wc -l; }
+task0_started() { (($(task0_frames) >= 3)); }
+task0_ended() { scontrol show job "${job}_0" | grep -q -e JobState=FAILED -e JobState=CANCELLED; }
+wait_for 120 task0_started || fail "task 0 wrote no frames"
+kill -KILL "$(cat "$work/logs/task-0.pid")"
+killed_with="$(task0_frames)"
+((killed_with < 16)) || fail "task 0 finished before it was killed"
+wait_for 60 task0_ended || fail "task 0 did not end after SIGKILL"
+scontrol requeue "${job}_0"
+step "killed task 0 with $killed_with of its 16 frames written; requeued it"
+
+# A requeued job waits about two minutes before it is eligible again: start it now. Asked again
+# while it waits, since slurmd refuses a launch that comes right after the job was killed and
+# Slurm then sets the wait anew.
+start_now() {
+    if scontrol show job "$1" | grep -q "Reason=BeginTime"; then
+        scontrol update JobId="$1" StartTime=now
+    fi
+}
+array_done() {
+    start_now "${job}_0"
+    [[ -z "$(squeue -h -j "$job")" ]]
+}
+wait_for 300 array_done || fail "the array did not finish"
+for task in 0 1 2 3; do
+    scontrol show job "${job}_$task" | grep -q JobState=COMPLETED || fail "task $task did not complete"
+done
+scontrol show job "${job}_0" | grep -q "Restarts=1" || fail "task 0 was not restarted"
+resumed="$(grep -h "already complete" "$work/logs/${job}_0.out")" || fail "the requeued task did not resume"
+step "all 4 tasks completed; the requeued task 0 said: $resumed"
+
+"$liquidlens" batch "$work/sweep.json" -o "$work/whole" --backend cpu -q
+diff -r "$work/whole" "$work/frames" >/dev/null || fail "the shards differ from the unsharded run"
+[[ "$(find "$work/frames" -type f | wc -l)" == 64 ]] || fail "not 64 files"
+[[ -z "$(find "$work/frames" -name '.*')" ]] || fail "temporary files left"
+grep -h '^{"index"' "$work"/logs/*.out | tail -1
+step "the union of the shards equals the unsharded run: 64 frames, byte for byte, no temporary file"
+
+# A lost GPU: the first attempt of this job loses its Vulkan device (injected) and exits 75, which
+# RequeueExit turns into a requeue; the second attempt renders.
+cat >"$work/lost.sh" <<EOF
+#!/bin/sh
+#SBATCH --output=$work/logs/lost.out
+#SBATCH --open-mode=append
+[ "\${SLURM_RESTART_COUNT:-0}" -gt 0 ] || export LIQUIDLENS_INJECT_DEVICE_LOST=1
+exec "$liquidlens" render --backend vulkan -o "$work/lost.png"
+EOF
+lost="$(sbatch --parsable "$work/lost.sh")"
+lost_requeued() { scontrol show job "$lost" | grep -q "Restarts=1"; }
+wait_for 60 lost_requeued || fail "exit 75 did not requeue the job"
+lost_done() {
+    start_now "$lost"
+    scontrol show job "$lost" | grep -q JobState=COMPLETED
+}
+wait_for 120 lost_done || fail "the requeued job did not complete"
+[[ -s "$work/lost.png" ]] || fail "the requeued job wrote no image"
+grep -q VK_ERROR_DEVICE_LOST "$work/logs/lost.out" || fail "the first attempt did not lose its device"
+step "a job whose device was lost exited 75, was requeued by RequeueExit=75 and rendered"
+echo "slurm: ok"
