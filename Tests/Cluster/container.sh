@@ -59,7 +59,9 @@ make_base() {
         | xargs -r cp -t "$rootfs/etc/apt/apt.conf.d/"
     # Slim, as the registry's image is: no documentation, no package caches.
     rm -rf "$rootfs"/usr/share/{doc,man,info}/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/lib/apt/lists/*
-    tar -C "$rootfs" -c . | podman import --message "debootstrap --variant=minbase bookworm" - "localhost/$base" >/dev/null
+    tar -C "$rootfs" -c . \
+        | podman import --message "debootstrap --variant=minbase bookworm" - "localhost/$base" >"$work/import.log" 2>&1 \
+        || { cat "$work/import.log" >&2; exit 1; }
 }
 
 if podman image exists "$base"; then
