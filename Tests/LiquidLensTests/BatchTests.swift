@@ -155,17 +155,6 @@ struct BatchTests {
 
 @Suite("liquidlens batch and bench")
 struct BatchCommandTests {
-    private func writeManifest(_ folder: URL, steps: Int) throws -> URL {
-        let url = folder.appendingPathComponent("sweep.json")
-        try Data(
-            """
-            {"scene": {"example": "probe-grid"}, "name": "move",
-             "sweep": [{"key": "glass[0].frame.x", "from": 10, "to": 170, "steps": \(steps)}]}
-            """.utf8
-        ).write(to: url)
-        return url
-    }
-
     private func files(_ folder: URL) throws -> [String: Data] {
         var result: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
@@ -177,7 +166,7 @@ struct BatchCommandTests {
     @Test("The union of the shards is the unsharded run, file for file")
     func shardUnion() throws {
         let folder = try temporaryFolder("shards")
-        let manifest = try writeManifest(folder, steps: 7)
+        let manifest = try writeSweepManifest(folder, steps: 7)
         let whole = folder.appendingPathComponent("whole")
         let sharded = folder.appendingPathComponent("sharded")
         #expect(try runCLI(["batch", manifest.path, "-o", whole.path, "-q"]).status == 0)
@@ -194,7 +183,7 @@ struct BatchCommandTests {
     @Test("--resume after a killed run completes with nothing missing, duplicated or truncated")
     func resumeAfterKill() throws {
         let folder = try temporaryFolder("resume")
-        let manifest = try writeManifest(folder, steps: 40)
+        let manifest = try writeSweepManifest(folder, steps: 40)
         let reference = folder.appendingPathComponent("reference")
         #expect(try runCLI(["batch", manifest.path, "-o", reference.path, "-q", "--backend", "cpu"]).status == 0)
 
@@ -226,7 +215,7 @@ struct BatchCommandTests {
     @Test("Frames stream to stdout as PAM for pipes")
     func pamToStdout() throws {
         let folder = try temporaryFolder("pam")
-        let manifest = try writeManifest(folder, steps: 2)
+        let manifest = try writeSweepManifest(folder, steps: 2)
         let result = try runCLI(["batch", manifest.path, "-o", "-", "--format", "pam", "-q"])
         #expect(result.status == 0)
         let header = "P7\nWIDTH 320\nHEIGHT 200\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n"
@@ -241,7 +230,7 @@ struct BatchCommandTests {
         ])
     func badOptions(_ options: [String], _ message: String) throws {
         let folder = try temporaryFolder("batch-usage")
-        let manifest = try writeManifest(folder, steps: 2)
+        let manifest = try writeSweepManifest(folder, steps: 2)
         let result = try runCLI(["batch", manifest.path] + options)
         #expect(result.status == 64)
         #expect(result.stderr.contains(message))

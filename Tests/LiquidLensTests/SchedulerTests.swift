@@ -4,21 +4,10 @@ import Testing
 
 @Suite("Made for schedulers: progress for log collectors, exit statuses to retry on")
 struct SchedulerTests {
-    private func sweep(_ folder: URL, steps: Int) throws -> URL {
-        let url = folder.appendingPathComponent("sweep.json")
-        try Data(
-            """
-            {"scene": {"example": "probe-grid"}, "name": "move",
-             "sweep": [{"key": "glass[0].frame.x", "from": 10, "to": 170, "steps": \(steps)}]}
-            """.utf8
-        ).write(to: url)
-        return url
-    }
-
     @Test("--progress json prints one JSON object per finished frame, indexed as the files are")
     func jsonProgress() throws {
         let folder = try temporaryFolder("progress-json")
-        let manifest = try sweep(folder, steps: 6)
+        let manifest = try writeSweepManifest(folder, steps: 6)
         let result = try runCLI([
             "batch", manifest.path, "-o", folder.appendingPathComponent("frames").path, "--shard", "1/2",
             "--progress", "json", "--backend", "cpu",
@@ -54,7 +43,9 @@ struct SchedulerTests {
         #expect(render.stderr.contains("VK_ERROR_DEVICE_LOST"), "\(render.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
 
-        let batch = ["batch", try sweep(folder, steps: 4).path, "-o", "frames", "--backend", "vulkan", "-q"]
+        let batch = [
+            "batch", try writeSweepManifest(folder, steps: 4).path, "-o", "frames", "--backend", "vulkan", "-q",
+        ]
         let lost = try runCLI(batch, environment: ["LIQUIDLENS_INJECT_DEVICE_LOST": "3"], in: folder)
         #expect(lost.status == 75)
         #expect(lost.stderr.contains("VK_ERROR_DEVICE_LOST"), "\(lost.stderr)")
@@ -67,7 +58,7 @@ struct SchedulerTests {
     @Test("SIGTERM stops a batch after the frame in flight: exit 143, only complete files")
     func terminated() throws {
         let folder = try temporaryFolder("sigterm")
-        let manifest = try sweep(folder, steps: 40)
+        let manifest = try writeSweepManifest(folder, steps: 40)
         let output = folder.appendingPathComponent("frames")
         let process = Process()
         process.executableURL = cliBinary()

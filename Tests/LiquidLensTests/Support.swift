@@ -65,6 +65,19 @@ func temporaryFolder(_ name: String) throws -> URL {
     return url
 }
 
+/// Writes `sweep.json` in `folder`: the probe-grid lens moved across in `steps` frames named
+/// `move-00001.png` …; returns its URL.
+func writeSweepManifest(_ folder: URL, steps: Int) throws -> URL {
+    let url = folder.appendingPathComponent("sweep.json")
+    try Data(
+        """
+        {"scene": {"example": "probe-grid"}, "name": "move",
+         "sweep": [{"key": "glass[0].frame.x", "from": 10, "to": 170, "steps": \(steps)}]}
+        """.utf8
+    ).write(to: url)
+    return url
+}
+
 /// Resolves a scene whose images are all in memory or in `directory`.
 func resolve(_ scene: Scene, directory: URL? = nil) throws -> FrameParameters {
     try LensRenderer.resolve(scene, baseDirectory: directory)
