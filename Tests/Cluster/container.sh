@@ -5,7 +5,8 @@
 #      registry is reachable — made here from Debian's packages (debootstrap --variant=minbase,
 #      with the host's Debian sources, then podman import);
 #   2. a release binary with the Swift standard library linked statically (its own scratch
-#      folder, .build/container, so the test build in .build is left alone);
+#      folder, .build/container, so the test build in .build is left alone; slurm.sh runs the
+#      same binary);
 #   3. the image; then inside it: the user is not root, the binary needs no Swift library,
 #      `render` draws the showcase on lavapipe (and to stdout), and a sweep rendered in 3 shards
 #      equals the unsharded run file for file.
