@@ -140,4 +140,13 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
         + [BuiltInScene.tabBar, .lensMenu].map {
             ParityScene(name: "\($0.rawValue)-dark", scene: $0.scene(appearance: .dark))
         }
+        + [(LensMenu.LensStyle.liquidLens, 0.0), (.fallback, 0.5)].map { style, lift in
+            var scene = BuiltInScene.lensMenu.scene
+            if case .lensMenu(var menu) = scene.controls[0] {
+                menu.lensStyle = style
+                menu.lift = lift
+                scene.controls[0] = .lensMenu(menu)
+            }
+            return ParityScene(name: "lens-menu-\(style.rawValue)-lift-\(lift)", scene: scene)
+        }
 }
