@@ -14,7 +14,7 @@ public struct TextError: Error, CustomStringConvertible, Sendable {
 /// which is not thread-safe, so a renderer can be shared.
 ///
 /// Fallbacks, as a system font cascade does: the default family (Inter) falls back to
-/// ``FontSpec/fallbackFamily`` (DejaVu Sans) when it is not installed, and a character the
+/// `FontSpec.fallbackFamily` (DejaVu Sans) when it is not installed, and a character the
 /// asked-for family lacks is drawn with the fallback family. Any other missing family, or a
 /// character no font has, is a ``TextError`` naming it.
 public final class TextRenderer: TextRasterizer, @unchecked Sendable {
