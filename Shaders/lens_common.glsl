@@ -76,6 +76,11 @@ struct LensParams {
     uint gradientCount;          // 0: the flat tint
     float opacity;               // share of the glass laid over what is below it
     uint labelTileCount;         // the first tiles of the group reach a label glyph; the rest skip it
+    uvec4 compositeRegion;       // x0, y0, x1, y1: where the lens pass also writes the composite (glass above reads it)
+    uint readsComposite;         // 1: glass lies below; the frost blurs the composite, not the backdrop
+    uint padding0;               // to a whole vec4, so the array stride equals Swift's
+    uint padding1;
+    uint padding2;
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -118,6 +123,10 @@ layout(std430, set = 0, binding = 8) readonly buffer TilesBuffer { uvec4 tiles[]
 layout(std430, set = 0, binding = 9) readonly buffer TileShapesBuffer { uint tileShapes[]; };
 // Layers over everything, straight-alpha sRGB packed r | g << 8 | b << 16 | a << 24.
 layout(std430, set = 0, binding = 10) readonly buffer ForegroundBuffer { uint foregroundPixels[]; };
+// What glass above sees: the backdrop with the glass below drawn over it, without the label row
+// (each glass draws the label itself), sRGB packed like the backdrop. Used only where glass lies
+// on glass.
+layout(std430, set = 0, binding = 11) buffer CompositeBuffer { uint compositePixels[]; };
 
 const uint TILE_SIZE = 16u;
 
@@ -233,6 +242,12 @@ float sampleLabel(vec2 position, uint wordOffset) {
     float top = labelCoverage(x0, y0, wordOffset) + (labelCoverage(x1, y0, wordOffset) - labelCoverage(x0, y0, wordOffset)) * t.x;
     float bottom = labelCoverage(x0, y1, wordOffset) + (labelCoverage(x1, y1, wordOffset) - labelCoverage(x0, y1, wordOffset)) * t.x;
     return top + (bottom - top) * t.y;
+}
+
+// The content a frost pass blurs: the backdrop, or, under glass lying on glass, the composite of
+// the backdrop and the glass below.
+vec3 sourceColor(uint index, LensParams lens) {
+    return unpackColor(lens.readsComposite != 0u ? compositePixels[index] : backdrop[index]);
 }
 
 // Bilinear on the frosted backdrop: mirrored at the canvas edge, then held inside the region the
@@ -439,9 +454,9 @@ float featherMask(float distance, LensParams lens) {
 // What the glass sees at a source position: frosted backdrop, then the regular label row whose
 // colour turns from resting to accent under the feathered lens mask (the LensTint accent copy),
 // punched out by the lifted label where the scene has one.
-vec3 sampleContent(vec2 position, LensParams lens) {
+vec3 sampleContent(vec2 position, LensParams lens, bool withLabel) {
     vec3 color = sampleFrosted(position, lens);
-    if (!REACHES_LABEL) { return color; }
+    if (!REACHES_LABEL || !withLabel) { return color; }
     float glyph = sampleLabel(position, 0u);
     // Off the glyphs the label adds nothing, so the feather (a group distance) is not needed.
     if (glyph > 0.0) {
@@ -457,19 +472,19 @@ vec3 sampleContent(vec2 position, LensParams lens) {
 }
 
 // Content with dispersion: per channel (red at 1-k, blue at 1+k of the offset) or spectral taps.
-vec3 dispersedContent(vec2 p, vec2 source, LensParams lens) {
-    if (lens.dispersion <= 0.0) { return sampleContent(source, lens); }
+vec3 dispersedContent(vec2 p, vec2 source, LensParams lens, bool withLabel) {
+    if (lens.dispersion <= 0.0) { return sampleContent(source, lens, withLabel); }
     vec2 offset = source - p;
     if (lens.spectralTaps == 0u) {
         return vec3(
-            sampleContent(p + offset * (1.0 - lens.dispersion), lens).r,
-            sampleContent(source, lens).g,
-            sampleContent(p + offset * (1.0 + lens.dispersion), lens).b);
+            sampleContent(p + offset * (1.0 - lens.dispersion), lens, withLabel).r,
+            sampleContent(source, lens, withLabel).g,
+            sampleContent(p + offset * (1.0 + lens.dispersion), lens, withLabel).b);
     }
     vec3 sum = vec3(0.0);
     for (uint tap = 0u; tap < SPECTRAL_TAPS; tap++) {
         uint base = SPECTRAL_OFFSET + tap * 4u;
-        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tables[base]), lens);
+        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tables[base]), lens, withLabel);
         sum = sum + tapColor * vec3(tables[base + 1u], tables[base + 2u], tables[base + 3u]);
     }
     return sum;
@@ -546,9 +561,10 @@ vec2 samplePosition(vec2 p, GroupSample group, LensParams lens) {
     return group.center + (displaced - group.center) * lens.inverseMagnification;
 }
 
-// The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light.
-vec3 glassColor(vec2 p, GroupSample group, LensParams lens) {
-    vec3 color = dispersedContent(p, samplePosition(p, group, lens), lens) * (1.0 - lens.darkening);
+// The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light;
+// with or without the label row it sees.
+vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
+    vec3 color = dispersedContent(p, samplePosition(p, group, lens), lens, withLabel) * (1.0 - lens.darkening);
     color = applySaturation(color, lens.saturation);
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     color = applyTint(color, tintAt(p, lens));
@@ -558,4 +574,14 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens) {
     color = shimmerBand(color, p, lens);
     color = edgeShading(color, group.distance, lens);
     return color * (1.0 - innerShadow(p, lens));
+}
+
+// The glass over what lies below it at one pixel: the drop shadow darkens what is below, then
+// the glass covers it by its coverage and opacity.
+vec3 layOver(vec3 below, float shadow, vec3 glass, float glassCoverage, LensParams lens) {
+    vec3 color = below * (1.0 - shadow);
+    if (glassCoverage > 0.0) {
+        color = color + (glass - color) * (glassCoverage * lens.opacity);
+    }
+    return color;
 }

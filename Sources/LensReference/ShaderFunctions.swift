@@ -18,6 +18,7 @@ struct ShaderContext {
     let scratch: UnsafeMutableBufferPointer<SIMD4<Float>>
     let frosted: UnsafeMutableBufferPointer<SIMD4<Float>>
     let outputPixels: UnsafeMutableBufferPointer<UInt32>
+    let compositePixels: UnsafeMutableBufferPointer<UInt32>
     /// The candidate shapes of the tile being shaded: offset and count in `tileShapes`.
     var tileCandidates = SIMD2<UInt32>(0, 0)
     /// The shader's `REACHES_LABEL` variant: whether the tile's samples can reach a label glyph;
@@ -134,6 +135,10 @@ struct ShaderContext {
             labelCoverage(x0, y1, wordOffset) + (labelCoverage(x1, y1, wordOffset) - labelCoverage(x0, y1, wordOffset))
             * t.x
         return top + (bottom - top) * t.y
+    }
+
+    func sourceColor(_ index: Int, _ lens: LensParams) -> SIMD3<Float> {
+        unpackColor(lens.readsComposite != 0 ? compositePixels[index] : backdrop[index])
     }
 
     func sampleFrosted(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
@@ -321,9 +326,9 @@ struct ShaderContext {
         return clamp(-distance / lens.softness, 0, 1)
     }
 
-    func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+    func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
         var color = sampleFrosted(position, lens)
-        if !tileReachesLabel { return color }
+        if !tileReachesLabel || !withLabel { return color }
         let glyph = sampleLabel(position, 0)
         if glyph > 0 {
             let accentShare = featherMask(groupDistance(position, lens), lens) * lens.accentStrength
@@ -337,19 +342,21 @@ struct ShaderContext {
         return color
     }
 
-    func dispersedContent(_ p: SIMD2<Float>, _ source: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
-        if lens.dispersion <= 0 { return sampleContent(source, lens) }
+    func dispersedContent(_ p: SIMD2<Float>, _ source: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool)
+        -> SIMD3<Float>
+    {
+        if lens.dispersion <= 0 { return sampleContent(source, lens, withLabel) }
         let offset = source - p
         if lens.spectralTaps == 0 {
             return SIMD3(
-                sampleContent(p + offset * (1 - lens.dispersion), lens).x,
-                sampleContent(source, lens).y,
-                sampleContent(p + offset * (1 + lens.dispersion), lens).z)
+                sampleContent(p + offset * (1 - lens.dispersion), lens, withLabel).x,
+                sampleContent(source, lens, withLabel).y,
+                sampleContent(p + offset * (1 + lens.dispersion), lens, withLabel).z)
         }
         var sum = SIMD3<Float>(repeating: 0)
         for tap in 0..<UInt32(TableLayout.spectralTaps) {
             let base = Int(UInt32(TableLayout.spectralOffset) + tap * 4)
-            let tapColor = sampleContent(p + offset * (1 + lens.dispersion * tables[base]), lens)
+            let tapColor = sampleContent(p + offset * (1 + lens.dispersion * tables[base]), lens, withLabel)
             sum = sum + tapColor * SIMD3(tables[base + 1], tables[base + 2], tables[base + 3])
         }
         return sum
@@ -428,8 +435,8 @@ struct ShaderContext {
         return group.center + (displaced - group.center) * lens.inverseMagnification
     }
 
-    func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams) -> SIMD3<Float> {
-        var color = dispersedContent(p, samplePosition(p, group, lens), lens) * (1 - lens.darkening)
+    func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
+        var color = dispersedContent(p, samplePosition(p, group, lens), lens, withLabel) * (1 - lens.darkening)
         color = applySaturation(color, lens.saturation)
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         color = applyTint(color, tintAt(p, lens))
@@ -470,7 +477,7 @@ struct ShaderContext {
             let weight = tables[Int(lens.kernelOffset) + Int(abs(i))]
             if axis == 0 {
                 let sx = mirrorIndex(Int32(x) + i, w)
-                sum = sum + unpackColor(backdrop[Int(Int32(y) * w + sx)]) * weight
+                sum = sum + sourceColor(Int(Int32(y) * w + sx), lens) * weight
             } else {
                 let sy = mirrorIndex(Int32(y) + i, h)
                 sum = sum + rgb(scratch[Int(sy * w + Int32(x))]) * weight
@@ -484,6 +491,16 @@ struct ShaderContext {
         }
     }
 
+    func layOver(
+        _ below: SIMD3<Float>, _ shadow: Float, _ glass: SIMD3<Float>, _ glassCoverage: Float, _ lens: LensParams
+    ) -> SIMD3<Float> {
+        var color = below * (1 - shadow)
+        if glassCoverage > 0 {
+            color = color + (glass - color) * (glassCoverage * lens.opacity)
+        }
+        return color
+    }
+
     func lens(_ x: Int, _ y: Int, _ lens: LensParams) {
         let p = SIMD2(Float(x), Float(y)) + SIMD2(repeating: 0.5)
         let group = groupSample(p, lens, true)
@@ -491,12 +508,13 @@ struct ShaderContext {
         let shadow = glassCoverage < 1 ? dropShadow(p, lens) * (1 - glassCoverage) : 0
         if glassCoverage <= 0 && shadow <= 0 { return }
         let index = y * Int(frame.width) + x
-        var color = unpackColor(outputPixels[index]) * (1 - shadow)
-        if glassCoverage > 0 {
-            let glass = glassColor(p, group, lens)
-            color = color + (glass - color) * (glassCoverage * lens.opacity)
-        }
-        outputPixels[index] = packColor(color)
+        let glass = glassCoverage > 0 ? glassColor(p, group, lens, true) : SIMD3<Float>(repeating: 0)
+        outputPixels[index] = packColor(layOver(unpackColor(outputPixels[index]), shadow, glass, glassCoverage, lens))
+        let region = lens.compositeRegion
+        if UInt32(x) < region.x || UInt32(y) < region.y || UInt32(x) >= region.z || UInt32(y) >= region.w { return }
+        let unlabeled = glassCoverage > 0 && tileReachesLabel ? glassColor(p, group, lens, false) : glass
+        compositePixels[index] = packColor(
+            layOver(unpackColor(compositePixels[index]), shadow, unlabeled, glassCoverage, lens))
     }
 }
 

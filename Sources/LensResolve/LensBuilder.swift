@@ -72,9 +72,30 @@ struct LensBuilder {
             labelTileCount: frost.reachesLabel.filter { $0 }.count,
             frost: frost.frost.map { SIMD4($0.x, $0.y, 0, 0) },
             rows: frost.rows.map { SIMD4($0.x, $0.y, 0, 0) })
+        stack(&lens, reading: tileLists, over: &lists)
         tileLists.append(to: &lists.tiles, pointing: &lens)
         lists.lenses.append(lens)
         lists.regions.append(regions)
+    }
+
+    /// Glass on glass: where the new lens's frost reads pixels that glass already in `lists`
+    /// draws, the new lens blurs the composite, and each glass below writes the composite over
+    /// the pixels read (only there: the extra work stays where glass lies on glass).
+    private func stack(_ lens: inout LensParams, reading tileLists: LensTileLists, over lists: inout LensLists) {
+        guard
+            let footprint = Tiling.frostFootprint(
+                tileLists, kernelRadius: Int(lens.kernelRadius), width: width, height: height)
+        else { return }
+        for below in lists.lenses.indices {
+            let overlap = lists.regions[below].lens.intersection(footprint)
+            guard !overlap.isEmpty else { continue }
+            lens.readsComposite = 1
+            let region = lists.lenses[below].compositeRegion
+            let written = PixelRegion(x0: Int(region.x), y0: Int(region.y), x1: Int(region.z), y1: Int(region.w))
+            let grown = written.union(overlap)
+            lists.lenses[below].compositeRegion = SIMD4(
+                UInt32(grown.x0), UInt32(grown.y0), UInt32(grown.x1), UInt32(grown.y1))
+        }
     }
 
     /// One glass group in pixels, with H and A capped to fit its smallest shape and the lift applied.

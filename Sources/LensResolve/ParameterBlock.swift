@@ -191,6 +191,17 @@ public struct LensParams: Sendable, Equatable {
     /// The first `labelTileCount` of this group's tiles are those whose samples can reach a label
     /// glyph; the others skip sampling the label (a pipeline variant without that code).
     public var labelTileCount: UInt32 = 0
+    /// x0, y0, x1, y1 of the pixels where the lens pass also writes, into the composite, what the
+    /// glass shows without the label row: the content glass above it sees. Empty: no glass above.
+    public var compositeRegion = SIMD4<UInt32>(repeating: 0)
+    /// 1: glass lies below this group, so its frost blurs the composite instead of the backdrop.
+    public var readsComposite: UInt32 = 0
+    /// Pads the struct to a whole vec4, as std430 pads the GLSL array element.
+    public var padding0: UInt32 = 0
+    /// See `padding0`.
+    public var padding1: UInt32 = 0
+    /// See `padding0`.
+    public var padding2: UInt32 = 0
 
     /// A group with neutral values: no shapes, tint, lights, shadows, frost or refraction; saturation,
     /// contrast and opacity 1.
@@ -245,6 +256,11 @@ public struct LensParams: Sendable, Equatable {
         ("gradientCount", MemoryLayout<Self>.offset(of: \.gradientCount)!),
         ("opacity", MemoryLayout<Self>.offset(of: \.opacity)!),
         ("labelTileCount", MemoryLayout<Self>.offset(of: \.labelTileCount)!),
+        ("compositeRegion", MemoryLayout<Self>.offset(of: \.compositeRegion)!),
+        ("readsComposite", MemoryLayout<Self>.offset(of: \.readsComposite)!),
+        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
+        ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
+        ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
     ]
 }
 
