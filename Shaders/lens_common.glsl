@@ -13,10 +13,10 @@ struct FrameParams {
     uint liftedLabelWordOffset;  // where the lifted (selected-appearance) label starts in labelBytes
     uint foregroundTileOffset;   // the foreground's tiles in `tiles`
     uint foregroundTileCount;    // 0: no foreground
-    uint padding2;
-    vec4 restingColor;           // label resting colour, linear premultiplied
-    vec4 accentColor;            // label accent colour, linear premultiplied
-    vec4 liftedLabelColor;       // lifted label colour, linear premultiplied
+    uint linearBlending;         // 1: layers blend in linear light; 0: on sRGB values (Core Animation)
+    vec4 restingColor;           // label resting colour, premultiplied in the blend space
+    vec4 accentColor;            // label accent colour, premultiplied in the blend space
+    vec4 liftedLabelColor;       // lifted label colour, premultiplied in the blend space
 };
 
 struct ShapeParams {
@@ -29,12 +29,12 @@ struct ShapeParams {
 };
 
 struct LensParams {
-    vec4 tint;                   // linear premultiplied rgb and alpha
+    vec4 tint;                   // rgb and alpha, premultiplied in the blend space
     vec4 keyLight;               // direction x, y; amount; unused
     vec4 fillLight;              // direction x, y; amount; unused
     vec4 shadow;                 // offset x, y; radius; opacity
     vec4 innerShadow;            // offset x, y; radius; opacity
-    vec4 restingFill;            // resting background, premultiplied, alpha already faded by lift
+    vec4 restingFill;            // resting background, premultiplied in the blend space, alpha faded by lift
     uvec4 sourceRegion;          // x0, y0, x1, y1: where the frosted backdrop is valid
     uint shapeOffset;            // first shape of the group in `shapes`
     uint shapeCount;
@@ -72,7 +72,7 @@ struct LensParams {
     vec4 highlightAxis;          // origin x, y; axis x, y: u = (p - origin) . axis runs 0..1 along the diagonal
     vec4 gradientAxis;           // origin and axis of the gradient tint, as highlightAxis
     vec4 shimmer;                // band centre u, half width in u, alpha (0: off), unused
-    uint gradientOffset;         // gradient tint stops in `tables`, linear premultiplied rgba each
+    uint gradientOffset;         // gradient tint stops in `tables`, rgba premultiplied in the blend space
     uint gradientCount;          // 0: the flat tint
     float opacity;               // share of the glass laid over what is below it
     uint labelTileCount;         // the first tiles of the group reach a label glyph; the rest skip it
@@ -134,6 +134,32 @@ const uint TILE_SIZE = 16u;
 uvec2 tileCandidates = uvec2(0u);
 
 
+// ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
+
+float log2Polynomial(float value) {
+    int bits = floatBitsToInt(value);
+    float exponent = float(((bits >> 23) & 255) - 127);
+    float mantissa = intBitsToFloat((bits & 8388607) | 1065353216);
+    float t = (mantissa - 1.0) / (mantissa + 1.0);
+    float t2 = t * t;
+    float series = t * (2.0 + t2 * (0.6666667 + t2 * (0.4 + t2 * (0.2857143 + t2 * (0.2222222 + t2 * 0.1818182)))));
+    return exponent + series * 1.442695;
+}
+
+float exp2Polynomial(float value) {
+    float clamped = clamp(value, -126.0, 126.0);
+    float whole = floor(clamped);
+    float f = (clamped - whole) * 0.6931472;
+    float fraction = 1.0 + f * (1.0 + f * (0.5 + f * (0.1666667 + f * (0.04166667 + f * (0.008333333 + f * (0.001388889 + f * 0.0001984127))))));
+    return fraction * intBitsToFloat((int(whole) + 127) << 23);
+}
+
+// base^exponent for base >= 0.
+float powerPolynomial(float base, float exponent) {
+    if (base <= 0.0) { return 0.0; }
+    return exp2Polynomial(exponent * log2Polynomial(base));
+}
+
 // ---- Colour ----
 
 float srgbDecode(uint code) {
@@ -161,14 +187,33 @@ uint packColor(vec3 color) {
     return srgbEncode(color.r) | (srgbEncode(color.g) << 8u) | (srgbEncode(color.b) << 16u) | (255u << 24u);
 }
 
-vec3 composeLabel(vec3 background, float glyph, vec4 labelColor) {
-    return background * (1.0 - glyph * labelColor.a) + labelColor.rgb * glyph;
+// A layer over linear `below` on 8-bit sRGB codes, as Core Animation blends 8-bit layers: below
+// is taken to its code, the layer (premultiplied, in codes 0…255) laid over it, the result
+// rounded to a code and decoded. Exact on both backends: table lookups, one multiply-add, floor.
+vec3 blendCodes(vec3 below, vec3 layerCodes, float alpha) {
+    vec3 codes = vec3(float(srgbEncode(below.r)), float(srgbEncode(below.g)), float(srgbEncode(below.b)));
+    vec3 blended = clamp(floor(codes * (1.0 - alpha) + layerCodes + vec3(0.5)), vec3(0.0), vec3(255.0));
+    return vec3(srgbDecode(uint(blended.r)), srgbDecode(uint(blended.g)), srgbDecode(uint(blended.b)));
 }
 
-// The foreground over the finished frame, in linear light.
+// A layer (rgb premultiplied in the blend space, alpha) over linear `below`: on sRGB codes as
+// Core Animation does, or in linear light when the scene asks.
+vec3 blendOver(vec3 below, vec4 layer) {
+    if (!(layer.a > 0.0)) { return below; }
+    if (frame.linearBlending != 0u) { return below * (1.0 - layer.a) + layer.rgb; }
+    return blendCodes(below, layer.rgb * 255.0, layer.a);
+}
+
+vec3 composeLabel(vec3 background, float glyph, vec4 labelColor) {
+    return blendOver(background, vec4(labelColor.rgb * glyph, glyph * labelColor.a));
+}
+
+// The foreground (straight-alpha sRGB) over the finished frame.
 vec3 composeForeground(vec3 color, uint foreground) {
     float alpha = float(foreground >> 24u) / 255.0;
-    return color * (1.0 - alpha) + unpackColor(foreground) * alpha;
+    if (frame.linearBlending != 0u) { return blendOver(color, vec4(unpackColor(foreground) * alpha, alpha)); }
+    vec3 codes = vec3(float(foreground & 255u), float((foreground >> 8u) & 255u), float((foreground >> 16u) & 255u));
+    return blendCodes(color, codes * alpha, alpha);
 }
 
 vec3 applySaturation(vec3 color, float saturation) {
@@ -181,38 +226,12 @@ vec3 applyBrightnessContrast(vec3 color, float brightness, float contrast) {
 }
 
 vec3 applyTint(vec3 color, vec4 tint) {
-    return color * (1.0 - tint.a) + tint.rgb;
+    return blendOver(color, tint);
 }
 
 // Position along an axis: 0 at the origin, 1 at the far corner.
 float axisPosition(vec2 p, vec4 axis) {
     return (p.x - axis.x) * axis.z + (p.y - axis.y) * axis.w;
-}
-
-// ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
-
-float log2Polynomial(float value) {
-    int bits = floatBitsToInt(value);
-    float exponent = float(((bits >> 23) & 255) - 127);
-    float mantissa = intBitsToFloat((bits & 8388607) | 1065353216);
-    float t = (mantissa - 1.0) / (mantissa + 1.0);
-    float t2 = t * t;
-    float series = t * (2.0 + t2 * (0.6666667 + t2 * (0.4 + t2 * (0.2857143 + t2 * (0.2222222 + t2 * 0.1818182)))));
-    return exponent + series * 1.442695;
-}
-
-float exp2Polynomial(float value) {
-    float clamped = clamp(value, -126.0, 126.0);
-    float whole = floor(clamped);
-    float f = (clamped - whole) * 0.6931472;
-    float fraction = 1.0 + f * (1.0 + f * (0.5 + f * (0.1666667 + f * (0.04166667 + f * (0.008333333 + f * (0.001388889 + f * 0.0001984127))))));
-    return fraction * intBitsToFloat((int(whole) + 127) << 23);
-}
-
-// base^exponent for base >= 0.
-float powerPolynomial(float base, float exponent) {
-    if (base <= 0.0) { return 0.0; }
-    return exp2Polynomial(exponent * log2Polynomial(base));
 }
 
 // ---- Sampling ----
@@ -568,7 +587,7 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
     color = applySaturation(color, lens.saturation);
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     color = applyTint(color, tintAt(p, lens));
-    color = color * (1.0 - lens.restingFill.a) + lens.restingFill.rgb;
+    color = blendOver(color, lens.restingFill);
     color = rimLight(color, group.lightNormal, group.distance, lens);
     color = edgeHighlightStroke(color, p, group.distance, lens);
     color = shimmerBand(color, p, lens);

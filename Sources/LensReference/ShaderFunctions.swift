@@ -49,13 +49,29 @@ struct ShaderContext {
         srgbEncode(color.x) | (srgbEncode(color.y) << 8) | (srgbEncode(color.z) << 16) | (255 << 24)
     }
 
+    func blendCodes(_ below: SIMD3<Float>, _ layerCodes: SIMD3<Float>, _ alpha: Float) -> SIMD3<Float> {
+        let codes = SIMD3(Float(srgbEncode(below.x)), Float(srgbEncode(below.y)), Float(srgbEncode(below.z)))
+        let blended = (codes * (1 - alpha) + layerCodes + SIMD3(repeating: 0.5)).rounded(.down)
+            .clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
+        return SIMD3(srgbDecode(UInt32(blended.x)), srgbDecode(UInt32(blended.y)), srgbDecode(UInt32(blended.z)))
+    }
+
+    func blendOver(_ below: SIMD3<Float>, _ layer: SIMD4<Float>) -> SIMD3<Float> {
+        if !(layer.w > 0) { return below }
+        let rgb = SIMD3(layer.x, layer.y, layer.z)
+        if frame.linearBlending != 0 { return below * (1 - layer.w) + rgb }
+        return blendCodes(below, rgb * 255, layer.w)
+    }
+
     func composeLabel(_ background: SIMD3<Float>, _ glyph: Float, _ labelColor: SIMD4<Float>) -> SIMD3<Float> {
-        background * (1 - glyph * labelColor.w) + SIMD3(labelColor.x, labelColor.y, labelColor.z) * glyph
+        blendOver(background, SIMD4(SIMD3(labelColor.x, labelColor.y, labelColor.z) * glyph, glyph * labelColor.w))
     }
 
     func composeForeground(_ color: SIMD3<Float>, _ foreground: UInt32) -> SIMD3<Float> {
         let alpha = Float(foreground >> 24) / 255
-        return color * (1 - alpha) + unpackColor(foreground) * alpha
+        if frame.linearBlending != 0 { return blendOver(color, SIMD4(unpackColor(foreground) * alpha, alpha)) }
+        let codes = SIMD3(Float(foreground & 255), Float((foreground >> 8) & 255), Float((foreground >> 16) & 255))
+        return blendCodes(color, codes * alpha, alpha)
     }
 
     func applySaturation(_ color: SIMD3<Float>, _ saturation: Float) -> SIMD3<Float> {
@@ -64,7 +80,7 @@ struct ShaderContext {
     }
 
     func applyTint(_ color: SIMD3<Float>, _ tint: SIMD4<Float>) -> SIMD3<Float> {
-        color * (1 - tint.w) + SIMD3(tint.x, tint.y, tint.z)
+        blendOver(color, tint)
     }
 
     func axisPosition(_ p: SIMD2<Float>, _ axis: SIMD4<Float>) -> Float {
@@ -440,7 +456,7 @@ struct ShaderContext {
         color = applySaturation(color, lens.saturation)
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         color = applyTint(color, tintAt(p, lens))
-        color = color * (1 - lens.restingFill.w) + SIMD3(lens.restingFill.x, lens.restingFill.y, lens.restingFill.z)
+        color = blendOver(color, lens.restingFill)
         color = rimLight(color, group.lightNormal, group.distance, lens)
         color = edgeHighlightStroke(color, p, group.distance, lens)
         color = shimmerBand(color, p, lens)

@@ -34,6 +34,7 @@ public final class FrameReuse {
     private var labelWords: [UInt32] = []
     private var foreground: [UInt32] = []
     private var restingColor = SIMD4<Float>.zero
+    private var linearBlending: UInt32 = 0
     private var baseIsCurrent = false
     private var kernelIDs: [[Float]: Int32] = [:]
     /// The largest kernel radius any tile may hold, in pixels.
@@ -83,7 +84,10 @@ public final class FrameReuse {
             composeRegion = Self.bounds(
                 of: damaged, columns: columns, width: parameters.width, height: parameters.height)
         }
-        if labelChanged || restingColor != parameters.frame.restingColor {
+        // The base layer blends the label over the backdrop in the frame's blend space.
+        if labelChanged || restingColor != parameters.frame.restingColor
+            || linearBlending != parameters.frame.linearBlending
+        {
             composeRegion = parameters.fullFrame
         }
         width = parameters.width
@@ -92,6 +96,7 @@ public final class FrameReuse {
         labelWords = parameters.labelWords
         foreground = parameters.foreground
         restingColor = parameters.frame.restingColor
+        linearBlending = parameters.frame.linearBlending
         baseIsCurrent = true
 
         var trimmed = parameters

@@ -128,12 +128,12 @@ struct LensBuilder {
         resting.alpha *= 1 - progress
 
         var lens = LensParams()
-        lens.tint = optics.tint.linearPremultiplied
+        lens.tint = optics.tint.premultiplied(for: scene.blending)
         lens.keyLight = SIMD4(key.0, key.1, Float(rim.key.amount), 0)
         lens.fillLight = SIMD4(fill.0, fill.1, Float(rim.fill.amount), 0)
         lens.shadow = shadowVector(optics.shadow)
         lens.innerShadow = shadowVector(optics.innerShadow)
-        lens.restingFill = resting.linearPremultiplied
+        lens.restingFill = resting.premultiplied(for: scene.blending)
         lens.shapeCount = UInt32(geometry.count)
         lens.blend = Float(element.blend * scale)
         lens.bevelWidth = Float(bevelWidth)
@@ -190,8 +190,8 @@ struct LensBuilder {
             for color in gradientTint.colors {
                 let stop = RGBAColor(
                     red: color.red, green: color.green, blue: color.blue, alpha: color.alpha * gradientTint.intensity)
-                let linear = stop.linearPremultiplied
-                tables += [linear.x, linear.y, linear.z, linear.w]
+                let premultiplied = stop.premultiplied(for: scene.blending)
+                tables += [premultiplied.x, premultiplied.y, premultiplied.z, premultiplied.w]
             }
         }
     }
