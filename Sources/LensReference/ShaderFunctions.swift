@@ -342,9 +342,9 @@ struct ShaderContext {
         return clamp(-distance / lens.softness, 0, 1)
     }
 
-    func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
-        var color = sampleFrosted(position, lens)
-        if !tileReachesLabel || !withLabel { return color }
+    func labelOver(_ below: SIMD3<Float>, _ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+        var color = below
+        if !tileReachesLabel { return color }
         let glyph = sampleLabel(position, 0)
         if glyph > 0 {
             let accentShare = featherMask(groupDistance(position, lens), lens) * lens.accentStrength
@@ -356,6 +356,12 @@ struct ShaderContext {
             color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor)
         }
         return color
+    }
+
+    func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
+        let color = sampleFrosted(position, lens)
+        if !withLabel || lens.labelOnFace != 0 { return color }
+        return labelOver(color, position, lens)
     }
 
     func dispersedContent(_ p: SIMD2<Float>, _ source: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool)
@@ -457,6 +463,7 @@ struct ShaderContext {
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         color = applyTint(color, tintAt(p, lens))
         color = blendOver(color, lens.restingFill)
+        if withLabel && lens.labelOnFace != 0 { color = labelOver(color, p, lens) }
         color = rimLight(color, group.lightNormal, group.distance, lens)
         color = edgeHighlightStroke(color, p, group.distance, lens)
         color = shimmerBand(color, p, lens)

@@ -155,6 +155,8 @@ struct LensBuilder {
         lens.liftedContentAlpha = liftedContent ? Float(progress) : 0
         lens.warpsContentBelow = optics.warpsContentBelow ? 1 : 0
         lens.accentStrength = optics.tintsLabel ? 1 : 0
+        // Glass that does not tint the label is a platter: the label lies in its content view.
+        lens.labelOnFace = optics.tintsLabel ? 0 : 1
         lens.darkening = optics.appearance == .dark ? 0.3 : 0
         return lens
     }

@@ -197,11 +197,12 @@ public struct LensParams: Sendable, Equatable {
     public var compositeRegion = SIMD4<UInt32>(repeating: 0)
     /// 1: glass lies below this group, so its frost blurs the composite instead of the backdrop.
     public var readsComposite: UInt32 = 0
+    /// 1: the label row lies on this glass's face (a platter's content view): drawn over its tint
+    /// and resting fill, not refracted; 0: under the glass, refracted and magnified with the content.
+    public var labelOnFace: UInt32 = 0
     /// Pads the struct to a whole vec4, as std430 pads the GLSL array element.
-    public var padding0: UInt32 = 0
-    /// See `padding0`.
     public var padding1: UInt32 = 0
-    /// See `padding0`.
+    /// See `padding1`.
     public var padding2: UInt32 = 0
 
     /// A group with neutral values: no shapes, tint, lights, shadows, frost or refraction; saturation,
@@ -259,7 +260,7 @@ public struct LensParams: Sendable, Equatable {
         ("labelTileCount", MemoryLayout<Self>.offset(of: \.labelTileCount)!),
         ("compositeRegion", MemoryLayout<Self>.offset(of: \.compositeRegion)!),
         ("readsComposite", MemoryLayout<Self>.offset(of: \.readsComposite)!),
-        ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
+        ("labelOnFace", MemoryLayout<Self>.offset(of: \.labelOnFace)!),
         ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
         ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
     ]
