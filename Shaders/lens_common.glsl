@@ -78,8 +78,8 @@ struct LensParams {
     uint labelTileCount;         // the first tiles of the group reach a label glyph; the rest skip it
     uvec4 compositeRegion;       // x0, y0, x1, y1: where the lens pass also writes the composite (glass above reads it)
     uint readsComposite;         // 1: glass lies below; the frost blurs the composite, not the backdrop
-    uint padding0;               // to a whole vec4, so the array stride equals Swift's
-    uint padding1;
+    uint labelOnFace;            // 1: the label lies on this glass's face (a platter's content view), not under it
+    uint padding1;               // to a whole vec4, so the array stride equals Swift's
     uint padding2;
 };
 
@@ -470,12 +470,11 @@ float featherMask(float distance, LensParams lens) {
     return clamp(-distance / lens.softness, 0.0, 1.0);
 }
 
-// What the glass sees at a source position: frosted backdrop, then the regular label row whose
-// colour turns from resting to accent under the feathered lens mask (the LensTint accent copy),
+// The label row at `position` over `below`: resting, turning accent under the feathered lens mask,
 // punched out by the lifted label where the scene has one.
-vec3 sampleContent(vec2 position, LensParams lens, bool withLabel) {
-    vec3 color = sampleFrosted(position, lens);
-    if (!REACHES_LABEL || !withLabel) { return color; }
+vec3 labelOver(vec3 below, vec2 position, LensParams lens) {
+    vec3 color = below;
+    if (!REACHES_LABEL) { return color; }
     float glyph = sampleLabel(position, 0u);
     // Off the glyphs the label adds nothing, so the feather (a group distance) is not needed.
     if (glyph > 0.0) {
@@ -488,6 +487,14 @@ vec3 sampleContent(vec2 position, LensParams lens, bool withLabel) {
         color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor);
     }
     return color;
+}
+
+// What the glass sees at a source position: the frosted backdrop (or composite) and, unless the
+// label lies on this glass's face, the label row (the LensTint accent copy, refracted with it).
+vec3 sampleContent(vec2 position, LensParams lens, bool withLabel) {
+    vec3 color = sampleFrosted(position, lens);
+    if (!withLabel || lens.labelOnFace != 0u) { return color; }
+    return labelOver(color, position, lens);
 }
 
 // Content with dispersion: per channel (red at 1-k, blue at 1+k of the offset) or spectral taps.
@@ -588,6 +595,8 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     color = applyTint(color, tintAt(p, lens));
     color = blendOver(color, lens.restingFill);
+    // A platter's label sits in its content view: over its face, not refracted by it.
+    if (withLabel && lens.labelOnFace != 0u) { color = labelOver(color, p, lens); }
     color = rimLight(color, group.lightNormal, group.distance, lens);
     color = edgeHighlightStroke(color, p, group.distance, lens);
     color = shimmerBand(color, p, lens);
