@@ -55,18 +55,19 @@ struct DiffCommand: Command {
         }
         print("thresholds:  \(pair.thresholds.summary)")
         let report = DiffReport(
-            title: "\(actualURL.path) vs \(expectedURL.path)", pairs: [pair], date: start,
+            title: "\(actual) vs \(expected)", pairs: [pair], date: start,
             seconds: Date().timeIntervalSince(start))
         try reports.finish(report, suiteName: "liquidlens diff")
     }
 
     private func compareFolders(_ actualURL: URL, _ expectedURL: URL, _ configuration: DiffConfiguration) throws {
         let progress = Progress(total: 0, quiet: reports.quiet.isOn, unit: "pairs")
-        let report = try DiffReport.compareFolders(
+        var report = try DiffReport.compareFolders(
             actual: actualURL, expected: expectedURL, configuration: configuration, imageFolder: reports.imageFolder,
             jobs: reports.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         ) { _, total in progress.advance(total: total) }
         progress.finish()
+        report.title = "\(actual) vs \(expected)"
         try reports.finish(report, suiteName: "liquidlens diff")
     }
 }

@@ -61,44 +61,27 @@ struct VerifyCommand: Command {
     }
 }
 
-/// Comparisons running on other cores, at most `workers` at once (``add(_:_:)`` waits beyond
-/// that, so memory stays bounded), their pairs kept in frame order.
+/// The pairs of the comparisons running on other cores, kept in frame order.
 private final class Comparisons: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "liquidlens.verify", attributes: .concurrent)
-    private let group = DispatchGroup()
-    private let slots: DispatchSemaphore
+    private let work: WorkQueue
     private let lock = NSLock()
     private var pairs: [DiffReport.Pair?]
-    private var firstError: (any Error)?
 
     init(count: Int, workers: Int) {
         pairs = Array(repeating: nil, count: count)
-        slots = DispatchSemaphore(value: max(1, workers))
+        work = WorkQueue(label: "liquidlens.verify", workers: workers)
     }
 
+    /// Runs `compare` on another core (waiting while `workers` already run) and keeps its pair.
     func add(_ index: Int, _ compare: @escaping @Sendable () throws -> DiffReport.Pair) throws {
-        if let error = lock.withLock({ firstError }) { throw error }
-        slots.wait()
-        group.enter()
-        queue.async { [self] in
-            defer {
-                slots.signal()
-                group.leave()
-            }
-            do {
-                let pair = try compare()
-                lock.withLock { pairs[index] = pair }
-            } catch {
-                lock.withLock { firstError = firstError ?? error }
-            }
+        try work.submit { [self] in
+            let pair = try compare()
+            lock.withLock { pairs[index] = pair }
         }
     }
 
     func finish() throws -> [DiffReport.Pair] {
-        group.wait()
-        return try lock.withLock {
-            if let firstError { throw firstError }
-            return pairs.map { $0! }
-        }
+        try work.finish()
+        return lock.withLock { pairs.map { $0! } }
     }
 }

@@ -8,15 +8,9 @@ let junitSchema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().ap
 
 /// Validates `document` against `schema` with xmllint (Debian's libxml2-utils); the output on failure.
 func xmllintErrors(_ document: URL, schema: URL = junitSchema) throws -> String? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["xmllint", "--noout", "--schema", schema.path, document.path]
-    let err = Pipe()
-    process.standardError = err
-    try process.run()
-    let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return process.terminationStatus == 0 ? nil : said
+    let result = try runProcess(
+        URL(fileURLWithPath: "/usr/bin/env"), ["xmllint", "--noout", "--schema", schema.path, document.path])
+    return result.status == 0 ? nil : result.stderr
 }
 
 /// Two folders: `home.png` identical, `sub/dark.png` with a dark blotch, `gone.png` only

@@ -6,28 +6,19 @@ import Testing
 /// need the test-only PyPI packages `.ci/run` installs; a missing one is a failure, never a skip.
 func runPython(_ script: String, _ arguments: [String]) throws -> String {
     let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", scripts.appendingPathComponent(script).path] + arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CLIFailure(
+    let result = try runProcess(
+        URL(fileURLWithPath: "/usr/bin/env"), ["python3", scripts.appendingPathComponent(script).path] + arguments)
+    guard result.status == 0 else {
+        throw HelperFailure(
             message:
-                "\(script) exited \(process.terminationStatus) (pip install -r Tests/LiquidLensTests/Python/requirements.txt): \(String(decoding: stderr, as: UTF8.self))"
+                "\(script) exited \(result.status) (pip install -r Tests/LiquidLensTests/Python/requirements.txt): \(result.stderr)"
         )
     }
-    return String(decoding: stdout, as: UTF8.self)
+    return result.stdout
 }
 
 /// A helper process that failed, with what it said.
-struct CLIFailure: Error, CustomStringConvertible {
+struct HelperFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }
