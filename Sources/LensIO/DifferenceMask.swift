@@ -19,6 +19,9 @@ struct DifferenceMask {
     /// Side of the tiles the windowed metrics compute, in pixels: large enough that the window
     /// margin around a tile is small against it.
     static let tileSize = 64
+    /// The widest run of neighbouring tiles computed at once: wide enough to make the margin
+    /// small, narrow enough that a run's buffers stay in cache.
+    static let maxRunWidth = 512
 
     let width: Int
     let height: Int
@@ -54,20 +57,29 @@ struct DifferenceMask {
         differingPixels = differing
     }
 
-    /// The tiles (clipped to `bounds`) within `reach` pixels of a differing pixel, at cell precision.
+    /// The tiles (clipped to `bounds`) within `reach` pixels of a differing pixel, at cell
+    /// precision; neighbours in a row are merged into runs up to ``maxRunWidth`` wide, so the
+    /// filters' margin is paid once per run rather than once per tile.
     func tiles(reach: Int, bounds: PixelRect) -> [PixelRect] {
         guard bounds.width > 0, bounds.height > 0 else { return [] }
-        var tiles: [PixelRect] = []
+        var runs: [PixelRect] = []
         let size = Self.tileSize
         for tileY in stride(from: bounds.y, to: bounds.y + bounds.height, by: size) {
+            let height = min(size, bounds.y + bounds.height - tileY)
             for tileX in stride(from: bounds.x, to: bounds.x + bounds.width, by: size) {
                 let tile = PixelRect(
-                    x: tileX, y: tileY, width: min(size, bounds.x + bounds.width - tileX),
-                    height: min(size, bounds.y + bounds.height - tileY))
-                if touchesDifference(tile, reach: reach) { tiles.append(tile) }
+                    x: tileX, y: tileY, width: min(size, bounds.x + bounds.width - tileX), height: height)
+                guard touchesDifference(tile, reach: reach) else { continue }
+                if let last = runs.last, last.y == tileY, last.x + last.width == tileX,
+                    last.width + tile.width <= Self.maxRunWidth
+                {
+                    runs[runs.count - 1].width += tile.width
+                } else {
+                    runs.append(tile)
+                }
             }
         }
-        return tiles
+        return runs
     }
 
     private func touchesDifference(_ tile: PixelRect, reach: Int) -> Bool {

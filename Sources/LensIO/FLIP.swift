@@ -41,7 +41,7 @@ enum FLIPMetric {
         let tiles = mask.tiles(reach: reach, bounds: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height))
         var sum = 0.0
         var computed = 0
-        var workspace = FLIPTile(filters: filters)
+        let workspace = FLIPTile(filters: filters)
         for tile in tiles {
             workspace.evaluate(tile, reference: reference, test: test) { error in
                 sum += Double(error)

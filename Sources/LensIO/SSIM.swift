@@ -37,52 +37,88 @@ enum SSIMMetric {
         return (perChannel.x + perChannel.y + perChannel.z) / 3
     }
 
-    /// Buffers for one tile's horizontal pass, reused tile after tile.
+    /// Buffers for one run of tiles, reused run after run (fresh megabyte arrays would cost a
+    /// page fault per page). The five quantities of a pixel sit in one SIMD8, so each filter tap
+    /// is one vector multiply-add; both passes run tap by tap across a row, reading memory in order.
     private struct Workspace {
-        /// Per pixel of the tile's columns and its rows plus the window: the five Gaussian-filtered
-        /// quantities x, y, x², y², x·y.
+        /// x, y, x², y², x·y for one channel over the run and the window's margin.
+        var products: [SIMD8<Double>] = []
+        /// The same after the horizontal pass, over the run's columns.
         var rows: [SIMD8<Double>] = []
+        /// The vertical pass's running sums for one row.
+        var sums: [SIMD8<Double>] = []
 
         /// The sum of the SSIM map over `tile` for one channel; the window stays inside the image.
         mutating func sum(_ tile: PixelRect, channel: Int, _ actual: RGBA8Image, _ expected: RGBA8Image) -> Double {
-            let width = actual.width
-            let bandHeight = tile.height + 2 * SSIMMetric.radius
-            rows = [SIMD8<Double>](repeating: .zero, count: tile.width * bandHeight)
-            let weights = SSIMMetric.weights
+            let radius = SSIMMetric.radius
+            let width = tile.width
+            let bandWidth = width + 2 * radius
+            let bandHeight = tile.height + 2 * radius
+            Self.clear(&products, bandWidth * bandHeight)
+            Self.clear(&rows, width * bandHeight)
+            Self.clear(&sums, width)
+            var total = 0.0
             actual.pixels.withUnsafeBufferPointer { x in
                 expected.pixels.withUnsafeBufferPointer { y in
-                    for band in 0..<bandHeight {
-                        let row = tile.y - SSIMMetric.radius + band
-                        for column in 0..<tile.width {
-                            var filtered = SIMD8<Double>.zero
-                            for tap in 0..<weights.count {
-                                let index = (row * width + tile.x + column - SSIMMetric.radius + tap) * 4 + channel
-                                let a = Double(x[index])
-                                let b = Double(y[index])
-                                filtered += weights[tap] * SIMD8(a, b, a * a, b * b, a * b, 0, 0, 0)
+                    products.withUnsafeMutableBufferPointer { products in
+                        for band in 0..<bandHeight {
+                            let start = ((tile.y - radius + band) * actual.width + tile.x - radius) * 4 + channel
+                            for column in 0..<bandWidth {
+                                let a = Double(x[start + column * 4])
+                                let b = Double(y[start + column * 4])
+                                products[band * bandWidth + column] = SIMD8(a, b, a * a, b * b, a * b, 0, 0, 0)
                             }
-                            rows[band * tile.width + column] = filtered
                         }
                     }
                 }
             }
-            var total = 0.0
-            for row in 0..<tile.height {
-                for column in 0..<tile.width {
-                    var filtered = SIMD8<Double>.zero
-                    for tap in 0..<weights.count {
-                        filtered += weights[tap] * rows[(row + tap) * tile.width + column]
+            SSIMMetric.weights.withUnsafeBufferPointer { weights in
+                products.withUnsafeBufferPointer { products in
+                    rows.withUnsafeMutableBufferPointer { rows in
+                        for band in 0..<bandHeight {
+                            for tap in 0..<weights.count {
+                                let (input, output) = (band * bandWidth + tap, band * width)
+                                for column in 0..<width {
+                                    rows[output + column] += weights[tap] * products[input + column]
+                                }
+                            }
+                        }
                     }
-                    let (ux, uy, uxx, uyy, uxy) = (filtered[0], filtered[1], filtered[2], filtered[3], filtered[4])
-                    let vx = uxx - ux * ux
-                    let vy = uyy - uy * uy
-                    let vxy = uxy - ux * uy
-                    let numerator = (2 * ux * uy + SSIMMetric.c1) * (2 * vxy + SSIMMetric.c2)
-                    let denominator = (ux * ux + uy * uy + SSIMMetric.c1) * (vx + vy + SSIMMetric.c2)
-                    total += numerator / denominator
+                }
+                rows.withUnsafeBufferPointer { rows in
+                    sums.withUnsafeMutableBufferPointer { sums in
+                        for row in 0..<tile.height {
+                            sums.update(repeating: .zero)
+                            for tap in 0..<weights.count {
+                                let input = (row + tap) * width
+                                for column in 0..<width { sums[column] += weights[tap] * rows[input + column] }
+                            }
+                            for column in 0..<width { total += Self.similarity(sums[column]) }
+                        }
+                    }
                 }
             }
             return total
+        }
+
+        /// Makes `buffer` `count` zeros, keeping its storage when the size is unchanged.
+        private static func clear(_ buffer: inout [SIMD8<Double>], _ count: Int) {
+            if buffer.count == count {
+                buffer.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+            } else {
+                buffer = [SIMD8<Double>](repeating: .zero, count: count)
+            }
+        }
+
+        /// SSIM from the Gaussian-weighted x, y, x², y², x·y of a window.
+        private static func similarity(_ filtered: SIMD8<Double>) -> Double {
+            let (ux, uy, uxx, uyy, uxy) = (filtered[0], filtered[1], filtered[2], filtered[3], filtered[4])
+            let vx = uxx - ux * ux
+            let vy = uyy - uy * uy
+            let vxy = uxy - ux * uy
+            let numerator = (2 * ux * uy + SSIMMetric.c1) * (2 * vxy + SSIMMetric.c2)
+            let denominator = (ux * ux + uy * uy + SSIMMetric.c1) * (vx + vy + SSIMMetric.c2)
+            return numerator / denominator
         }
     }
 }
