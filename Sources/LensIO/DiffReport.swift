@@ -2,7 +2,7 @@ import Foundation
 import LensModel
 
 /// The outcome of comparing pairs of images: what each pair measured against its thresholds,
-/// and a summary. ``junitXML`` and ``HTMLReport`` write it for CI systems and people.
+/// and a summary. ``junitXML(suiteName:hostname:)`` and ``HTMLReport`` write it for CI systems and people.
 ///
 /// ```swift
 /// var report = DiffReport(title: "screens")

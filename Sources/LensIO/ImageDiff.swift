@@ -25,8 +25,8 @@ public struct ImageDiff: Sendable {
     /// Share of pixels with all four channels equal, 0…1.
     public var identicalFraction: Double { Double(identicalPixels) / Double(max(1, pixelCount)) }
 
-    /// Structural similarity over RGB (see ``ssim``): 1 for identical images; nil when a side is
-    /// under the 11-pixel window.
+    /// Mean structural similarity over RGB (Wang et al.'s Gaussian-window SSIM, as scikit-image
+    /// computes it): 1 for identical images; nil when a side is under the 11-pixel window.
     public let ssim: Double?
     /// CIEDE2000 colour difference: mean and 99th percentile over every pixel.
     public let deltaE: ColorDifference
