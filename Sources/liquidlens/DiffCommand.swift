@@ -67,6 +67,9 @@ struct DiffCommand: Command {
             jobs: reports.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         ) { _, total in progress.advance(total: total) }
         progress.finish()
+        guard !report.pairs.isEmpty else {
+            throw CommandFailure(message: "found no PNG files under \(actual) or \(expected)")
+        }
         report.title = "\(actual) vs \(expected)"
         try reports.finish(report, suiteName: "liquidlens diff")
     }

@@ -185,6 +185,18 @@ struct DiffReportTests {
         #expect(html.contains("src=\"report-files/0002-noise-heatmap.png\""))
     }
 
+    @Test("Folders without a PNG are a failure, not an empty pass")
+    func emptyFolders() throws {
+        let root = try temporaryFolder("empty-folders")
+        for name in ["a", "b"] {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        let result = try runCLI(["diff", "a", "b", "-q"], in: root)
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: found no PNG files under a or b\n")
+    }
+
     @Test("The JUnit schema check rejects a document CI systems would not read")
     func schemaRejects() throws {
         let folder = try temporaryFolder("junit-schema")
