@@ -1,28 +1,40 @@
 import Foundation
 
-/// Progress on stderr: a redrawn bar on a terminal (frames, frames/s, ETA), plain lines every
-/// tenth of the run otherwise, nothing with --quiet.
-final class Progress {
-    private let total: Int
+/// Progress on stderr: a redrawn bar on a terminal (frames or pairs, per second, ETA), plain
+/// lines every tenth of the run otherwise, nothing with --quiet. Safe to advance from any thread.
+final class Progress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total: Int
     private let quiet: Bool
+    /// What is counted: `frames`, `pairs`.
+    private let unit: String
     private let terminal = isatty(2) == 1
     private let start = Date()
     private var done = 0
     private var lastLine = -1
 
-    init(total: Int, quiet: Bool) {
+    init(total: Int, quiet: Bool, unit: String = "frames") {
         self.total = total
         self.quiet = quiet
+        self.unit = unit
     }
 
-    func advance() {
+    /// One more done; `total` corrects the count when it is learned only once the work starts.
+    func advance(total: Int? = nil) {
+        lock.withLock {
+            if let total { self.total = total }
+            advanceLocked()
+        }
+    }
+
+    private func advanceLocked() {
         done += 1
         guard !quiet else { return }
         let elapsed = Date().timeIntervalSince(start)
         let rate = Double(done) / max(elapsed, 1e-9)
         let eta = Double(total - done) / max(rate, 1e-9)
         let status =
-            "\(done)/\(total) frames  \(String(format: "%.1f", rate)) frames/s  ETA \(String(format: "%.1f", eta)) s"
+            "\(done)/\(total) \(unit)  \(String(format: "%.1f", rate)) \(unit)/s  ETA \(String(format: "%.1f", eta)) s"
         if terminal {
             let width = 30
             let filled = width * done / max(total, 1)
