@@ -1,7 +1,8 @@
 #version 450
 // One axis of the separable Gaussian frost over a tile list, one workgroup per tile: axis 0
-// reads the sRGB backdrop into `scratch` over the row tiles, axis 1 reads `scratch` into
-// `frosted` over the frost tiles. Radius 0 is a plain decode copy.
+// reads the sRGB backdrop (or, under glass lying on glass, the composite) into `scratch` over
+// the row tiles, axis 1 reads `scratch` into `frosted` over the frost tiles. Radius 0 is a plain
+// decode copy.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
@@ -18,7 +19,7 @@ void main() {
         float weight = tables[lens.kernelOffset + uint(abs(i))];
         if (dispatchInfo.axis == 0u) {
             int x = mirrorIndex(int(pixel.x) + i, w);
-            sum = sum + unpackColor(backdrop[int(pixel.y) * w + x]) * weight;
+            sum = sum + sourceColor(uint(int(pixel.y) * w + x), lens) * weight;
         } else {
             int y = mirrorIndex(int(pixel.y) + i, h);
             sum = sum + scratch[y * w + int(pixel.x)].rgb * weight;

@@ -1,6 +1,7 @@
 #version 450
 // One glass group over its tiles, clipped to its bounding box plus shadow margin: drop shadow outside the shape,
-// then the glass composited over the frame with analytic coverage.
+// then the glass composited over the frame with analytic coverage. Where glass above will look
+// through this group, the same is written into the composite without the label row.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
@@ -18,10 +19,11 @@ void main() {
     float shadow = glassCoverage < 1.0 ? dropShadow(p, lens) * (1.0 - glassCoverage) : 0.0;
     if (glassCoverage <= 0.0 && shadow <= 0.0) { return; }
     uint index = pixel.y * frame.width + pixel.x;
-    vec3 color = unpackColor(outputPixels[index]) * (1.0 - shadow);
-    if (glassCoverage > 0.0) {
-        vec3 glass = glassColor(p, group, lens);
-        color = color + (glass - color) * (glassCoverage * lens.opacity);
-    }
-    outputPixels[index] = packColor(color);
+    vec3 glass = glassCoverage > 0.0 ? glassColor(p, group, lens, true) : vec3(0.0);
+    outputPixels[index] = packColor(layOver(unpackColor(outputPixels[index]), shadow, glass, glassCoverage, lens));
+    uvec4 region = lens.compositeRegion;
+    if (pixel.x < region.x || pixel.y < region.y || pixel.x >= region.z || pixel.y >= region.w) { return; }
+    // Off the label the glass looks the same without it; on it, glass above redraws the label itself.
+    vec3 unlabeled = glassCoverage > 0.0 && REACHES_LABEL ? glassColor(p, group, lens, false) : glass;
+    compositePixels[index] = packColor(layOver(unpackColor(compositePixels[index]), shadow, unlabeled, glassCoverage, lens));
 }

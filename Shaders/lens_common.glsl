@@ -13,10 +13,10 @@ struct FrameParams {
     uint liftedLabelWordOffset;  // where the lifted (selected-appearance) label starts in labelBytes
     uint foregroundTileOffset;   // the foreground's tiles in `tiles`
     uint foregroundTileCount;    // 0: no foreground
-    uint padding2;
-    vec4 restingColor;           // label resting colour, linear premultiplied
-    vec4 accentColor;            // label accent colour, linear premultiplied
-    vec4 liftedLabelColor;       // lifted label colour, linear premultiplied
+    uint linearBlending;         // 1: layers blend in linear light; 0: on sRGB values (Core Animation)
+    vec4 restingColor;           // label resting colour, premultiplied in the blend space
+    vec4 accentColor;            // label accent colour, premultiplied in the blend space
+    vec4 liftedLabelColor;       // lifted label colour, premultiplied in the blend space
 };
 
 struct ShapeParams {
@@ -29,12 +29,12 @@ struct ShapeParams {
 };
 
 struct LensParams {
-    vec4 tint;                   // linear premultiplied rgb and alpha
+    vec4 tint;                   // rgb and alpha, premultiplied in the blend space
     vec4 keyLight;               // direction x, y; amount; unused
     vec4 fillLight;              // direction x, y; amount; unused
     vec4 shadow;                 // offset x, y; radius; opacity
     vec4 innerShadow;            // offset x, y; radius; opacity
-    vec4 restingFill;            // resting background, premultiplied, alpha already faded by lift
+    vec4 restingFill;            // resting background, premultiplied in the blend space, alpha faded by lift
     uvec4 sourceRegion;          // x0, y0, x1, y1: where the frosted backdrop is valid
     uint shapeOffset;            // first shape of the group in `shapes`
     uint shapeCount;
@@ -72,10 +72,15 @@ struct LensParams {
     vec4 highlightAxis;          // origin x, y; axis x, y: u = (p - origin) . axis runs 0..1 along the diagonal
     vec4 gradientAxis;           // origin and axis of the gradient tint, as highlightAxis
     vec4 shimmer;                // band centre u, half width in u, alpha (0: off), unused
-    uint gradientOffset;         // gradient tint stops in `tables`, linear premultiplied rgba each
+    uint gradientOffset;         // gradient tint stops in `tables`, rgba premultiplied in the blend space
     uint gradientCount;          // 0: the flat tint
     float opacity;               // share of the glass laid over what is below it
     uint labelTileCount;         // the first tiles of the group reach a label glyph; the rest skip it
+    uvec4 compositeRegion;       // x0, y0, x1, y1: where the lens pass also writes the composite (glass above reads it)
+    uint readsComposite;         // 1: glass lies below; the frost blurs the composite, not the backdrop
+    uint labelOnFace;            // 1: the label lies on this glass's face (a platter's content view), not under it
+    uint padding1;               // to a whole vec4, so the array stride equals Swift's
+    uint padding2;
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -118,12 +123,42 @@ layout(std430, set = 0, binding = 8) readonly buffer TilesBuffer { uvec4 tiles[]
 layout(std430, set = 0, binding = 9) readonly buffer TileShapesBuffer { uint tileShapes[]; };
 // Layers over everything, straight-alpha sRGB packed r | g << 8 | b << 16 | a << 24.
 layout(std430, set = 0, binding = 10) readonly buffer ForegroundBuffer { uint foregroundPixels[]; };
+// What glass above sees: the backdrop with the glass below drawn over it, without the label row
+// (each glass draws the label itself), sRGB packed like the backdrop. Used only where glass lies
+// on glass.
+layout(std430, set = 0, binding = 11) buffer CompositeBuffer { uint compositePixels[]; };
 
 const uint TILE_SIZE = 16u;
 
 // The candidate shapes of the tile this invocation shades: offset and count in `tileShapes`.
 uvec2 tileCandidates = uvec2(0u);
 
+
+// ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
+
+float log2Polynomial(float value) {
+    int bits = floatBitsToInt(value);
+    float exponent = float(((bits >> 23) & 255) - 127);
+    float mantissa = intBitsToFloat((bits & 8388607) | 1065353216);
+    float t = (mantissa - 1.0) / (mantissa + 1.0);
+    float t2 = t * t;
+    float series = t * (2.0 + t2 * (0.6666667 + t2 * (0.4 + t2 * (0.2857143 + t2 * (0.2222222 + t2 * 0.1818182)))));
+    return exponent + series * 1.442695;
+}
+
+float exp2Polynomial(float value) {
+    float clamped = clamp(value, -126.0, 126.0);
+    float whole = floor(clamped);
+    float f = (clamped - whole) * 0.6931472;
+    float fraction = 1.0 + f * (1.0 + f * (0.5 + f * (0.1666667 + f * (0.04166667 + f * (0.008333333 + f * (0.001388889 + f * 0.0001984127))))));
+    return fraction * intBitsToFloat((int(whole) + 127) << 23);
+}
+
+// base^exponent for base >= 0.
+float powerPolynomial(float base, float exponent) {
+    if (base <= 0.0) { return 0.0; }
+    return exp2Polynomial(exponent * log2Polynomial(base));
+}
 
 // ---- Colour ----
 
@@ -152,14 +187,33 @@ uint packColor(vec3 color) {
     return srgbEncode(color.r) | (srgbEncode(color.g) << 8u) | (srgbEncode(color.b) << 16u) | (255u << 24u);
 }
 
-vec3 composeLabel(vec3 background, float glyph, vec4 labelColor) {
-    return background * (1.0 - glyph * labelColor.a) + labelColor.rgb * glyph;
+// A layer over linear `below` on 8-bit sRGB codes, as Core Animation blends 8-bit layers: below
+// is taken to its code, the layer (premultiplied, in codes 0…255) laid over it, the result
+// rounded to a code and decoded. Exact on both backends: table lookups, one multiply-add, floor.
+vec3 blendCodes(vec3 below, vec3 layerCodes, float alpha) {
+    vec3 codes = vec3(float(srgbEncode(below.r)), float(srgbEncode(below.g)), float(srgbEncode(below.b)));
+    vec3 blended = clamp(floor(codes * (1.0 - alpha) + layerCodes + vec3(0.5)), vec3(0.0), vec3(255.0));
+    return vec3(srgbDecode(uint(blended.r)), srgbDecode(uint(blended.g)), srgbDecode(uint(blended.b)));
 }
 
-// The foreground over the finished frame, in linear light.
+// A layer (rgb premultiplied in the blend space, alpha) over linear `below`: on sRGB codes as
+// Core Animation does, or in linear light when the scene asks.
+vec3 blendOver(vec3 below, vec4 layer) {
+    if (!(layer.a > 0.0)) { return below; }
+    if (frame.linearBlending != 0u) { return below * (1.0 - layer.a) + layer.rgb; }
+    return blendCodes(below, layer.rgb * 255.0, layer.a);
+}
+
+vec3 composeLabel(vec3 background, float glyph, vec4 labelColor) {
+    return blendOver(background, vec4(labelColor.rgb * glyph, glyph * labelColor.a));
+}
+
+// The foreground (straight-alpha sRGB) over the finished frame.
 vec3 composeForeground(vec3 color, uint foreground) {
     float alpha = float(foreground >> 24u) / 255.0;
-    return color * (1.0 - alpha) + unpackColor(foreground) * alpha;
+    if (frame.linearBlending != 0u) { return blendOver(color, vec4(unpackColor(foreground) * alpha, alpha)); }
+    vec3 codes = vec3(float(foreground & 255u), float((foreground >> 8u) & 255u), float((foreground >> 16u) & 255u));
+    return blendCodes(color, codes * alpha, alpha);
 }
 
 vec3 applySaturation(vec3 color, float saturation) {
@@ -172,38 +226,12 @@ vec3 applyBrightnessContrast(vec3 color, float brightness, float contrast) {
 }
 
 vec3 applyTint(vec3 color, vec4 tint) {
-    return color * (1.0 - tint.a) + tint.rgb;
+    return blendOver(color, tint);
 }
 
 // Position along an axis: 0 at the origin, 1 at the far corner.
 float axisPosition(vec2 p, vec4 axis) {
     return (p.x - axis.x) * axis.z + (p.y - axis.y) * axis.w;
-}
-
-// ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
-
-float log2Polynomial(float value) {
-    int bits = floatBitsToInt(value);
-    float exponent = float(((bits >> 23) & 255) - 127);
-    float mantissa = intBitsToFloat((bits & 8388607) | 1065353216);
-    float t = (mantissa - 1.0) / (mantissa + 1.0);
-    float t2 = t * t;
-    float series = t * (2.0 + t2 * (0.6666667 + t2 * (0.4 + t2 * (0.2857143 + t2 * (0.2222222 + t2 * 0.1818182)))));
-    return exponent + series * 1.442695;
-}
-
-float exp2Polynomial(float value) {
-    float clamped = clamp(value, -126.0, 126.0);
-    float whole = floor(clamped);
-    float f = (clamped - whole) * 0.6931472;
-    float fraction = 1.0 + f * (1.0 + f * (0.5 + f * (0.1666667 + f * (0.04166667 + f * (0.008333333 + f * (0.001388889 + f * 0.0001984127))))));
-    return fraction * intBitsToFloat((int(whole) + 127) << 23);
-}
-
-// base^exponent for base >= 0.
-float powerPolynomial(float base, float exponent) {
-    if (base <= 0.0) { return 0.0; }
-    return exp2Polynomial(exponent * log2Polynomial(base));
 }
 
 // ---- Sampling ----
@@ -233,6 +261,12 @@ float sampleLabel(vec2 position, uint wordOffset) {
     float top = labelCoverage(x0, y0, wordOffset) + (labelCoverage(x1, y0, wordOffset) - labelCoverage(x0, y0, wordOffset)) * t.x;
     float bottom = labelCoverage(x0, y1, wordOffset) + (labelCoverage(x1, y1, wordOffset) - labelCoverage(x0, y1, wordOffset)) * t.x;
     return top + (bottom - top) * t.y;
+}
+
+// The content a frost pass blurs: the backdrop, or, under glass lying on glass, the composite of
+// the backdrop and the glass below.
+vec3 sourceColor(uint index, LensParams lens) {
+    return unpackColor(lens.readsComposite != 0u ? compositePixels[index] : backdrop[index]);
 }
 
 // Bilinear on the frosted backdrop: mirrored at the canvas edge, then held inside the region the
@@ -436,11 +470,10 @@ float featherMask(float distance, LensParams lens) {
     return clamp(-distance / lens.softness, 0.0, 1.0);
 }
 
-// What the glass sees at a source position: frosted backdrop, then the regular label row whose
-// colour turns from resting to accent under the feathered lens mask (the LensTint accent copy),
+// The label row at `position` over `below`: resting, turning accent under the feathered lens mask,
 // punched out by the lifted label where the scene has one.
-vec3 sampleContent(vec2 position, LensParams lens) {
-    vec3 color = sampleFrosted(position, lens);
+vec3 labelOver(vec3 below, vec2 position, LensParams lens) {
+    vec3 color = below;
     if (!REACHES_LABEL) { return color; }
     float glyph = sampleLabel(position, 0u);
     // Off the glyphs the label adds nothing, so the feather (a group distance) is not needed.
@@ -456,20 +489,28 @@ vec3 sampleContent(vec2 position, LensParams lens) {
     return color;
 }
 
+// What the glass sees at a source position: the frosted backdrop (or composite) and, unless the
+// label lies on this glass's face, the label row (the LensTint accent copy, refracted with it).
+vec3 sampleContent(vec2 position, LensParams lens, bool withLabel) {
+    vec3 color = sampleFrosted(position, lens);
+    if (!withLabel || lens.labelOnFace != 0u) { return color; }
+    return labelOver(color, position, lens);
+}
+
 // Content with dispersion: per channel (red at 1-k, blue at 1+k of the offset) or spectral taps.
-vec3 dispersedContent(vec2 p, vec2 source, LensParams lens) {
-    if (lens.dispersion <= 0.0) { return sampleContent(source, lens); }
+vec3 dispersedContent(vec2 p, vec2 source, LensParams lens, bool withLabel) {
+    if (lens.dispersion <= 0.0) { return sampleContent(source, lens, withLabel); }
     vec2 offset = source - p;
     if (lens.spectralTaps == 0u) {
         return vec3(
-            sampleContent(p + offset * (1.0 - lens.dispersion), lens).r,
-            sampleContent(source, lens).g,
-            sampleContent(p + offset * (1.0 + lens.dispersion), lens).b);
+            sampleContent(p + offset * (1.0 - lens.dispersion), lens, withLabel).r,
+            sampleContent(source, lens, withLabel).g,
+            sampleContent(p + offset * (1.0 + lens.dispersion), lens, withLabel).b);
     }
     vec3 sum = vec3(0.0);
     for (uint tap = 0u; tap < SPECTRAL_TAPS; tap++) {
         uint base = SPECTRAL_OFFSET + tap * 4u;
-        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tables[base]), lens);
+        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tables[base]), lens, withLabel);
         sum = sum + tapColor * vec3(tables[base + 1u], tables[base + 2u], tables[base + 3u]);
     }
     return sum;
@@ -546,16 +587,29 @@ vec2 samplePosition(vec2 p, GroupSample group, LensParams lens) {
     return group.center + (displaced - group.center) * lens.inverseMagnification;
 }
 
-// The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light.
-vec3 glassColor(vec2 p, GroupSample group, LensParams lens) {
-    vec3 color = dispersedContent(p, samplePosition(p, group, lens), lens) * (1.0 - lens.darkening);
+// The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light;
+// with or without the label row it sees.
+vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
+    vec3 color = dispersedContent(p, samplePosition(p, group, lens), lens, withLabel) * (1.0 - lens.darkening);
     color = applySaturation(color, lens.saturation);
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     color = applyTint(color, tintAt(p, lens));
-    color = color * (1.0 - lens.restingFill.a) + lens.restingFill.rgb;
+    color = blendOver(color, lens.restingFill);
+    // A platter's label sits in its content view: over its face, not refracted by it.
+    if (withLabel && lens.labelOnFace != 0u) { color = labelOver(color, p, lens); }
     color = rimLight(color, group.lightNormal, group.distance, lens);
     color = edgeHighlightStroke(color, p, group.distance, lens);
     color = shimmerBand(color, p, lens);
     color = edgeShading(color, group.distance, lens);
     return color * (1.0 - innerShadow(p, lens));
+}
+
+// The glass over what lies below it at one pixel: the drop shadow darkens what is below, then
+// the glass covers it by its coverage and opacity.
+vec3 layOver(vec3 below, float shadow, vec3 glass, float glassCoverage, LensParams lens) {
+    vec3 color = below * (1.0 - shadow);
+    if (glassCoverage > 0.0) {
+        color = color + (glass - color) * (glassCoverage * lens.opacity);
+    }
+    return color;
 }

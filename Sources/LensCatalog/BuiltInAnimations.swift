@@ -5,7 +5,8 @@ import LensModel
 public enum BuiltInAnimation: String, CaseIterable, Sendable {
     /// Touch down on the first segment, lift after ~100 ms, drag to the last, release, settle.
     case segmentedDrag = "segmented-drag"
-    /// The circular menu's lens dragged from Chats to Settings, released, settling on the nearest item.
+    /// The circular menu's lens centred on the finger from Chats to Settings, released, settling on
+    /// the item nearest the finger.
     case lensMenuDrag = "lens-menu-drag"
     /// The tab bar's lens dragged from the first tab to the last.
     case tabBarDrag = "tab-bar-drag"
@@ -37,7 +38,11 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
         switch self {
         case .segmentedDrag:
             var scene = BuiltInScene.segmented.scene
+            // 20 pt more each side than the still: held, the rail grows to 385 pt and the lifted
+            // thumb reaches 15 pt past it over the end segments, so the lens stays in frame.
+            scene.canvas.width += 40
             if case .segmented(var control) = scene.controls[0] {
+                control.center.x += 20
                 control.thumbPosition = 0
                 control.lift = 0
                 control.held = 0
@@ -46,8 +51,8 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
             scene.animation = SceneAnimation(
                 duration: duration,
                 gesture: GestureTimeline(path: [
-                    GesturePoint(time: 0.2, x: 55, y: 60), GesturePoint(time: 0.4, x: 57, y: 60),
-                    GesturePoint(time: 1.5, x: 335, y: 62), GesturePoint(time: 1.7, x: 336, y: 62),
+                    GesturePoint(time: 0.2, x: 75, y: 60), GesturePoint(time: 0.4, x: 77, y: 60),
+                    GesturePoint(time: 1.5, x: 355, y: 62), GesturePoint(time: 1.7, x: 356, y: 62),
                 ]))
             return scene
         case .tabBarDrag:

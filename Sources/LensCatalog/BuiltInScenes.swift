@@ -104,11 +104,11 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
                     TabBar(
                         center: Point(x: 195, y: 100), width: 360, height: 64,
                         items: [
-                            ControlItem(title: "Home", symbol: "⌂"),
-                            ControlItem(title: "Favourites", symbol: "★", badge: 3),
-                            ControlItem(title: "Inbox", symbol: "✉", badge: 12),
-                            ControlItem(title: "Settings", symbol: "⚙"),
-                        ], lensPosition: 1, lift: 0.6, appearance: appearance))
+                            ControlItem(title: "Home", symbol: SymbolGlyph.house),
+                            ControlItem(title: "Favourites", symbol: SymbolGlyph.star, badge: 3),
+                            ControlItem(title: "Inbox", symbol: SymbolGlyph.envelope, badge: 12),
+                            ControlItem(title: "Settings", symbol: SymbolGlyph.gear),
+                        ], lensPosition: 1, lift: 0.6, appearance: appearance, symbolFont: .symbols))
             ])
     }
 
@@ -124,15 +124,21 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
                 BackgroundLayer(.checker(size: 30, colors: [.black, .white]), opacity: 0.08),
             ],
             glass: [],
-            controls: [
-                .lensMenu(
-                    LensMenu(
-                        center: Point(x: 180, y: 180),
-                        items: [
-                            ControlItem(title: "Chats", symbol: "✉"), ControlItem(title: "Contacts", symbol: "☺"),
-                            ControlItem(title: "Settings", symbol: "⚙"),
-                        ],
-                        lensOffset: Point(x: 0, y: -81), lift: 1, appearance: appearance))
-            ])
+            controls: [.lensMenu(lensMenu(appearance))])
+    }
+
+    /// The article's menu centred on the canvas, its lens lifted over Chats.
+    static func lensMenu(_ appearance: ControlAppearance) -> LensMenu {
+        var menu = LensMenu(
+            center: Point(x: 180, y: 180),
+            items: [
+                ControlItem(title: "Chats", symbol: SymbolGlyph.bubble),
+                ControlItem(title: "Contacts", symbol: SymbolGlyph.twoPeople),
+                ControlItem(title: "Settings", symbol: SymbolGlyph.gear),
+            ],
+            lensOffset: Point(x: 0, y: 0), lift: 1, appearance: appearance, symbolFont: .symbols)
+        let chats = menu.itemOffset(0)
+        menu.lensOffset = Point(x: chats.x, y: chats.y)
+        return menu
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import LensModel
 
 /// The label-row family (LensTintSegmentedControl's segmented control, the tab bar, the lens
-/// menu): rails and platters become backdrop layers and glass, titles and icons are stamped into
-/// the one label row the lens tints.
+/// menu in `LensMenuLayout.swift`): rails and platters become backdrop layers and glass, titles
+/// and icons are stamped into the one label row the lens tints, badges lie on the glass.
 extension ControlLayout {
     /// The stock (Large) footnote size the rail height is measured against.
     static let stockSize = ContentSizeCategory.large.footnoteSize
@@ -82,7 +82,7 @@ extension ControlLayout {
             let centerX = frame.x + itemWidth * (Double(index) + 0.5)
             let iconCenter = Point(x: centerX, y: bar.center.y - bar.height * 0.12)
             try drawIcon(
-                item, size: 24, center: iconCenter, font: bar.font, into: &parts.mask,
+                item, size: 24, center: iconCenter, font: bar.symbolFont ?? bar.font, into: &parts.mask,
                 keyPath: "\(keyPath).items[\(index)]")
             let title = try text.line(item.title, font: bar.font, pixelSize: 10 * scale)
             stamp(
@@ -103,47 +103,6 @@ extension ControlLayout {
                     restingBackground: dark ? RGBAColor(255, 255, 255, 0.12) : RGBAColor(0, 0, 0, 0.06))))
         parts.resting = dark ? LabelLayer.restingDark : RGBAColor(60, 60, 67, 0.85)
         parts.accent = bar.accent
-    }
-
-    // MARK: Lens menu
-
-    func layout(_ menu: LensMenu, into parts: inout Parts, keyPath: String) throws {
-        let dark = menu.appearance == .dark
-        let frame = Rect(
-            x: menu.center.x - menu.diameter / 2, y: menu.center.y - menu.diameter / 2, width: menu.diameter,
-            height: menu.diameter)
-        var platter = Optics(preset: .regular)
-        platter.tint = dark ? RGBAColor(0, 0, 0, 0.35) : RGBAColor(255, 255, 255, 0.3)
-        platter.frost = 0
-        platter.bevelWidth = 16
-        platter.bevelAmount = 30
-        platter.tintsLabel = false
-        parts.glass.append(GlassElement(shape: .circle, frame: frame, optics: platter))
-        for (index, item) in menu.items.enumerated() {
-            let angle = LensMenu.itemAngles[index] * .pi / 180
-            let center = Point(
-                x: menu.center.x + cos(angle) * 0.27 * menu.diameter,
-                y: menu.center.y + sin(angle) * 0.27 * menu.diameter)
-            try drawIcon(
-                item, size: 28, center: Point(x: center.x, y: center.y - 9), font: menu.font, into: &parts.mask,
-                keyPath: "\(keyPath).items[\(index)]")
-            let title = try text.line(item.title, font: menu.font, pixelSize: 12 * scale)
-            stamp(title, centerX: center.x * scale, centerY: (center.y + 17) * scale, into: &parts.mask)
-        }
-        var lens = Optics(preset: .liftedSegmented)
-        lens.softness = 10
-        lens.bevelWidth = 14
-        lens.bevelAmount = 16
-        let lensCenter = Point(x: menu.center.x + menu.lensOffset.x, y: menu.center.y + menu.lensOffset.y)
-        parts.glass.append(
-            GlassElement(
-                shape: .circle, frame: Rect(x: lensCenter.x - 48, y: lensCenter.y - 48, width: 96, height: 96),
-                optics: lens,
-                lift: LensLift(
-                    progress: menu.lift, growth: Point(x: 20, y: 20),
-                    restingBackground: RGBAColor(255, 255, 255, 0.38))))
-        parts.resting = dark ? LabelLayer.restingDark : RGBAColor(60, 60, 67, 0.85)
-        parts.accent = menu.accent
     }
 
     // MARK: Drawing
@@ -186,14 +145,14 @@ extension ControlLayout {
         }
     }
 
-    /// A red capsule with the count in white, drawn into the backdrop (the glass refracts it; the
-    /// lens does not tint it).
+    /// A red capsule with the count in white, drawn in the foreground: it sits on the glass, so
+    /// neither the platter tints it nor the lens magnifies it.
     func drawBadge(_ count: Int, at center: Point, font: FontSpec, into parts: inout Parts) throws {
         let line = try text.line(
             String(count), font: FontSpec(family: font.family, weight: .bold), pixelSize: 11 * scale)
         let height = 18.0
         let width = max(height, line.advance / scale + 10)
-        parts.background.append(
+        parts.foreground.append(
             BackgroundLayer(
                 .fill(
                     shape: .capsule,
@@ -201,7 +160,7 @@ extension ControlLayout {
                     color: RGBAColor(255, 59, 48))))
         let left = (center.x * scale - line.advance / 2 - line.originX).rounded()
         let top = (center.y * scale + (line.ascent - line.descent) / 2 - line.baseline).rounded()
-        parts.background.append(BackgroundLayer(.mask(line.mask, left: Int(left), top: Int(top), color: .white)))
+        parts.foreground.append(BackgroundLayer(.mask(line.mask, left: Int(left), top: Int(top), color: .white)))
     }
 
     /// Bilinear resample of a square-ish icon to `size`×`size` pixels.

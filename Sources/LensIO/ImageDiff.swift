@@ -25,8 +25,24 @@ public struct ImageDiff: Sendable {
     /// Share of pixels with all four channels equal, 0…1.
     public var identicalFraction: Double { Double(identicalPixels) / Double(max(1, pixelCount)) }
 
-    /// Compares `actual` with `expected` (threshold 1 level by default); throws when their sizes differ.
-    public init(_ actual: RGBA8Image, _ expected: RGBA8Image, threshold: Int = 1) throws {
+    /// Mean structural similarity over RGB (Wang et al.'s Gaussian-window SSIM, as scikit-image
+    /// computes it): 1 for identical images; nil when a side is under the 11-pixel window.
+    public let ssim: Double?
+    /// CIEDE2000 colour difference: mean and 99th percentile over every pixel.
+    public let deltaE: ColorDifference
+    /// Visibly differing and anti-aliased pixels, as pixelmatch counts them.
+    public let pixelmatch: PixelmatchCount
+    /// The FLIP error: mean and histogram.
+    public let flip: FLIPError
+
+    /// Compares `actual` with `expected`; throws when their sizes differ. `threshold` (levels) sets
+    /// ``pixelsOverThreshold``; `pixelmatchThreshold` (0…1) sets what ``pixelmatch`` counts.
+    ///
+    /// The windowed metrics (SSIM, FLIP) are computed only near differing pixels (elsewhere they
+    /// are exactly 1 and 0), so comparing near-identical frames costs little.
+    public init(_ actual: RGBA8Image, _ expected: RGBA8Image, threshold: Int = 1, pixelmatchThreshold: Double = 0.1)
+        throws
+    {
         guard actual.width == expected.width, actual.height == expected.height else {
             throw ImageFileError(
                 description:
@@ -35,31 +51,34 @@ public struct ImageDiff: Sendable {
         width = actual.width
         height = actual.height
         self.threshold = threshold
+        let mask = DifferenceMask(actual, expected)
         var maxError = SIMD4<Int>(repeating: 0)
-        var sums = SIMD4<Double>(repeating: 0)
-        var squaredRGB = 0.0
+        var sums = SIMD4<Int>(repeating: 0)
+        var squaredRGB = 0
         var over = 0
-        var identical = 0
-        for pixel in 0..<actual.width * actual.height {
+        for index in mask.differingPixels {
+            let base = Int(index) * 4
             var pixelMax = 0
             for channel in 0..<4 {
-                let difference = abs(
-                    Int(actual.pixels[pixel * 4 + channel]) - Int(expected.pixels[pixel * 4 + channel]))
+                let difference = abs(Int(actual.pixels[base + channel]) - Int(expected.pixels[base + channel]))
                 maxError[channel] = max(maxError[channel], difference)
-                sums[channel] += Double(difference)
-                if channel < 3 { squaredRGB += Double(difference * difference) }
+                sums[channel] += difference
+                if channel < 3 { squaredRGB += difference * difference }
                 pixelMax = max(pixelMax, difference)
             }
             if pixelMax > threshold { over += 1 }
-            if pixelMax == 0 { identical += 1 }
         }
         let count = Double(max(1, actual.width * actual.height))
         self.maxError = maxError
-        meanError = sums / count
-        let mse = squaredRGB / (count * 3)
+        meanError = SIMD4<Double>(sums) / count
+        let mse = Double(squaredRGB) / (count * 3)
         psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
         pixelsOverThreshold = over
-        identicalPixels = identical
+        identicalPixels = actual.width * actual.height - mask.differingPixels.count
+        ssim = SSIMMetric.similarity(actual, expected, mask: mask)
+        deltaE = CIEDE2000.difference(actual, expected, mask: mask)
+        pixelmatch = Pixelmatch.count(actual, expected, mask: mask, threshold: pixelmatchThreshold)
+        flip = FLIPMetric.error(test: actual, reference: expected, mask: mask)
     }
 
     /// A picture of where the images differ: the expected image dimmed to grey, differing pixels
@@ -97,14 +116,21 @@ public struct ImageDiff: Sendable {
         func channels<T>(_ values: SIMD4<T>, _ format: (T) -> String) -> String {
             "R \(format(values[0]))  G \(format(values[1]))  B \(format(values[2]))  A \(format(values[3]))"
         }
+        func percent(_ count: Int) -> String {
+            String(format: "%.4f", 100 * Double(count) / Double(max(1, pixelCount)))
+        }
         let psnrText = psnr.isInfinite ? "inf (identical)" : String(format: "%.2f dB", psnr)
         return """
             size:        \(width)×\(height)
             max error:   \(channels(maxError) { String($0) })
             mean error:  \(channels(meanError) { String(format: "%.4f", $0) })
             PSNR:        \(psnrText)
-            over \(threshold)/255: \(pixelsOverThreshold) px (\(String(format: "%.4f", 100 * Double(pixelsOverThreshold) / Double(max(1, pixelCount))))%)
+            over \(threshold)/255: \(pixelsOverThreshold) px (\(percent(pixelsOverThreshold))%)
             identical:   \(String(format: "%.4f", 100 * identicalFraction))%
+            SSIM:        \(ssim.map { String(format: "%.6f", $0) } ?? "n/a (under 11 px)")
+            ΔE2000:      mean \(String(format: "%.4f", deltaE.mean)), 99th percentile \(String(format: "%.4f", deltaE.percentile99))
+            pixelmatch:  \(pixelmatch.differentPixels) px differ (\(percent(pixelmatch.differentPixels))%), \(pixelmatch.antialiasedPixels) anti-aliased (threshold \(pixelmatch.threshold.formatted))
+            FLIP:        mean \(String(format: "%.6f", flip.mean))
             """
     }
 }

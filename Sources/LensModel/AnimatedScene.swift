@@ -11,6 +11,25 @@ struct LensMotion {
         var stretch: Double
     }
 
+    /// How the dragged lens follows the finger.
+    enum Tracking {
+        /// By the finger's movement since touch down; release selects the rest nearest the lens
+        /// (the segmented control and the tab bar).
+        case delta
+        /// Centred on the finger from touch down; release selects the rest nearest the finger
+        /// (the article's menu, whose gesture handler sets the lens centre to the touch).
+        case finger
+    }
+
+    /// How the lens lifts at touch down and settles back after release.
+    enum LiftTiming {
+        /// The private lens: the lift spring `delay` after touch down, the unlift spring once
+        /// released and past the hang time.
+        case springs(delay: Double)
+        /// A UIView animation: ease in-out over `duration` from touch down, and back from release.
+        case eased(duration: Double)
+    }
+
     let gesture: GestureTimeline?
     let initial: SIMD2<Double>
     /// Finger position (points) to lens position.
@@ -22,6 +41,8 @@ struct LensMotion {
     /// The resting position of an externally selected index.
     let restPosition: (Int) -> SIMD2<Double>
     let settle: Spring
+    let tracking: Tracking
+    let liftTiming: LiftTiming
     let reduceMotion: Bool
     /// Points per position unit, for the stretch from velocity.
     let pointsPerUnit: Double
@@ -39,12 +60,14 @@ struct LensMotion {
         return result
     }
 
-    /// Where the lens rests once the gesture has ended: committed on release, rolled back on
-    /// cancel, then any external selection that arrived during the gesture.
+    /// Where the lens rests once the gesture has ended: committed on release (nearest the lens or
+    /// the finger, by ``tracking``), rolled back on cancel, then any external selection that
+    /// arrived during the gesture.
     func settledTarget(releasedAt position: SIMD2<Double>) -> SIMD2<Double> {
         guard let gesture else { return initial }
         let before = targets().last!.target
-        var target = gesture.cancelled ? before : nearestRest(position)
+        let chooser = tracking == .finger ? positionOfFinger(gesture.position(at: gesture.end)) : position
+        var target = gesture.cancelled ? before : nearestRest(chooser)
         if let deferred = gesture.externalSelections.filter({ $0.time >= gesture.down && $0.time <= gesture.end }).max(
             by: { $0.time < $1.time })
         {
@@ -79,9 +102,15 @@ struct LensMotion {
 
     func dragged(at t: Double) -> (SIMD2<Double>, SIMD2<Double>) {
         let gesture = gesture!
-        let atDown = springPosition(targets(), start: (initial, .zero), at: gesture.down).0
-        let moved =
-            atDown + positionOfFinger(gesture.position(at: t)) - positionOfFinger(gesture.position(at: gesture.down))
+        let finger = positionOfFinger(gesture.position(at: t))
+        let moved: SIMD2<Double>
+        switch tracking {
+        case .delta:
+            let atDown = springPosition(targets(), start: (initial, .zero), at: gesture.down).0
+            moved = atDown + finger - positionOfFinger(gesture.position(at: gesture.down))
+        case .finger:
+            moved = finger
+        }
         let velocity =
             positionOfFinger(gesture.position(at: t) + gesture.velocity(at: t) * 0.001)
             - positionOfFinger(gesture.position(at: t))
@@ -108,20 +137,7 @@ struct LensMotion {
             (position, velocity) = springPosition(changes, start: (released, releaseVelocity), at: t)
         }
 
-        let liftStart = gesture.down + Motion.liftDelay
-        let unliftStart = max(gesture.end, liftStart + Motion.hangTime)
-        let liftSpring = reduceMotion ? Spring.reduceMotion : Spring.lift
-        let unliftSpring = reduceMotion ? Spring.reduceMotion : Spring.unlift
-        var lift = 0.0
-        if t >= liftStart {
-            let rising = liftSpring.value(from: 0, to: 1, velocity: 0, at: min(t, unliftStart) - liftStart)
-            lift = rising.position
-            if t > unliftStart {
-                lift =
-                    unliftSpring.value(from: rising.position, to: 0, velocity: rising.velocity, at: t - unliftStart)
-                    .position
-            }
-        }
+        let lift = lift(at: t, gesture: gesture)
         var held = 0.0
         if t >= gesture.down {
             held = Easing.rail.value(from: 0, to: 1, at: min(t, gesture.end) - gesture.down)
@@ -129,6 +145,28 @@ struct LensMotion {
         }
         let stretch = reduceMotion ? 1 : Motion.stretch(velocity: velocity.x * pointsPerUnit)
         return State(position: position, lift: min(max(lift, 0), 1), held: held, stretch: stretch)
+    }
+
+    /// Lift progress at `t` (before clamping to 0…1: springs overshoot).
+    func lift(at t: Double, gesture: GestureTimeline) -> Double {
+        switch liftTiming {
+        case .springs(let delay):
+            let liftStart = gesture.down + delay
+            guard t >= liftStart else { return 0 }
+            let unliftStart = max(gesture.end, liftStart + Motion.hangTime)
+            let liftSpring = reduceMotion ? Spring.reduceMotion : Spring.lift
+            let unliftSpring = reduceMotion ? Spring.reduceMotion : Spring.unlift
+            let rising = liftSpring.value(from: 0, to: 1, velocity: 0, at: min(t, unliftStart) - liftStart)
+            guard t > unliftStart else { return rising.position }
+            return unliftSpring.value(from: rising.position, to: 0, velocity: rising.velocity, at: t - unliftStart)
+                .position
+        case .eased(let duration):
+            guard t >= gesture.down else { return 0 }
+            let curve = TimingCurve.easeInEaseOut
+            let rising = curve.value(at: (min(t, gesture.end) - gesture.down) / duration)
+            guard t > gesture.end else { return rising }
+            return rising * (1 - curve.value(at: (t - gesture.end) / duration))
+        }
     }
 }
 
@@ -176,10 +214,8 @@ extension Scene {
             return Int(
                 Self.motion(bar, gesture: animation.gesture).state(at: animation.duration + 10).position.x.rounded())
         case .lensMenu(let menu):
-            let end = Self.motion(menu, gesture: animation.gesture).state(at: animation.duration + 10).position
-            return LensMenu.itemAngles.indices.min { index, other in
-                simd_distance(menu.itemOffset(index), end) < simd_distance(menu.itemOffset(other), end)
-            }
+            return menu.nearestItem(
+                to: Self.motion(menu, gesture: animation.gesture).state(at: animation.duration + 10).position)
         case .glass:
             return nil
         }
@@ -197,7 +233,8 @@ extension Scene {
             constrain: { SIMD2(Motion.rubberBand($0.x, lower: 0, upper: last, dimension: 1), 0) },
             nearestRest: { SIMD2(min(max($0.x.rounded(), 0), last), 0) },
             restPosition: { SIMD2(min(max(Double($0), 0), last), 0) },
-            settle: settle, reduceMotion: reduceMotion, pointsPerUnit: segment)
+            settle: settle, tracking: .delta, liftTiming: .springs(delay: Motion.liftDelay), reduceMotion: reduceMotion,
+            pointsPerUnit: segment)
     }
 
     static func motion(_ control: SegmentedControl, gesture: GestureTimeline?) -> LensMotion {
@@ -212,36 +249,22 @@ extension Scene {
             gesture: gesture, settle: .tabLens, reduceMotion: false)
     }
 
+    /// The article's menu: the lens centred on the finger (held inside the circle) from touch down,
+    /// lifting at once; release settles it on the item nearest the finger.
     static func motion(_ menu: LensMenu, gesture: GestureTimeline?) -> LensMotion {
         let limit = menu.maxLensDistance
         return LensMotion(
             gesture: gesture, initial: SIMD2(menu.lensOffset.x, menu.lensOffset.y),
             positionOfFinger: { SIMD2($0.x - menu.center.x, $0.y - menu.center.y) },
             constrain: { offset in
-                let length = simd_length(offset)
+                let length = (offset * offset).sum().squareRoot()
                 return length > limit ? offset / length * limit : offset
             },
-            nearestRest: { offset in
-                let nearest = LensMenu.itemAngles.indices.min {
-                    simd_distance(menu.itemOffset($0), offset) < simd_distance(menu.itemOffset($1), offset)
-                }!
-                return menu.itemOffset(nearest)
-            },
+            nearestRest: { menu.itemOffset(menu.nearestItem(to: $0)) },
             restPosition: { menu.itemOffset(min(max($0, 0), 2)) },
-            settle: .menuSettle, reduceMotion: false, pointsPerUnit: 0)
+            settle: .menuSettle, tracking: .finger,
+            liftTiming: menu.lensStyle == .fallback
+                ? .eased(duration: LensMenu.fallbackLiftDuration) : .springs(delay: 0),
+            reduceMotion: false, pointsPerUnit: 0)
     }
 }
-
-extension LensMenu {
-    /// Offset of item `index` from the menu centre.
-    public func itemOffset(_ index: Int) -> SIMD2<Double> {
-        let angle = LensMenu.itemAngles[index] * .pi / 180
-        return SIMD2(cos(angle), sin(angle)) * 0.27 * diameter
-    }
-
-    /// The dragged lens stays inside the circle: radius − lifted size / 2 − 10.
-    public var maxLensDistance: Double { diameter / 2 - 116 / 2 - 10 }
-}
-
-func simd_length(_ v: SIMD2<Double>) -> Double { (v * v).sum().squareRoot() }
-func simd_distance(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { simd_length(a - b) }

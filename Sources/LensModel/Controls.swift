@@ -133,7 +133,8 @@ public struct SegmentedControl: Codable, Sendable {
 public struct ControlItem: Codable, Sendable, Equatable {
     /// Text under the icon (at most 64 characters when decoded).
     public var title: String
-    /// A symbol character drawn with the font (SF Symbols do not exist on Linux), e.g. "★".
+    /// A symbol character drawn with the control's symbol font (SF Symbols do not exist on Linux):
+    /// an icon font's codepoint such as Material Design Icons' U+F361, or a character such as "★".
     public var symbol: String?
     /// A monochrome PNG icon (alpha, or grey when opaque), relative to the scene file.
     public var icon: String?
@@ -187,14 +188,16 @@ public struct TabBar: Codable, Sendable {
     public var accent: RGBAColor
     /// Light or dark: platter tint and resting title colour.
     public var appearance: ControlAppearance
-    /// Font of the titles and symbol icons (default medium).
+    /// Font of the titles (default medium).
     public var font: FontSpec
+    /// Font of the items' symbols, an icon font such as ``FontSpec/symbols``; nil draws them with `font`.
+    public var symbolFont: FontSpec?
 
     /// A bar 62 pt high by default, with the lens at `lensPosition`, resting (lift 0) unless given.
     public init(
         center: Point, width: Double, height: Double = 62, items: [ControlItem], lensPosition: Double, lift: Double = 0,
         accent: RGBAColor = LabelLayer.defaultAccent, appearance: ControlAppearance = .light,
-        font: FontSpec = FontSpec(weight: .medium)
+        font: FontSpec = FontSpec(weight: .medium), symbolFont: FontSpec? = nil
     ) {
         self.center = center
         self.width = width
@@ -205,10 +208,11 @@ public struct TabBar: Codable, Sendable {
         self.accent = accent
         self.appearance = appearance
         self.font = font
+        self.symbolFont = symbolFont
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, center, width, height, items, lensPosition, lift, accent, appearance, font
+        case type, center, width, height, items, lensPosition, lift, accent, appearance, font, symbolFont
     }
 
     public init(from decoder: any Decoder) throws {
@@ -229,6 +233,7 @@ public struct TabBar: Codable, Sendable {
         accent = try container.value(.accent, default: LabelLayer.defaultAccent)
         appearance = try container.value(.appearance, default: .light)
         font = try container.value(.font, default: FontSpec(weight: .medium))
+        symbolFont = try container.decodeIfPresent(FontSpec.self, forKey: .symbolFont)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -243,80 +248,7 @@ public struct TabBar: Codable, Sendable {
         try container.encode(accent, forKey: .accent)
         try container.encode(appearance, forKey: .appearance)
         try container.encode(font, forKey: .font)
-    }
-}
-
-/// The `_UILiquidLensView` article's circular three-item menu: a round glass platter, items at
-/// −90°, 150° and 30° on a radius of 0.27 × the diameter, a lens (96 pt resting, 116 pt lifted).
-public struct LensMenu: Codable, Sendable {
-    /// Centre of the menu, in points.
-    public var center: Point
-    /// Diameter of the round platter, in points (150…2000 when decoded, default 300).
-    public var diameter: Double
-    /// The three items, at the ``itemAngles``.
-    public var items: [ControlItem]
-    /// Lens centre relative to the menu centre, in points.
-    public var lensOffset: Point
-    /// Lift progress of the lens, 0 resting (96 pt) … 1 lifted (116 pt).
-    public var lift: Double
-    /// Colour of the icons and titles under the lens (default systemBlue).
-    public var accent: RGBAColor
-    /// Light or dark: platter tint and resting title colour.
-    public var appearance: ControlAppearance
-    /// Font of the titles and symbol icons (default medium).
-    public var font: FontSpec
-
-    /// The item angles of the article's demo, in degrees (screen axes).
-    public static let itemAngles = [-90.0, 150, 30]
-
-    /// A menu 300 pt across by default, with the lens at `lensOffset`, fully lifted unless given.
-    public init(
-        center: Point, diameter: Double = 300, items: [ControlItem], lensOffset: Point, lift: Double = 1,
-        accent: RGBAColor = LabelLayer.defaultAccent, appearance: ControlAppearance = .light,
-        font: FontSpec = FontSpec(weight: .medium)
-    ) {
-        self.center = center
-        self.diameter = diameter
-        self.items = items
-        self.lensOffset = lensOffset
-        self.lift = lift
-        self.accent = accent
-        self.appearance = appearance
-        self.font = font
-    }
-
-    enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, center, diameter, items, lensOffset, lift, accent, appearance, font
-    }
-
-    public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(CodingKeys.self)
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        center = try container.decode(Point.self, forKey: .center)
-        diameter = try container.number(.diameter, default: 300, in: Limits.lensMenuDiameter)
-        items = try container.decode([ControlItem].self, forKey: .items)
-        guard items.count == 3 else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .items, in: container, debugDescription: "the lens menu has exactly 3 items")
-        }
-        lensOffset = try container.value(.lensOffset, default: Point(x: 0, y: -0.27 * diameter))
-        lift = try container.number(.lift, default: 1, in: Limits.unit)
-        accent = try container.value(.accent, default: LabelLayer.defaultAccent)
-        appearance = try container.value(.appearance, default: .light)
-        font = try container.value(.font, default: FontSpec(weight: .medium))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("lensMenu", forKey: .type)
-        try container.encode(center, forKey: .center)
-        try container.encode(diameter, forKey: .diameter)
-        try container.encode(items, forKey: .items)
-        try container.encode(lensOffset, forKey: .lensOffset)
-        try container.encode(lift, forKey: .lift)
-        try container.encode(accent, forKey: .accent)
-        try container.encode(appearance, forKey: .appearance)
-        try container.encode(font, forKey: .font)
+        try container.encodeIfPresent(symbolFont, forKey: .symbolFont)
     }
 }
 

@@ -82,11 +82,47 @@ public struct Easing: Sendable, Equatable {
     }
 }
 
+/// A Core Animation timing curve: a cubic Bézier from (0, 0) to (1, 1) through two control points,
+/// mapping the share of a duration elapsed to the share of the change made.
+public struct TimingCurve: Sendable, Equatable {
+    /// First control point (x in 0…1).
+    public var first: Point
+    /// Second control point (x in 0…1).
+    public var second: Point
+
+    /// `kCAMediaTimingFunctionEaseInEaseOut`, UIView's default curve: (0.42, 0), (0.58, 1).
+    public static let easeInEaseOut = TimingCurve(first: Point(x: 0.42, y: 0), second: Point(x: 0.58, y: 1))
+
+    /// A curve through the control points `first` and `second`.
+    public init(first: Point, second: Point) {
+        self.first = first
+        self.second = second
+    }
+
+    /// The share of the change made when `progress` (clamped to 0…1) of the duration has elapsed.
+    public func value(at progress: Double) -> Double {
+        guard progress > 0 else { return 0 }
+        guard progress < 1 else { return 1 }
+        let x = progress
+        func bezier(_ t: Double, _ a: Double, _ b: Double) -> Double {
+            3 * (1 - t) * (1 - t) * t * a + 3 * (1 - t) * t * t * b + t * t * t
+        }
+        // x(t) rises monotonically for control points inside 0…1: bisect it, then read y there.
+        var low = 0.0
+        var high = 1.0
+        for _ in 0..<60 {
+            let mid = (low + high) / 2
+            if bezier(mid, first.x, second.x) < x { low = mid } else { high = mid }
+        }
+        return bezier((low + high) / 2, first.y, second.y)
+    }
+}
+
 /// Timing and shaping of the lens under a touch: lift delay, hang time, squash and stretch, rubber band.
 public enum Motion {
     /// The lens stays lifted at least this long.
     public static let hangTime = 0.22
-    /// The lens lifts this long after touch down.
+    /// The segmented and tab-bar lenses lift this long after touch down (the circular menu lifts at once).
     public static let liftDelay = 0.1
 
     /// Squash and stretch from drag velocity (points per second): sx = clamp(1 + v/2500, 0.75, 1.15).

@@ -111,7 +111,8 @@ public struct Optics: Codable, Sendable, Equatable {
     public var shadow: DropShadow = .standard
     /// Off: the glass lights and tints what is below it but does not refract or magnify it.
     public var warpsContentBelow = true
-    /// Off: the label row keeps its resting colour under this glass (a platter, not a lens).
+    /// Off: a platter, not a lens: the label row keeps its resting colour and lies on this glass's face
+    /// (drawn over its tint, unrefracted, as in a glass view's content view).
     public var tintsLabel = true
 
     /// The defaults: bevel model, H 20 pt, A 60 pt, no frost, tint or magnification, standard rim light and shadow.

@@ -36,4 +36,19 @@ public struct PixelRegion: Sendable, Equatable {
         x1 = max(x0, min(width, Int((maxX + margin).rounded(.up))))
         y1 = max(y0, min(height, Int((maxY + margin).rounded(.up))))
     }
+
+    /// The pixels in both regions (empty when they do not meet).
+    package func intersection(_ other: PixelRegion) -> PixelRegion {
+        let x0 = max(self.x0, other.x0)
+        let y0 = max(self.y0, other.y0)
+        return PixelRegion(x0: x0, y0: y0, x1: max(x0, min(x1, other.x1)), y1: max(y0, min(y1, other.y1)))
+    }
+
+    /// The smallest region holding both; an empty region adds nothing.
+    package func union(_ other: PixelRegion) -> PixelRegion {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        return PixelRegion(
+            x0: min(x0, other.x0), y0: min(y0, other.y0), x1: max(x1, other.x1), y1: max(y1, other.y1))
+    }
 }

@@ -25,12 +25,16 @@ public struct Scene: Codable, Sendable {
     public var accessibility: Accessibility
     /// Seconds into the scene's motion: where animated highlights are (`frame(at:)` sets it).
     public var time: Double
+    /// How layers blend (labels, fills, strokes, washes, tints, the foreground, resting platters):
+    /// on gamma-encoded sRGB values as Core Animation does (the default), or in linear light.
+    public var blending: Blending
 
     /// A scene from its layers; the optional parts default to none, accessibility to all off and time to 0.
     public init(
         canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement],
         controls: [Control] = [], animation: SceneAnimation? = nil, foreground: [BackgroundLayer] = [],
-        theme: Theme? = nil, accessibility: Accessibility = Accessibility(), time: Double = 0
+        theme: Theme? = nil, accessibility: Accessibility = Accessibility(), time: Double = 0,
+        blending: Blending = .srgb
     ) {
         self.foreground = foreground
         self.canvas = canvas
@@ -42,10 +46,11 @@ public struct Scene: Codable, Sendable {
         self.theme = theme
         self.accessibility = accessibility
         self.time = time
+        self.blending = blending
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case canvas, background, label, glass, controls, animation, foreground, theme, accessibility, time
+        case canvas, background, label, glass, controls, animation, foreground, theme, accessibility, time, blending
     }
 
     /// Whether resolving needs the text renderer (controls or text layers).
@@ -89,6 +94,7 @@ public struct Scene: Codable, Sendable {
         theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
         accessibility = try container.value(.accessibility, default: Accessibility())
         time = try container.number(.time, default: 0, in: Limits.time)
+        blending = try container.value(.blending, default: .srgb)
         if label != nil && controls.contains(where: \.usesLabelRow) {
             throw DecodingError.dataCorruptedError(
                 forKey: .label, in: container,
@@ -271,6 +277,15 @@ public struct RGBAColor: Codable, Sendable, Equatable {
             Float(ColorTables.srgbToLinear(red) * alpha), Float(ColorTables.srgbToLinear(green) * alpha),
             Float(ColorTables.srgbToLinear(blue) * alpha), Float(alpha))
     }
+
+    /// Premultiplied by alpha in the space layers blend in: sRGB-encoded values for `.srgb`,
+    /// linear light for `.linear`.
+    public func premultiplied(for blending: Blending) -> SIMD4<Float> {
+        switch blending {
+        case .srgb: SIMD4(Float(red * alpha), Float(green * alpha), Float(blue * alpha), Float(alpha))
+        case .linear: linearPremultiplied
+        }
+    }
 }
 
 /// A point or offset in points. JSON: `[x, y]`.
@@ -336,4 +351,14 @@ public struct Rect: Codable, Sendable, Equatable {
     public var midX: Double { x + width / 2 }
     /// Vertical centre in points.
     public var midY: Double { y + height / 2 }
+}
+
+/// The space layers blend in. Core Animation blends 8-bit layers on their gamma-encoded sRGB
+/// values, so black at 0.88 over (242, 242, 247) gives (29, 29, 30); in linear light it gives
+/// (92, 92, 94). JSON: `"blending": "srgb"` (default) or `"linear"`.
+public enum Blending: String, Codable, Sendable, CaseIterable {
+    /// On gamma-encoded sRGB values, as Core Animation and CSS do.
+    case srgb
+    /// In linear light.
+    case linear
 }

@@ -5,18 +5,27 @@ public enum FontWeight: String, Codable, Sendable, CaseIterable {
     case regular, medium, semibold, bold
 }
 
-/// A font family and weight. The family is looked up by name (fontconfig); the default is the
-/// bundled-with-Debian DejaVu Sans (`fonts-dejavu-core`).
+/// A font family and weight. The family is looked up by name (fontconfig); the default is Inter
+/// (`fonts-inter`), the closest Debian has to SF Pro, with DejaVu Sans (`fonts-dejavu-core`) standing
+/// in when Inter is not installed and for characters Inter lacks.
 public struct FontSpec: Codable, Sendable, Equatable, Hashable {
     /// Family name fontconfig looks up (default ``defaultFamily``).
     public var family: String
     /// Weight (default regular).
     public var weight: FontWeight
 
-    /// The family used when none is given: DejaVu Sans.
-    public static let defaultFamily = "DejaVu Sans"
+    /// The family used when none is given: Inter, the UI face nearest SF Pro that Debian ships.
+    public static let defaultFamily = "Inter"
+    /// The family that stands in for the default when it is not installed, and draws the
+    /// characters any family lacks (symbols such as ★ ⚙ ✉, scripts such as Hebrew).
+    public static let fallbackFamily = "DejaVu Sans"
 
-    /// A font of `family` (default DejaVu Sans) at `weight` (default regular).
+    /// The icon font the built-in controls draw their symbols with: Material Design Icons
+    /// (`fonts-materialdesignicons-webfont`), filled glyphs that read like SF Symbols, looked up by
+    /// codepoint (``SymbolGlyph``).
+    public static let symbols = FontSpec(family: "Material Design Icons", weight: .semibold)
+
+    /// A font of `family` (default Inter) at `weight` (default regular).
     public init(family: String = FontSpec.defaultFamily, weight: FontWeight = .regular) {
         self.family = family
         self.weight = weight
@@ -30,6 +39,23 @@ public struct FontSpec: Codable, Sendable, Equatable, Hashable {
         family = try container.value(.family, default: Self.defaultFamily)
         weight = try container.value(.weight, default: .regular)
     }
+}
+
+/// Codepoints of Material Design Icons 1.6 (Debian's `fonts-materialdesignicons-webfont`) that stand
+/// in for the SF Symbols Apple's controls show; draw them with ``FontSpec/symbols``.
+public enum SymbolGlyph {
+    /// `message`: a filled speech bubble (SF `bubble.left.fill`).
+    public static let bubble = "\u{F361}"
+    /// `account-multiple`: two people (SF `person.2.fill`).
+    public static let twoPeople = "\u{F00E}"
+    /// `settings`: a filled gear (SF `gearshape.fill`).
+    public static let gear = "\u{F493}"
+    /// `home`: a house (SF `house.fill`).
+    public static let house = "\u{F2DC}"
+    /// `star`: a filled star (SF `star.fill`).
+    public static let star = "\u{F4CE}"
+    /// `email`: a filled envelope (SF `envelope.fill`).
+    public static let envelope = "\u{F1EE}"
 }
 
 /// One shaped, rasterised line of text. Lengths in pixels; the mask's pen origin sits at

@@ -3,8 +3,9 @@ import Foundation
 import LensModel
 import LensResolve
 
-/// The CPU reference backend: runs the same passes as the Vulkan backend (compose, then per lens
-/// frost horizontal, frost vertical, lens) with the shader functions in Swift, parallel over rows.
+/// The CPU reference backend: runs the same passes as the Vulkan backend (compose, the composite
+/// reset where glass lies on glass, then per lens frost horizontal, frost vertical, lens) with the
+/// shader functions in Swift, parallel over rows.
 /// Like the Vulkan backend it keeps its buffers between frames and skips, through `FrameReuse`,
 /// the composing and blurring a previous frame already did. One frame at a time (a lock guards it).
 public final class ReferenceRenderer {
@@ -14,6 +15,7 @@ public final class ReferenceRenderer {
     private var base = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
     private var scratch = UnsafeMutableBufferPointer<SIMD4<Float>>(start: nil, count: 0)
     private var frosted = UnsafeMutableBufferPointer<SIMD4<Float>>(start: nil, count: 0)
+    private var composite = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
 
     /// A renderer with no buffers yet; the first frame allocates them.
     public init() {}
@@ -29,7 +31,9 @@ public final class ReferenceRenderer {
                 base = .allocate(capacity: count)
                 scratch = .allocate(capacity: count)
                 frosted = .allocate(capacity: count)
+                composite = .allocate(capacity: count)
                 base.initialize(repeating: 0)
+                composite.initialize(repeating: 0)
                 scratch.initialize(repeating: .zero)
                 frosted.initialize(repeating: .zero)
                 pixelCount = count
@@ -38,12 +42,18 @@ public final class ReferenceRenderer {
             let plan = reuse.plan(parameters)
             let planned = plan.parameters
             if let region = plan.composeRegion {
-                let context = Self.context(planned, scratch: scratch, frosted: frosted, output: base)
+                let context = Self.context(
+                    planned, scratch: scratch, frosted: frosted, output: base, composite: composite)
                 forEachPixel(in: region) { x, y in context.compose(x, y) }
+            }
+            if planned.usesComposite {
+                _ = composite.update(fromContentsOf: planned.backdrop)
             }
             var pixels = [UInt32](base)
             pixels.withUnsafeMutableBufferPointer { output in
-                Self.runLenses(Self.context(planned, scratch: scratch, frosted: frosted, output: output), planned)
+                Self.runLenses(
+                    Self.context(planned, scratch: scratch, frosted: frosted, output: output, composite: composite),
+                    planned)
             }
             return RGBA8Image(width: parameters.width, height: parameters.height, packed: pixels)
         }
@@ -53,18 +63,20 @@ public final class ReferenceRenderer {
         base.deallocate()
         scratch.deallocate()
         frosted.deallocate()
+        composite.deallocate()
         pixelCount = 0
     }
 
     private static func context(
         _ parameters: FrameParameters, scratch: UnsafeMutableBufferPointer<SIMD4<Float>>,
-        frosted: UnsafeMutableBufferPointer<SIMD4<Float>>, output: UnsafeMutableBufferPointer<UInt32>
+        frosted: UnsafeMutableBufferPointer<SIMD4<Float>>, output: UnsafeMutableBufferPointer<UInt32>,
+        composite: UnsafeMutableBufferPointer<UInt32>
     ) -> ShaderContext {
         ShaderContext(
             frame: parameters.frame, tables: parameters.tables, backdrop: parameters.backdrop,
             labelBytes: parameters.labelWords, shapes: parameters.shapes, tiles: parameters.tiles,
             tileShapes: parameters.tileShapes, foregroundPixels: parameters.foreground, scratch: scratch,
-            frosted: frosted, outputPixels: output)
+            frosted: frosted, outputPixels: output, compositePixels: composite)
     }
 
     private static func runLenses(_ context: ShaderContext, _ parameters: FrameParameters) {

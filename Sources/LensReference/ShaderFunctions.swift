@@ -18,6 +18,7 @@ struct ShaderContext {
     let scratch: UnsafeMutableBufferPointer<SIMD4<Float>>
     let frosted: UnsafeMutableBufferPointer<SIMD4<Float>>
     let outputPixels: UnsafeMutableBufferPointer<UInt32>
+    let compositePixels: UnsafeMutableBufferPointer<UInt32>
     /// The candidate shapes of the tile being shaded: offset and count in `tileShapes`.
     var tileCandidates = SIMD2<UInt32>(0, 0)
     /// The shader's `REACHES_LABEL` variant: whether the tile's samples can reach a label glyph;
@@ -48,13 +49,29 @@ struct ShaderContext {
         srgbEncode(color.x) | (srgbEncode(color.y) << 8) | (srgbEncode(color.z) << 16) | (255 << 24)
     }
 
+    func blendCodes(_ below: SIMD3<Float>, _ layerCodes: SIMD3<Float>, _ alpha: Float) -> SIMD3<Float> {
+        let codes = SIMD3(Float(srgbEncode(below.x)), Float(srgbEncode(below.y)), Float(srgbEncode(below.z)))
+        let blended = (codes * (1 - alpha) + layerCodes + SIMD3(repeating: 0.5)).rounded(.down)
+            .clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
+        return SIMD3(srgbDecode(UInt32(blended.x)), srgbDecode(UInt32(blended.y)), srgbDecode(UInt32(blended.z)))
+    }
+
+    func blendOver(_ below: SIMD3<Float>, _ layer: SIMD4<Float>) -> SIMD3<Float> {
+        if !(layer.w > 0) { return below }
+        let rgb = SIMD3(layer.x, layer.y, layer.z)
+        if frame.linearBlending != 0 { return below * (1 - layer.w) + rgb }
+        return blendCodes(below, rgb * 255, layer.w)
+    }
+
     func composeLabel(_ background: SIMD3<Float>, _ glyph: Float, _ labelColor: SIMD4<Float>) -> SIMD3<Float> {
-        background * (1 - glyph * labelColor.w) + SIMD3(labelColor.x, labelColor.y, labelColor.z) * glyph
+        blendOver(background, SIMD4(SIMD3(labelColor.x, labelColor.y, labelColor.z) * glyph, glyph * labelColor.w))
     }
 
     func composeForeground(_ color: SIMD3<Float>, _ foreground: UInt32) -> SIMD3<Float> {
         let alpha = Float(foreground >> 24) / 255
-        return color * (1 - alpha) + unpackColor(foreground) * alpha
+        if frame.linearBlending != 0 { return blendOver(color, SIMD4(unpackColor(foreground) * alpha, alpha)) }
+        let codes = SIMD3(Float(foreground & 255), Float((foreground >> 8) & 255), Float((foreground >> 16) & 255))
+        return blendCodes(color, codes * alpha, alpha)
     }
 
     func applySaturation(_ color: SIMD3<Float>, _ saturation: Float) -> SIMD3<Float> {
@@ -63,7 +80,7 @@ struct ShaderContext {
     }
 
     func applyTint(_ color: SIMD3<Float>, _ tint: SIMD4<Float>) -> SIMD3<Float> {
-        color * (1 - tint.w) + SIMD3(tint.x, tint.y, tint.z)
+        blendOver(color, tint)
     }
 
     func axisPosition(_ p: SIMD2<Float>, _ axis: SIMD4<Float>) -> Float {
@@ -134,6 +151,10 @@ struct ShaderContext {
             labelCoverage(x0, y1, wordOffset) + (labelCoverage(x1, y1, wordOffset) - labelCoverage(x0, y1, wordOffset))
             * t.x
         return top + (bottom - top) * t.y
+    }
+
+    func sourceColor(_ index: Int, _ lens: LensParams) -> SIMD3<Float> {
+        unpackColor(lens.readsComposite != 0 ? compositePixels[index] : backdrop[index])
     }
 
     func sampleFrosted(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
@@ -321,8 +342,8 @@ struct ShaderContext {
         return clamp(-distance / lens.softness, 0, 1)
     }
 
-    func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
-        var color = sampleFrosted(position, lens)
+    func labelOver(_ below: SIMD3<Float>, _ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+        var color = below
         if !tileReachesLabel { return color }
         let glyph = sampleLabel(position, 0)
         if glyph > 0 {
@@ -337,19 +358,27 @@ struct ShaderContext {
         return color
     }
 
-    func dispersedContent(_ p: SIMD2<Float>, _ source: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
-        if lens.dispersion <= 0 { return sampleContent(source, lens) }
+    func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
+        let color = sampleFrosted(position, lens)
+        if !withLabel || lens.labelOnFace != 0 { return color }
+        return labelOver(color, position, lens)
+    }
+
+    func dispersedContent(_ p: SIMD2<Float>, _ source: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool)
+        -> SIMD3<Float>
+    {
+        if lens.dispersion <= 0 { return sampleContent(source, lens, withLabel) }
         let offset = source - p
         if lens.spectralTaps == 0 {
             return SIMD3(
-                sampleContent(p + offset * (1 - lens.dispersion), lens).x,
-                sampleContent(source, lens).y,
-                sampleContent(p + offset * (1 + lens.dispersion), lens).z)
+                sampleContent(p + offset * (1 - lens.dispersion), lens, withLabel).x,
+                sampleContent(source, lens, withLabel).y,
+                sampleContent(p + offset * (1 + lens.dispersion), lens, withLabel).z)
         }
         var sum = SIMD3<Float>(repeating: 0)
         for tap in 0..<UInt32(TableLayout.spectralTaps) {
             let base = Int(UInt32(TableLayout.spectralOffset) + tap * 4)
-            let tapColor = sampleContent(p + offset * (1 + lens.dispersion * tables[base]), lens)
+            let tapColor = sampleContent(p + offset * (1 + lens.dispersion * tables[base]), lens, withLabel)
             sum = sum + tapColor * SIMD3(tables[base + 1], tables[base + 2], tables[base + 3])
         }
         return sum
@@ -428,12 +457,13 @@ struct ShaderContext {
         return group.center + (displaced - group.center) * lens.inverseMagnification
     }
 
-    func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams) -> SIMD3<Float> {
-        var color = dispersedContent(p, samplePosition(p, group, lens), lens) * (1 - lens.darkening)
+    func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
+        var color = dispersedContent(p, samplePosition(p, group, lens), lens, withLabel) * (1 - lens.darkening)
         color = applySaturation(color, lens.saturation)
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         color = applyTint(color, tintAt(p, lens))
-        color = color * (1 - lens.restingFill.w) + SIMD3(lens.restingFill.x, lens.restingFill.y, lens.restingFill.z)
+        color = blendOver(color, lens.restingFill)
+        if withLabel && lens.labelOnFace != 0 { color = labelOver(color, p, lens) }
         color = rimLight(color, group.lightNormal, group.distance, lens)
         color = edgeHighlightStroke(color, p, group.distance, lens)
         color = shimmerBand(color, p, lens)
@@ -470,7 +500,7 @@ struct ShaderContext {
             let weight = tables[Int(lens.kernelOffset) + Int(abs(i))]
             if axis == 0 {
                 let sx = mirrorIndex(Int32(x) + i, w)
-                sum = sum + unpackColor(backdrop[Int(Int32(y) * w + sx)]) * weight
+                sum = sum + sourceColor(Int(Int32(y) * w + sx), lens) * weight
             } else {
                 let sy = mirrorIndex(Int32(y) + i, h)
                 sum = sum + rgb(scratch[Int(sy * w + Int32(x))]) * weight
@@ -484,6 +514,16 @@ struct ShaderContext {
         }
     }
 
+    func layOver(
+        _ below: SIMD3<Float>, _ shadow: Float, _ glass: SIMD3<Float>, _ glassCoverage: Float, _ lens: LensParams
+    ) -> SIMD3<Float> {
+        var color = below * (1 - shadow)
+        if glassCoverage > 0 {
+            color = color + (glass - color) * (glassCoverage * lens.opacity)
+        }
+        return color
+    }
+
     func lens(_ x: Int, _ y: Int, _ lens: LensParams) {
         let p = SIMD2(Float(x), Float(y)) + SIMD2(repeating: 0.5)
         let group = groupSample(p, lens, true)
@@ -491,12 +531,13 @@ struct ShaderContext {
         let shadow = glassCoverage < 1 ? dropShadow(p, lens) * (1 - glassCoverage) : 0
         if glassCoverage <= 0 && shadow <= 0 { return }
         let index = y * Int(frame.width) + x
-        var color = unpackColor(outputPixels[index]) * (1 - shadow)
-        if glassCoverage > 0 {
-            let glass = glassColor(p, group, lens)
-            color = color + (glass - color) * (glassCoverage * lens.opacity)
-        }
-        outputPixels[index] = packColor(color)
+        let glass = glassCoverage > 0 ? glassColor(p, group, lens, true) : SIMD3<Float>(repeating: 0)
+        outputPixels[index] = packColor(layOver(unpackColor(outputPixels[index]), shadow, glass, glassCoverage, lens))
+        let region = lens.compositeRegion
+        if UInt32(x) < region.x || UInt32(y) < region.y || UInt32(x) >= region.z || UInt32(y) >= region.w { return }
+        let unlabeled = glassCoverage > 0 && tileReachesLabel ? glassColor(p, group, lens, false) : glass
+        compositePixels[index] = packColor(
+            layOver(unpackColor(compositePixels[index]), shadow, unlabeled, glassCoverage, lens))
     }
 }
 

@@ -1,24 +1,27 @@
 import Foundation
 import LensModel
 
-/// Rasterises background layers into 8-bit sRGB pixels. Layers blend in sRGB space (as CSS and
-/// design tools do); the lens then works in linear light on the result.
+/// Rasterises background layers into 8-bit sRGB pixels. Layers blend on their sRGB values (as
+/// Core Animation, CSS and design tools do), or in linear light when the scene asks; the lens
+/// then works in linear light on the result.
 struct BackdropPainter {
     let width: Int
     let height: Int
     let scale: Double
+    let blending: Blending
     let loadImage: (_ path: String, _ keyPath: String) throws -> RGBA8Image
     /// Shapes and rasterises text layers; nil when the scene has none.
     let text: (any TextRasterizer)?
 
     init(
-        width: Int, height: Int, scale: Double,
+        width: Int, height: Int, scale: Double, blending: Blending = .srgb,
         loadImage: @escaping (_ path: String, _ keyPath: String) throws -> RGBA8Image,
         text: (any TextRasterizer)? = nil
     ) {
         self.width = width
         self.height = height
         self.scale = scale
+        self.blending = blending
         self.loadImage = loadImage
         self.text = text
     }
@@ -33,15 +36,29 @@ struct BackdropPainter {
                     let amount = color.w * layer.opacity
                     guard amount > 0 else { continue }
                     let below = canvas[y * width + x]
-                    canvas[y * width + x] = below + (SIMD3(color.x, color.y, color.z) - below) * amount
+                    canvas[y * width + x] = below + (toBlendSpace(SIMD3(color.x, color.y, color.z)) - below) * amount
                 }
             }
         }
         return canvas.map { pixel in
-            let bytes = (pixel * 255).rounded(.toNearestOrEven)
+            let bytes = (fromBlendSpace(pixel) * 255).rounded(.toNearestOrEven)
             let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
             return UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | 0xFF00_0000
         }
+    }
+
+    /// An sRGB-encoded colour in the space layers blend in.
+    private func toBlendSpace(_ color: SIMD3<Double>) -> SIMD3<Double> {
+        guard blending == .linear else { return color }
+        return SIMD3(
+            ColorTables.srgbToLinear(color.x), ColorTables.srgbToLinear(color.y), ColorTables.srgbToLinear(color.z))
+    }
+
+    /// A blended colour back to sRGB encoding.
+    private func fromBlendSpace(_ color: SIMD3<Double>) -> SIMD3<Double> {
+        guard blending == .linear else { return color }
+        return SIMD3(
+            ColorTables.linearToSRGB(color.x), ColorTables.linearToSRGB(color.y), ColorTables.linearToSRGB(color.z))
     }
 
     /// Foreground layers over a transparent canvas: straight-alpha sRGB pixels packed
@@ -60,7 +77,8 @@ struct BackdropPainter {
                     let pixel = y * width + x
                     let below = alpha[pixel] * (1 - amount)
                     let total = amount + below
-                    color[pixel] = (SIMD3(value.x, value.y, value.z) * amount + color[pixel] * below) / total
+                    color[pixel] =
+                        (toBlendSpace(SIMD3(value.x, value.y, value.z)) * amount + color[pixel] * below) / total
                     alpha[pixel] = total
                 }
             }
@@ -72,7 +90,7 @@ struct BackdropPainter {
             let a = UInt32((min(max(alpha[pixel], 0), 1) * 255).rounded(.toNearestOrEven))
             guard a > 0 else { return 0 }
             marked[(pixel / width / size) * columns + (pixel % width) / size] = true
-            let bytes = (color[pixel] * 255).rounded(.toNearestOrEven)
+            let bytes = (fromBlendSpace(color[pixel]) * 255).rounded(.toNearestOrEven)
             let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
             return UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | a << 24
         }

@@ -58,6 +58,9 @@ public struct FrameParameters: Sendable {
         self.tables = tables
     }
 
+    /// Some glass lies on glass: the composite starts each frame as a copy of the backdrop.
+    public var usesComposite: Bool { lenses.contains { $0.readsComposite != 0 } }
+
     /// The whole canvas.
     public var fullFrame: PixelRegion { PixelRegion(x0: 0, y0: 0, x1: width, y1: height) }
 }

@@ -34,6 +34,7 @@ public final class FrameReuse {
     private var labelWords: [UInt32] = []
     private var foreground: [UInt32] = []
     private var restingColor = SIMD4<Float>.zero
+    private var linearBlending: UInt32 = 0
     private var baseIsCurrent = false
     private var kernelIDs: [[Float]: Int32] = [:]
     /// The largest kernel radius any tile may hold, in pixels.
@@ -83,7 +84,10 @@ public final class FrameReuse {
             composeRegion = Self.bounds(
                 of: damaged, columns: columns, width: parameters.width, height: parameters.height)
         }
-        if labelChanged || restingColor != parameters.frame.restingColor {
+        // The base layer blends the label over the backdrop in the frame's blend space.
+        if labelChanged || restingColor != parameters.frame.restingColor
+            || linearBlending != parameters.frame.linearBlending
+        {
             composeRegion = parameters.fullFrame
         }
         width = parameters.width
@@ -92,6 +96,7 @@ public final class FrameReuse {
         labelWords = parameters.labelWords
         foreground = parameters.foreground
         restingColor = parameters.frame.restingColor
+        linearBlending = parameters.frame.linearBlending
         baseIsCurrent = true
 
         var trimmed = parameters
@@ -101,16 +106,18 @@ public final class FrameReuse {
             var lists = LensTileLists(of: lens, in: parameters.tiles)
             let kernelStart = Int(lens.kernelOffset)
             let kernel = Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)])
-            let id = kernelIDs[kernel] ?? Int32(kernelIDs.count)
-            kernelIDs[kernel] = id
+            // A blur of the composite (glass lying on glass) is of this frame only: never kept.
+            let composite = lens.readsComposite != 0
+            let id = composite ? -1 : kernelIDs[kernel] ?? Int32(kernelIDs.count)
+            if !composite { kernelIDs[kernel] = id }
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
-            lists.frost = lists.frost.filter { frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
+            lists.frost = lists.frost.filter { composite || frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
             let rowsNeeded = Tiling.rowTiles(
                 feeding: lists.frost.map { SIMD2($0.x, $0.y) }, kernelRadius: Int(lens.kernelRadius),
                 columns: columns, rows: rows)
             lists.rows = lists.rows
                 .filter { rowsNeeded.contains(Int($0.y) * columns + Int($0.x)) }
-                .filter { scratchKernel[Int($0.y) * columns + Int($0.x)] != id }
+                .filter { composite || scratchKernel[Int($0.y) * columns + Int($0.x)] != id }
             for tile in lists.frost { frostedKernel[Int(tile.y) * columns + Int(tile.x)] = id }
             for tile in lists.rows { scratchKernel[Int(tile.y) * columns + Int(tile.x)] = id }
             lists.append(to: &trimmed.tiles, pointing: &lens)

@@ -72,9 +72,30 @@ struct LensBuilder {
             labelTileCount: frost.reachesLabel.filter { $0 }.count,
             frost: frost.frost.map { SIMD4($0.x, $0.y, 0, 0) },
             rows: frost.rows.map { SIMD4($0.x, $0.y, 0, 0) })
+        stack(&lens, reading: tileLists, over: &lists)
         tileLists.append(to: &lists.tiles, pointing: &lens)
         lists.lenses.append(lens)
         lists.regions.append(regions)
+    }
+
+    /// Glass on glass: where the new lens's frost reads pixels that glass already in `lists`
+    /// draws, the new lens blurs the composite, and each glass below writes the composite over
+    /// the pixels read (only there: the extra work stays where glass lies on glass).
+    private func stack(_ lens: inout LensParams, reading tileLists: LensTileLists, over lists: inout LensLists) {
+        guard
+            let footprint = Tiling.frostFootprint(
+                tileLists, kernelRadius: Int(lens.kernelRadius), width: width, height: height)
+        else { return }
+        for below in lists.lenses.indices {
+            let overlap = lists.regions[below].lens.intersection(footprint)
+            guard !overlap.isEmpty else { continue }
+            lens.readsComposite = 1
+            let region = lists.lenses[below].compositeRegion
+            let written = PixelRegion(x0: Int(region.x), y0: Int(region.y), x1: Int(region.z), y1: Int(region.w))
+            let grown = written.union(overlap)
+            lists.lenses[below].compositeRegion = SIMD4(
+                UInt32(grown.x0), UInt32(grown.y0), UInt32(grown.x1), UInt32(grown.y1))
+        }
     }
 
     /// One glass group in pixels, with H and A capped to fit its smallest shape and the lift applied.
@@ -107,12 +128,12 @@ struct LensBuilder {
         resting.alpha *= 1 - progress
 
         var lens = LensParams()
-        lens.tint = optics.tint.linearPremultiplied
+        lens.tint = optics.tint.premultiplied(for: scene.blending)
         lens.keyLight = SIMD4(key.0, key.1, Float(rim.key.amount), 0)
         lens.fillLight = SIMD4(fill.0, fill.1, Float(rim.fill.amount), 0)
         lens.shadow = shadowVector(optics.shadow)
         lens.innerShadow = shadowVector(optics.innerShadow)
-        lens.restingFill = resting.linearPremultiplied
+        lens.restingFill = resting.premultiplied(for: scene.blending)
         lens.shapeCount = UInt32(geometry.count)
         lens.blend = Float(element.blend * scale)
         lens.bevelWidth = Float(bevelWidth)
@@ -134,6 +155,8 @@ struct LensBuilder {
         lens.liftedContentAlpha = liftedContent ? Float(progress) : 0
         lens.warpsContentBelow = optics.warpsContentBelow ? 1 : 0
         lens.accentStrength = optics.tintsLabel ? 1 : 0
+        // Glass that does not tint the label is a platter: the label lies in its content view.
+        lens.labelOnFace = optics.tintsLabel ? 0 : 1
         lens.darkening = optics.appearance == .dark ? 0.3 : 0
         return lens
     }
@@ -169,8 +192,8 @@ struct LensBuilder {
             for color in gradientTint.colors {
                 let stop = RGBAColor(
                     red: color.red, green: color.green, blue: color.blue, alpha: color.alpha * gradientTint.intensity)
-                let linear = stop.linearPremultiplied
-                tables += [linear.x, linear.y, linear.z, linear.w]
+                let premultiplied = stop.premultiplied(for: scene.blending)
+                tables += [premultiplied.x, premultiplied.y, premultiplied.z, premultiplied.w]
             }
         }
     }

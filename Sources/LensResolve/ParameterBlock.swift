@@ -22,12 +22,13 @@ public struct FrameParams: Sendable, Equatable {
     public var foregroundTileOffset: UInt32 = 0
     /// Number of foreground tiles; 0: the frame has no foreground.
     public var foregroundTileCount: UInt32 = 0
-    var padding2: UInt32 = 0
-    /// Resting label colour, linear light, premultiplied.
+    /// 1: layers blend in linear light; 0: on gamma-encoded sRGB values, as Core Animation does.
+    public var linearBlending: UInt32 = 0
+    /// Resting label colour, premultiplied in the blend space (`linearBlending`).
     public var restingColor: SIMD4<Float>
-    /// Accent label colour, linear light, premultiplied.
+    /// Accent label colour, premultiplied in the blend space.
     public var accentColor: SIMD4<Float>
-    /// Lifted label colour, linear light, premultiplied.
+    /// Lifted label colour, premultiplied in the blend space.
     public var liftedLabelColor: SIMD4<Float>
 
     /// A frame of `width` × `height` pixels with no foreground tiles; the lifted label's offset and colour
@@ -55,7 +56,7 @@ public struct FrameParams: Sendable, Equatable {
         ("liftedLabelWordOffset", MemoryLayout<Self>.offset(of: \.liftedLabelWordOffset)!),
         ("foregroundTileOffset", MemoryLayout<Self>.offset(of: \.foregroundTileOffset)!),
         ("foregroundTileCount", MemoryLayout<Self>.offset(of: \.foregroundTileCount)!),
-        ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
+        ("linearBlending", MemoryLayout<Self>.offset(of: \.linearBlending)!),
         ("restingColor", MemoryLayout<Self>.offset(of: \.restingColor)!),
         ("accentColor", MemoryLayout<Self>.offset(of: \.accentColor)!),
         ("liftedLabelColor", MemoryLayout<Self>.offset(of: \.liftedLabelColor)!),
@@ -96,7 +97,7 @@ public struct ShapeParams: Sendable, Equatable {
 
 /// GLSL twin: `struct LensParams`. One glass group; all lengths in pixels.
 public struct LensParams: Sendable, Equatable {
-    /// Linear premultiplied rgb and alpha.
+    /// The tint's rgb and alpha, premultiplied in the blend space.
     public var tint: SIMD4<Float> = .zero
     /// Direction x, y (unit, y down); amount; unused.
     public var keyLight: SIMD4<Float> = .zero
@@ -106,7 +107,7 @@ public struct LensParams: Sendable, Equatable {
     public var shadow: SIMD4<Float> = .zero
     /// Offset x, y; radius; opacity.
     public var innerShadow: SIMD4<Float> = .zero
-    /// Resting background, linear premultiplied, alpha already faded by the lift progress.
+    /// Resting background, premultiplied in the blend space, alpha already faded by the lift progress.
     public var restingFill: SIMD4<Float> = .zero
     /// x0, y0, x1, y1 of the frosted backdrop the lens may sample.
     public var sourceRegion: SIMD4<UInt32> = .zero
@@ -182,7 +183,7 @@ public struct LensParams: Sendable, Equatable {
     public var gradientAxis: SIMD4<Float> = .zero
     /// Shimmer band: centre u, half width in u, alpha (0: off), unused.
     public var shimmer: SIMD4<Float> = .zero
-    /// Gradient tint stops in `tables` (linear premultiplied rgba each); count 0: the flat `tint`.
+    /// Gradient tint stops in `tables` (rgba premultiplied in the blend space); count 0: the flat `tint`.
     public var gradientOffset: UInt32 = 0
     /// Number of gradient tint stops (0: the flat `tint`).
     public var gradientCount: UInt32 = 0
@@ -191,6 +192,18 @@ public struct LensParams: Sendable, Equatable {
     /// The first `labelTileCount` of this group's tiles are those whose samples can reach a label
     /// glyph; the others skip sampling the label (a pipeline variant without that code).
     public var labelTileCount: UInt32 = 0
+    /// x0, y0, x1, y1 of the pixels where the lens pass also writes, into the composite, what the
+    /// glass shows without the label row: the content glass above it sees. Empty: no glass above.
+    public var compositeRegion = SIMD4<UInt32>(repeating: 0)
+    /// 1: glass lies below this group, so its frost blurs the composite instead of the backdrop.
+    public var readsComposite: UInt32 = 0
+    /// 1: the label row lies on this glass's face (a platter's content view): drawn over its tint
+    /// and resting fill, not refracted; 0: under the glass, refracted and magnified with the content.
+    public var labelOnFace: UInt32 = 0
+    /// Pads the struct to a whole vec4, as std430 pads the GLSL array element.
+    public var padding1: UInt32 = 0
+    /// See `padding1`.
+    public var padding2: UInt32 = 0
 
     /// A group with neutral values: no shapes, tint, lights, shadows, frost or refraction; saturation,
     /// contrast and opacity 1.
@@ -245,6 +258,11 @@ public struct LensParams: Sendable, Equatable {
         ("gradientCount", MemoryLayout<Self>.offset(of: \.gradientCount)!),
         ("opacity", MemoryLayout<Self>.offset(of: \.opacity)!),
         ("labelTileCount", MemoryLayout<Self>.offset(of: \.labelTileCount)!),
+        ("compositeRegion", MemoryLayout<Self>.offset(of: \.compositeRegion)!),
+        ("readsComposite", MemoryLayout<Self>.offset(of: \.readsComposite)!),
+        ("labelOnFace", MemoryLayout<Self>.offset(of: \.labelOnFace)!),
+        ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
+        ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
     ]
 }
 

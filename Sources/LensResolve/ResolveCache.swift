@@ -10,6 +10,7 @@ public final class ResolveCache: @unchecked Sendable {
         var height: Int
         var scale: Double
         var layers: [BackgroundLayer]
+        var blending: Blending
     }
 
     struct LabelKey: Equatable {

@@ -50,19 +50,19 @@ public struct SceneResolver: Sendable {
 
         let scene = try expandControls(scene, scale: scale, width: width, height: height)
         let backdropKey = ResolveCache.BackdropKey(
-            width: width, height: height, scale: scale, layers: scene.background)
-        func paintBackdrop() throws -> [UInt32] {
-            try BackdropPainter(
-                width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:), text: text
-            )
-            .paint(scene.background)
-        }
+            width: width, height: height, scale: scale, layers: scene.background, blending: scene.blending)
+        let painter = BackdropPainter(
+            width: width, height: height, scale: scale, blending: scene.blending, loadImage: loadImage(_:keyPath:),
+            text: text)
+        func paintBackdrop() throws -> [UInt32] { try painter.paint(scene.background) }
         let backdrop = try cache?.backdrop(for: backdropKey, paint: paintBackdrop) ?? paintBackdrop()
         let wordsPerRow = (width + 3) / 4
         var frame = FrameParams(
             width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
-            labelWordsPerRow: UInt32(wordsPerRow), restingColor: LabelLayer.restingLight.linearPremultiplied,
-            accentColor: LabelLayer.defaultAccent.linearPremultiplied)
+            labelWordsPerRow: UInt32(wordsPerRow),
+            restingColor: LabelLayer.restingLight.premultiplied(for: scene.blending),
+            accentColor: LabelLayer.defaultAccent.premultiplied(for: scene.blending))
+        frame.linearBlending = scene.blending == .linear ? 1 : 0
         let labelKey = ResolveCache.LabelKey(width: width, height: height, scale: scale, label: scene.label)
         func rasterize() throws -> [UInt32] {
             try labelRaster.words(scene.label, scale: scale, width: width, height: height)
@@ -70,11 +70,11 @@ public struct SceneResolver: Sendable {
         let labelWords = try cache?.labelWords(for: labelKey, rasterize: rasterize) ?? rasterize()
         let hasLiftedLabel = scene.label?.liftedMask != nil
         if let label = scene.label {
-            frame.restingColor = label.resting.linearPremultiplied
-            frame.accentColor = label.accent.linearPremultiplied
+            frame.restingColor = label.resting.premultiplied(for: scene.blending)
+            frame.accentColor = label.accent.premultiplied(for: scene.blending)
             if hasLiftedLabel {
                 frame.liftedLabelWordOffset = UInt32(wordsPerRow * height)
-                frame.liftedLabelColor = label.liftedColor.linearPremultiplied
+                frame.liftedLabelColor = label.liftedColor.premultiplied(for: scene.blending)
             }
         }
 
@@ -87,9 +87,7 @@ public struct SceneResolver: Sendable {
             labelPresence: labelPresence)
         var lists = LensLists()
         for element in scene.glass { builder.add(element, to: &lists) }
-        let foreground = try BackdropPainter(
-            width: width, height: height, scale: scale, loadImage: loadImage(_:keyPath:), text: text
-        ).paintForeground(scene.foreground)
+        let foreground = try painter.paintForeground(scene.foreground)
         frame.foregroundTileOffset = UInt32(lists.tiles.count)
         frame.foregroundTileCount = UInt32(foreground.tiles.count)
         lists.tiles += foreground.tiles

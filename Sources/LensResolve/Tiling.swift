@@ -173,6 +173,21 @@ enum Tiling {
     }
 }
 
+extension Tiling {
+    /// The pixels a lens's frost passes read: its row and frost tiles, grown sideways by the kernel
+    /// radius (the horizontal pass reads that far), clamped to the canvas; nil without tiles.
+    static func frostFootprint(_ lists: LensTileLists, kernelRadius: Int, width: Int, height: Int) -> PixelRegion? {
+        let read = lists.rows + lists.frost
+        guard !read.isEmpty else { return nil }
+        let size = TableLayout.tileSize
+        let xs = read.map { Int($0.x) }
+        let ys = read.map { Int($0.y) }
+        return PixelRegion(
+            x0: max(0, (xs.min() ?? 0) * size - kernelRadius), y0: (ys.min() ?? 0) * size,
+            x1: min(width, ((xs.max() ?? 0) + 1) * size + kernelRadius), y1: min(height, ((ys.max() ?? 0) + 1) * size))
+    }
+}
+
 /// One lens's tile lists as they sit in ``FrameParameters/tiles``: the lens tiles (those whose
 /// samples reach a label glyph first), the frost tiles and the row tiles.
 struct LensTileLists {

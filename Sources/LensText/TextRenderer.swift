@@ -12,6 +12,11 @@ public struct TextError: Error, CustomStringConvertible, Sendable {
 /// Shapes with HarfBuzz and rasterises with FreeType (grey, subpixel-positioned). Fonts are found
 /// by family through fontconfig; faces are cached per file and size. One lock guards FreeType,
 /// which is not thread-safe, so a renderer can be shared.
+///
+/// Fallbacks, as a system font cascade does: the default family (Inter) falls back to
+/// `FontSpec.fallbackFamily` (DejaVu Sans) when it is not installed, and a character the
+/// asked-for family lacks is drawn with the fallback family. Any other missing family, or a
+/// character no font has, is a ``TextError`` naming it.
 public final class TextRenderer: TextRasterizer, @unchecked Sendable {
     private let lock = NSLock()
     private var library: FT_Library?
@@ -35,27 +40,41 @@ public final class TextRenderer: TextRasterizer, @unchecked Sendable {
         FT_Done_FreeType(library)
     }
 
-    /// One shaped, rasterised line of `text` at `pixelSize` pixels per em (1…1000); throws for a missing font.
+    /// One shaped, rasterised line of `text` at `pixelSize` pixels per em (1…1000); throws for a
+    /// missing font or a character no installed font can draw.
     public func line(_ text: String, font: FontSpec, pixelSize: Double) throws -> TextLine {
         guard pixelSize.isFinite, pixelSize >= 1, pixelSize <= 1000 else {
             throw TextError(description: "text size \(pixelSize) px is outside 1…1000")
         }
         return try lock.withLock {
-            let face = try face(for: font, pixelSize: pixelSize)
-            return try render(text, face: face)
+            let primary = try face(for: font, pixelSize: pixelSize)
+            let runs = try fontRuns(text, primary: primary, font: font, pixelSize: pixelSize)
+            return try render(runs, primary: primary)
         }
     }
 
-    /// The font file for `font`: fontconfig's match, which must be the family asked for.
+    /// The font file for `font`: fontconfig's match, which must be the family asked for (or, for
+    /// the default family when it is not installed, the fallback family's file).
     public func path(for font: FontSpec) throws -> String {
         try lock.withLock { try locate(font) }
     }
 
     private func locate(_ font: FontSpec) throws -> String {
         if let known = paths[font] { return known }
+        let path: String
+        do {
+            path = try match(font)
+        } catch is TextError where font.family == FontSpec.defaultFamily {
+            path = try locate(FontSpec(family: FontSpec.fallbackFamily, weight: font.weight))
+        }
+        paths[font] = path
+        return path
+    }
+
+    private func match(_ font: FontSpec) throws -> String {
+        let isFallback = font.family == FontSpec.fallbackFamily
         guard let config = FcInitLoadConfigAndFonts() else {
-            guard FileManager.default.fileExists(atPath: Self.bundledDefault), font.family == FontSpec.defaultFamily
-            else {
+            guard FileManager.default.fileExists(atPath: Self.bundledDefault), isFallback else {
                 throw TextError(
                     description:
                         "fontconfig is unavailable and \(Self.bundledDefault) is missing (apt-get install fonts-dejavu-core)"
@@ -74,14 +93,12 @@ public final class TextRenderer: TextRasterizer, @unchecked Sendable {
         FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch
         guard let match = FcFontMatch(config, pattern, &result) else {
-            guard font.family == FontSpec.defaultFamily, FileManager.default.fileExists(atPath: Self.bundledDefault)
-            else {
+            guard isFallback, FileManager.default.fileExists(atPath: Self.bundledDefault) else {
                 throw TextError(
                     description:
                         "no font found for family \"\(font.family)\" (is fontconfig configured? apt-get install fonts-dejavu-core)"
                 )
             }
-            paths[font] = Self.bundledDefault
             return Self.bundledDefault
         }
         defer { FcPatternDestroy(match) }
@@ -102,9 +119,7 @@ public final class TextRenderer: TextRasterizer, @unchecked Sendable {
         guard FcPatternGetString(match, "file", 0, &file) == FcResultMatch, let file else {
             throw TextError(description: "fontconfig matched \"\(font.family)\" but gave no file")
         }
-        let path = String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
-        paths[font] = path
-        return path
+        return String(cString: UnsafeRawPointer(file).assumingMemoryBound(to: CChar.self))
     }
 
     private static func fontconfigWeight(_ weight: FontWeight) -> Int32 {
@@ -135,40 +150,100 @@ public final class TextRenderer: TextRasterizer, @unchecked Sendable {
         return face
     }
 
-    private func render(_ text: String, face: FT_Face) throws -> TextLine {
-        guard let font = hb_ft_font_create_referenced(face) else {
-            throw TextError(description: "HarfBuzz could not open the font")
+    /// `text` cut into runs of one face each, in visual order: the primary face where it has the
+    /// glyphs, the fallback family's (same weight) where it does not.
+    private func fontRuns(_ text: String, primary: FT_Face, font: FontSpec, pixelSize: Double) throws -> [(
+        text: String, face: FT_Face
+    )] {
+        var runs: [(text: String, face: FT_Face)] = []
+        var fallback: FT_Face?
+        for character in text {
+            var chosen = primary
+            if !Self.face(primary, draws: character) {
+                fallback =
+                    try fallback
+                    ?? face(for: FontSpec(family: FontSpec.fallbackFamily, weight: font.weight), pixelSize: pixelSize)
+                guard let fallback, Self.face(fallback, draws: character) else {
+                    let codes = character.unicodeScalars.map { String(format: "U+%04X", $0.value) }
+                    throw TextError(
+                        description:
+                            "no installed font draws \"\(character)\" (\(codes.joined(separator: " "))): neither \"\(font.family)\" nor \"\(FontSpec.fallbackFamily)\" has it"
+                    )
+                }
+                chosen = fallback
+            }
+            if let last = runs.last, last.face == chosen {
+                runs[runs.count - 1].text.append(character)
+            } else {
+                runs.append((String(character), chosen))
+            }
         }
-        defer { hb_font_destroy(font) }
+        return runs.count > 1 && Self.isRightToLeft(text) ? runs.reversed() : runs
+    }
+
+    /// Whether `face` has a glyph for every scalar of `character` that shows (HarfBuzz hides
+    /// default-ignorable and control characters itself).
+    private static func face(_ face: FT_Face, draws character: Character) -> Bool {
+        character.unicodeScalars.allSatisfy {
+            $0.properties.isDefaultIgnorableCodePoint || $0.properties.generalCategory == .control
+                || FT_Get_Char_Index(face, FT_ULong($0.value)) != 0
+        }
+    }
+
+    /// The direction HarfBuzz guesses for the whole line, which orders runs of different fonts.
+    private static func isRightToLeft(_ text: String) -> Bool {
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
         hb_buffer_add_utf8(buffer, text, -1, 0, -1)
         hb_buffer_guess_segment_properties(buffer)
-        hb_shape(font, buffer, nil, 0)
-        var count: UInt32 = 0
-        let infos = hb_buffer_get_glyph_infos(buffer, &count)
-        let positions = hb_buffer_get_glyph_positions(buffer, &count)
+        return hb_buffer_get_direction(buffer) == HB_DIRECTION_RTL
+    }
 
-        let metrics = face.pointee.size.pointee.metrics
-        let ascent = Double(metrics.ascender) / 64
-        let descent = -Double(metrics.descender) / 64
-        let lineHeight = Double(metrics.height) / 64
+    /// Shapes each run with its face, one pen across them; the line's metrics are the primary
+    /// face's, the mask tall enough for every face used.
+    private func render(_ runs: [(text: String, face: FT_Face)], primary: FT_Face) throws -> TextLine {
         var pen = 0.0
-        var placed: [(glyph: UInt32, x: Double, y: Double)] = []
-        for index in 0..<Int(count) {
-            guard let infos, let positions else { break }
-            let position = positions[index]
-            placed.append(
-                (infos[index].codepoint, pen + Double(position.x_offset) / 64, -Double(position.y_offset) / 64))
-            pen += Double(position.x_advance) / 64
+        var placed: [(face: FT_Face, glyph: UInt32, x: Double, y: Double)] = []
+        for run in runs {
+            guard let font = hb_ft_font_create_referenced(run.face) else {
+                throw TextError(description: "HarfBuzz could not open the font")
+            }
+            defer { hb_font_destroy(font) }
+            let buffer = hb_buffer_create()
+            defer { hb_buffer_destroy(buffer) }
+            hb_buffer_add_utf8(buffer, run.text, -1, 0, -1)
+            hb_buffer_guess_segment_properties(buffer)
+            hb_shape(font, buffer, nil, 0)
+            var count: UInt32 = 0
+            let infos = hb_buffer_get_glyph_infos(buffer, &count)
+            let positions = hb_buffer_get_glyph_positions(buffer, &count)
+            for index in 0..<Int(count) {
+                guard let infos, let positions else { break }
+                let position = positions[index]
+                placed.append(
+                    (
+                        run.face, infos[index].codepoint, pen + Double(position.x_offset) / 64,
+                        -Double(position.y_offset) / 64
+                    ))
+                pen += Double(position.x_advance) / 64
+            }
         }
+
+        func metrics(_ face: FT_Face) -> FT_Size_Metrics { face.pointee.size.pointee.metrics }
+        let ascent = Double(metrics(primary).ascender) / 64
+        let descent = -Double(metrics(primary).descender) / 64
+        let lineHeight = Double(metrics(primary).height) / 64
+        let used = runs.map(\.face)
+        let maskAscent = used.map { Double(metrics($0).ascender) / 64 }.max() ?? ascent
+        let maskDescent = used.map { -Double(metrics($0).descender) / 64 }.max() ?? descent
         let padding = 2.0
         let width = max(1, Int((pen + 2 * padding + lineHeight * 0.25).rounded(.up)))
-        let height = max(1, Int((ascent + descent + 2 * padding).rounded(.up)))
+        let height = max(1, Int((max(ascent, maskAscent) + max(descent, maskDescent) + 2 * padding).rounded(.up)))
         let originX = padding
-        let baseline = (padding + ascent).rounded()
+        let baseline = (padding + max(ascent, maskAscent)).rounded()
         var mask = AlphaImage(width: width, height: height, coverage: [UInt8](repeating: 0, count: width * height))
         for glyph in placed {
+            let face = glyph.face
             let x = originX + glyph.x
             let whole = x.rounded(.down)
             guard FT_Load_Glyph(face, glyph.glyph, FT_Int32(FT_LOAD_NO_BITMAP)) == 0 else { continue }

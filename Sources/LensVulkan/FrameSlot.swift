@@ -5,7 +5,7 @@ import LensResolve
 
 /// Buffer bindings, in the order of `Shaders/lens_common.glsl`.
 enum Binding: Int, CaseIterable {
-    case params, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes, foreground
+    case params, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes, foreground, composite
 }
 
 /// Everything one frame in flight owns: its buffers (and the composed base layer kept for the

@@ -131,6 +131,7 @@ public final class VulkanRenderer {
                 .tiles: parameters.tiles.count * MemoryLayout<SIMD4<UInt32>>.stride,
                 .tileShapes: parameters.tileShapes.count * 4,
                 .foreground: parameters.foreground.count * 4,
+                .composite: parameters.usesComposite ? pixelCount * 4 : 16,
             ], baseSize: pixelCount * 4)
         framesSubmitted += 1
         try faults.failSubmitIfInjected(frameNumber: framesSubmitted)
@@ -270,13 +271,18 @@ public final class VulkanRenderer {
             timestamp()
             copy(commands, from: base, to: output, bytes: frameBytes)
         }
+        if parameters.usesComposite {
+            copy(commands, from: slot.buffer(.backdrop), to: slot.buffer(.composite), bytes: frameBytes)
+        }
         timestamp()
-        // The base copy read or wrote output → the lens passes read and write it.
+        // The base copy read or wrote output, the composite reset wrote composite → the lens
+        // passes read and write both.
         memoryBarrier(
             commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
             to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
         for (index, regions) in parameters.regions.enumerated() {
-            // Earlier passes wrote scratch/frosted/output → this lens's frost overwrites scratch/frosted.
+            // Earlier passes wrote scratch/frosted/output/composite → this lens's frost reads composite,
+            // overwrites scratch/frosted.
             computeBarrier(commands)
             let lens = parameters.lenses[index]
             dispatch(
@@ -288,7 +294,8 @@ public final class VulkanRenderer {
                 commands, frostPipeline, DispatchConstants(region: parameters.fullFrame, lensIndex: index, axis: 1),
                 workgroups: (lens.frostTileCount, 1))
             timestamp()
-            // Vertical frost wrote frosted, the base copy/earlier lenses wrote output → this lens reads both, writes output.
+            // Vertical frost wrote frosted, the base copy/earlier lenses wrote output and composite → this
+            // lens reads them, writes output and composite.
             computeBarrier(commands)
             // Tiles that reach a label, then the others: disjoint pixels, so no barrier between them.
             dispatch(

@@ -1,27 +1,40 @@
 import Foundation
 
-/// Progress on stderr in a ``ProgressOption/Style``: a redrawn bar (frames, frames/s, ETA), plain
-/// lines every tenth of the run, one JSON object per finished frame, or nothing.
-final class Progress {
-    private let total: Int
+/// Progress on stderr in a ``ProgressOption/Style``: a redrawn bar (frames or pairs, per second,
+/// ETA), plain lines every tenth of the run, one JSON object per finished item, or nothing. Safe
+/// to advance from any thread.
+final class Progress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var total: Int
     private let style: ProgressOption.Style
+    /// What is counted: `frames`, `pairs`.
+    private let unit: String
     private let start = Date()
     private var done = 0
     private var lastTenth = -1
 
-    init(total: Int, style: ProgressOption.Style) {
+    init(total: Int, style: ProgressOption.Style, unit: String = "frames") {
         self.total = total
         self.style = style
+        self.unit = unit
     }
 
-    /// Counts the frame at `index` (its place in the whole output, as in its file name) as finished.
-    func advance(index: Int) {
+    /// One more done: the item at `index` (its place in the whole output, as in its file name,
+    /// when it has one); `total` corrects the count when it is learned only once the work starts.
+    func advance(index: Int? = nil, total: Int? = nil) {
+        lock.withLock {
+            if let total { self.total = total }
+            advanceLocked(index: index)
+        }
+    }
+
+    private func advanceLocked(index: Int?) {
         done += 1
         let elapsed = Date().timeIntervalSince(start)
         let rate = Double(done) / max(elapsed, 1e-9)
         let eta = Double(total - done) / max(rate, 1e-9)
         let status =
-            "\(done)/\(total) frames  \(String(format: "%.1f", rate)) frames/s  ETA \(String(format: "%.1f", eta)) s"
+            "\(done)/\(total) \(unit)  \(String(format: "%.1f", rate)) \(unit)/s  ETA \(String(format: "%.1f", eta)) s"
         switch style {
         case .bar, .auto:
             let width = 30
@@ -36,9 +49,10 @@ final class Progress {
             }
         case .json:
             // One write per line, so lines from several processes sharing a log never interleave.
+            let place = index.map { #""index":\#($0),"# } ?? ""
             printError(
-                #"{"index":\#(index),"done":\#(done),"total":\#(total),"#
-                    + #""framesPerSecond":\#(String(format: "%.3f", rate)),"etaSeconds":\#(String(format: "%.1f", eta))}"#
+                #"{\#(place)"done":\#(done),"total":\#(total),"#
+                    + #""\#(unit)PerSecond":\#(String(format: "%.3f", rate)),"etaSeconds":\#(String(format: "%.1f", eta))}"#
             )
         case .none:
             break

@@ -121,32 +121,6 @@ struct RenderCommand: Command {
     }
 }
 
-/// `liquidlens diff`: how far two PNGs differ, optionally as a heatmap.
-struct DiffCommand: Command {
-    static let name = "diff"
-    static let abstract = "Compare two PNGs: max and mean error per channel, PSNR, pixels over a threshold."
-
-    @Argument("actual", help: "The image under test.") var actual: String
-    @Argument("expected", help: "The reference image.") var expected: String
-    @Option("heatmap", help: "Write a PNG showing where they differ (- for stdout).") var heatmap: String?
-    @Option(
-        "threshold", valueName: "levels", help: "Per-channel difference (0…255) a pixel may have before it counts.",
-        parser: .integer(in: 0...255))
-    var threshold = 1
-
-    func run() throws {
-        let heatmapURL = heatmap.map(Console.outputURL)
-        let actualImage = try PNGCodec.read(contentsOf: URL(fileURLWithPath: actual))
-        let expectedImage = try PNGCodec.read(contentsOf: URL(fileURLWithPath: expected))
-        let result = try ImageDiff(actualImage, expectedImage, threshold: threshold)
-        Console.say(result.report)
-        if let heatmapURL {
-            try PNGCodec.write(ImageDiff.heatmap(actualImage, expectedImage), to: heatmapURL)
-            Console.say("heatmap:     \(Console.name(heatmapURL))")
-        }
-    }
-}
-
 /// `load` applied to the file at `path`; a scene error is a failure that names the file.
 func loadFile<Loaded>(_ path: String, _ load: (URL) throws -> Loaded) throws -> Loaded {
     do {

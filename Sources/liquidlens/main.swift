@@ -9,6 +9,7 @@ enum LiquidLensTool {
     static var commands: [any Command.Type] {
         [
             RenderCommand.self, AnimateCommand.self, BatchCommand.self, BenchCommand.self, DiffCommand.self,
+            VerifyCommand.self,
             GalleryCommand.self, PresetsCommand.self, ThemeCommand.self, ExamplesCommand.self, DevicesCommand.self,
             CompletionsCommand.self,
         ]

@@ -14,3 +14,4 @@ cd "$work/LensConsumer"
 LIQUIDLENS_GIT_URL="file://$work/LiquidLens" swift build
 LIQUIDLENS_GIT_URL="file://$work/LiquidLens" swift run LensConsumer "$work/consumer.png"
 test -s "$work/consumer.png"
+grep -q 'tests="2" failures="0"' "$work/consumer.xml"

@@ -10,8 +10,9 @@ import Testing
 @testable import LensResolve
 
 /// Frames that exercise every reuse path: a lens moving over one backdrop, the frost kernel
-/// changing, a control whose rail changes part of the backdrop, a different scene and size, and
-/// back again.
+/// changing, a control whose rail changes part of the backdrop, a lens moving on a platter (glass
+/// on glass: its blur of the composite is never reused), a different scene and size, and back
+/// again.
 private func batchScenes() -> [Scene] {
     var scenes: [Scene] = []
     for (index, x) in [40.0, 64, 64, 120].enumerated() {
@@ -21,6 +22,7 @@ private func batchScenes() -> [Scene] {
         scenes.append(scene)
     }
     scenes += [0.3, 0.9, 1.0, 1.5].map { BuiltInAnimation.segmentedDrag.frame(at: $0) }
+    scenes += [0.4, 0.8, 0.8].map { BuiltInAnimation.tabBarDrag.frame(at: $0) }
     scenes.append(BenchmarkWorkload.thumbnail(7))
     scenes.append(scenes[1])
     return scenes

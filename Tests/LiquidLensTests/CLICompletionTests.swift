@@ -25,7 +25,7 @@ private func syntaxCheck(_ script: String, with shell: URL) throws -> (status: I
 }
 
 private let subcommands = [
-    "render", "animate", "batch", "bench", "diff", "gallery", "presets", "theme", "examples", "devices",
+    "render", "animate", "batch", "bench", "diff", "verify", "gallery", "presets", "theme", "examples", "devices",
     "completions",
 ]
 

@@ -21,11 +21,11 @@ func cliBinary() -> URL {
 }
 
 func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
-    try runCLIProcess(cliBinary(), arguments, environment: environment, in: directory)
+    try runProcess(cliBinary(), arguments, environment: environment, in: directory)
 }
 
-/// Runs `executable` with `arguments` and the test's environment plus `environment`, collecting its output.
-func runCLIProcess(
+/// Runs `executable` with `arguments` (and `environment` over this process's) to completion.
+func runProcess(
     _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
 ) throws -> CLIResult {
     let process = Process()
@@ -299,5 +299,20 @@ struct ReadmeTests {
         panel.accessibility.increaseContrast = true
         let themed = try LensRenderer(backend: .automatic).render(panel)
         #expect(themed.width == 360 && themed.height == 640)
+
+        let referenceURL = folder.appendingPathComponent("Reference/showcase.png")
+        try PNGCodec.write(try LensRenderer(backend: .cpu).render(BuiltInScene.segmented.scene()), to: referenceURL)
+        let configuration = DiffConfiguration(thresholds: DiffThresholds([.minSSIM: 0.995, .maxDiffPixels: 0]))
+        let expected = try PNGCodec.read(contentsOf: referenceURL)
+        let actual = try LensRenderer(backend: .automatic).render(BuiltInScene.segmented.scene())
+        var report = DiffReport(title: "screens")
+        report.pairs.append(
+            try DiffReport.Pair.compare(
+                name: "showcase", actual: actual, expected: expected, configuration: configuration,
+                imageFolder: HTMLReport.imageFolder(for: folder.appendingPathComponent("report.html"))))
+        try report.writeJUnit(to: folder.appendingPathComponent("results.xml"))
+        try HTMLReport.write(report, to: folder.appendingPathComponent("report.html"))
+        #expect(report.passed, "\(report.failureSummary)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report-files").path))
     }
 }

@@ -63,16 +63,14 @@ private func allPixels(_ image: RGBA8Image) -> [SIMD4<UInt8>] {
 private func brightness(_ pixel: SIMD4<UInt8>) -> Int { Int(pixel.x) + Int(pixel.y) + Int(pixel.z) }
 private func redness(_ pixel: SIMD4<UInt8>) -> Int { Int(pixel.x) - Int(pixel.y) }
 
-/// The 8-bit colour a material should give over an 8-bit grey: the tint over the grey in linear
-/// light (saturation leaves grey alone), then sRGB.
+/// The 8-bit colour a material should give over an 8-bit grey: the tint over the grey on sRGB
+/// values, as Core Animation blends (saturation leaves grey alone).
 private func expectedTint(_ material: Material, over grey: Double) -> SIMD3<Double> {
-    let linear = ColorTables.srgbToLinear(grey / 255)
     let tint = material.tint
     let channels = [tint.red, tint.green, tint.blue].map { channel in
-        linear * (1 - tint.alpha) + ColorTables.srgbToLinear(channel) * tint.alpha
+        grey * (1 - tint.alpha) + channel * 255 * tint.alpha
     }
-    let encoded = channels.map { ColorTables.linearToSRGB($0) * 255 }
-    return SIMD3(encoded[0], encoded[1], encoded[2])
+    return SIMD3(channels[0], channels[1], channels[2])
 }
 
 @Suite("Materials, themes and accessibility")
@@ -97,7 +95,7 @@ struct MaterialTests {
             let parameters = try LensRenderer.resolve(scene)
             #expect(parameters.lenses.count == scene.glass.count)
             for (element, lens) in zip(scene.glass, parameters.lenses) {
-                let expected = (element.material ?? material).tint.linearPremultiplied
+                let expected = (element.material ?? material).tint.premultiplied(for: scene.blending)
                 #expect(lens.tint == expected, "\(material.name)")
                 let saturation = Float((element.material ?? material).saturation)
                 #expect(lens.saturation == saturation)

@@ -59,11 +59,11 @@ struct MotionTests {
         return scene
     }
 
-    /// A drag from segment 0 to x, released (or cancelled) at 1 s. Segment centres: 55 + 70·i.
+    /// A drag from segment 0 to x, released (or cancelled) at 1 s. Segment centres: 75 + 70·i.
     static func drag(to x: Double, cancelled: Bool = false, external: [ExternalSelection] = []) -> GestureTimeline {
         GestureTimeline(
             path: [
-                GesturePoint(time: 0.2, x: 55, y: 60), GesturePoint(time: 0.9, x: x, y: 60),
+                GesturePoint(time: 0.2, x: 75, y: 60), GesturePoint(time: 0.9, x: x, y: 60),
                 GesturePoint(time: 1, x: x, y: 60),
             ],
             cancelled: cancelled, externalSelections: external)
@@ -72,22 +72,22 @@ struct MotionTests {
     @Test(
         "Release commits the nearest segment; cancel rolls back; an external change during the drag waits for its end")
     func gestureSemantics() {
-        #expect(Self.segmented(Self.drag(to: 55 + 70 * 3.2)).settledSelection == 3)
-        #expect(Self.segmented(Self.drag(to: 55 + 70 * 2.6)).settledSelection == 3)
-        #expect(Self.segmented(Self.drag(to: 55 + 70 * 3.2, cancelled: true)).settledSelection == 0)
-        let deferred = Self.segmented(Self.drag(to: 55 + 70 * 3.2, external: [ExternalSelection(time: 0.5, index: 1)]))
+        #expect(Self.segmented(Self.drag(to: 75 + 70 * 3.2)).settledSelection == 3)
+        #expect(Self.segmented(Self.drag(to: 75 + 70 * 2.6)).settledSelection == 3)
+        #expect(Self.segmented(Self.drag(to: 75 + 70 * 3.2, cancelled: true)).settledSelection == 0)
+        let deferred = Self.segmented(Self.drag(to: 75 + 70 * 3.2, external: [ExternalSelection(time: 0.5, index: 1)]))
         #expect(deferred.settledSelection == 1, "the external selection applies when the gesture ends")
         if case .segmented(let during) = deferred.frame(at: 0.9).controls[0] {
             #expect(
                 abs(during.thumbPosition - 3.2) < 1e-9, "during the drag the thumb follows the finger, not the model")
         }
-        let outside = Self.segmented(Self.drag(to: 55 + 70 * 3.2, external: [ExternalSelection(time: 1.5, index: 2)]))
+        let outside = Self.segmented(Self.drag(to: 75 + 70 * 3.2, external: [ExternalSelection(time: 1.5, index: 2)]))
         #expect(outside.settledSelection == 2, "a change after the gesture applies at once")
     }
 
     @Test("Past the ends of the rail the thumb rubber-bands")
     func rubberBand() {
-        let scene = Self.segmented(Self.drag(to: 55 + 70 * 6))
+        let scene = Self.segmented(Self.drag(to: 75 + 70 * 6))
         guard case .segmented(let control) = scene.frame(at: 0.95).controls[0] else { return }
         #expect(
             control.thumbPosition > 4 && control.thumbPosition < 4.6,
@@ -98,7 +98,7 @@ struct MotionTests {
     @Test("The lens stays lifted for the hang time; squash and stretch follow the drag velocity")
     func hangTimeAndStretch() {
         let tap = Self.segmented(
-            GestureTimeline(path: [GesturePoint(time: 0.2, x: 55, y: 60), GesturePoint(time: 0.25, x: 55, y: 60)]))
+            GestureTimeline(path: [GesturePoint(time: 0.2, x: 75, y: 60), GesturePoint(time: 0.25, x: 75, y: 60)]))
         guard case .segmented(let lifted) = tap.frame(at: 0.5).controls[0],
             case .segmented(let later) = tap.frame(at: 2.5).controls[0]
         else { return }
@@ -107,7 +107,7 @@ struct MotionTests {
         #expect(
             Motion.stretch(velocity: 0) == 1 && Motion.stretch(velocity: 5000) == 1.15
                 && Motion.stretch(velocity: -5000) == 0.75)
-        let fast = Self.segmented(Self.drag(to: 335))
+        let fast = Self.segmented(Self.drag(to: 355))
         guard case .segmented(let dragging) = fast.frame(at: 0.6).controls[0] else { return }
         #expect(dragging.thumbStretch > 1.1, "stretched while dragging fast: \(dragging.thumbStretch)")
     }
@@ -117,7 +117,7 @@ struct MotionTests {
         var scene = BuiltInAnimation.lensMenuDrag.scene
         guard case .lensMenu(let menu) = scene.controls[0] else { return }
         let start = SIMD2(menu.center.x, menu.center.y) + menu.itemOffset(0)
-        #expect(abs(menu.maxLensDistance - (150 - 58 - 10)) < 1e-9)
+        #expect(abs(menu.maxLensDistance - (155 - 58 - 10)) < 1e-9)
         scene.animation = SceneAnimation(
             duration: 3,
             gesture: GestureTimeline(path: [

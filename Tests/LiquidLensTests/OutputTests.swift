@@ -10,7 +10,7 @@ func nodeKind(_ url: URL) -> mode_t? {
 
 /// Runs `script` in bash in `folder` with `$LIQUIDLENS` set to the binary under test.
 func runShell(_ script: String, in folder: URL) throws -> CLIResult {
-    try runCLIProcess(
+    try runProcess(
         URL(fileURLWithPath: "/bin/bash"), ["-c", script], environment: ["LIQUIDLENS": cliBinary().path], in: folder)
 }
 
@@ -119,9 +119,16 @@ struct OutputTests {
         let image = try PNGCodec.decode(result.stdoutBytes)
         #expect(image.width == 780 && image.height == 240)
         #expect(result.stderr.contains("wrote standard output (780×240 px, cpu reference)"), "\(result.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "no file named \(output)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path), "no file named -")
         let theme = try runCLI(["theme", "arctic", "--json", output])
         #expect(try JSONSerialization.jsonObject(with: theme.stdoutBytes) is [String: Any])
+        try PNGCodec.write(
+            RGBA8Image(width: 2, height: 2, pixels: [UInt8](repeating: 90, count: 16)),
+            to: folder.appendingPathComponent("same.png"))
+        let junit = try runCLI(["diff", "same.png", "same.png", "--junit", output], in: folder)
+        #expect(junit.status == 0, "\(junit.stderr)")
+        #expect(junit.stdout.hasPrefix("<?xml") && junit.stdout.contains("<testsuite"), "\(junit.stdout)")
+        #expect(junit.stderr.contains("junit:       standard output"), "the report lines moved: \(junit.stderr)")
     }
 
     @Test(
@@ -183,13 +190,15 @@ struct OutputTests {
         let folder = try temporaryFolder("out-inputs")
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("pictures"), withIntermediateDirectories: true)
+        try Data(#"{"canvas": {"width": 10, "height": 10}, "background": {"type": "image", "path": "pictures"}}"#.utf8)
+            .write(to: folder.appendingPathComponent("picture.json"))
         try Data().write(to: folder.appendingPathComponent("empty.json"))
         try Data("{\n  \"canvas\": {\"width\": 10,\n    \"height\": }\n}".utf8).write(
             to: folder.appendingPathComponent("broken.json"))
         let cases: [([String], String)] = [
             (
-                ["diff", "pictures", "pictures"],
-                "Error: cannot read image \(folder.path)/pictures: it is a folder, not a file"
+                ["render", "picture.json", "--backend", "cpu"],
+                "background[0].path: cannot read image \(folder.path)/pictures: it is a folder, not a file"
             ),
             (["render", "pictures"], "cannot read scene file \(folder.path)/pictures: it is a folder, not a file"),
             (["render", "empty.json"], "Error: empty.json: the file is empty; a scene is a JSON object"),

@@ -43,6 +43,16 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
         return GlassElement(shape: shape, frame: frame, optics: optics)
     }
 
+    /// A frosted, tinted platter with a lifted lens lying on it, over the label row.
+    static let glassOnGlass: [GlassElement] = [
+        lens(.capsule, frame: Rect(x: 10, y: 30, width: 180, height: 80)) {
+            $0.frost = 6; $0.tint = RGBAColor(255, 255, 255, 0.3); $0.tintsLabel = false
+        },
+        lens(.capsule, frame: Rect(x: 50, y: 40, width: 90, height: 60)) {
+            $0.magnification = 1.2; $0.frost = 1
+        },
+    ]
+
     static func busy(_ name: String, label: LabelLayer? = nil, _ glass: [GlassElement]) -> ParityScene {
         ParityScene(name: name, scene: Scene(canvas: canvas, background: busyBackground, label: label, glass: glass))
     }
@@ -115,6 +125,21 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
                         $0.tint = RGBAColor(255, 255, 255, 0.1)
                     }
                 ]),
+            busy("glass-on-frosted-platter", label: label, glassOnGlass),
+            busy(
+                "three-levels",
+                [
+                    lens(
+                        .roundedRectangle(cornerRadii: [20, 20, 20, 20]),
+                        frame: Rect(x: 5, y: 5, width: 190, height: 130)
+                    ) {
+                        $0.frost = 4; $0.tint = RGBAColor(0, 0, 0, 0.2)
+                    },
+                    lens(.circle, frame: Rect(x: 30, y: 20, width: 100, height: 100)) { $0.dispersion = 0.05 },
+                    lens(frame: Rect(x: 80, y: 50, width: 100, height: 50)) {
+                        $0.frost = 1; $0.magnification = 1.3
+                    },
+                ]),
             ParityScene(
                 name: "scale-2",
                 scene: Scene(
@@ -139,5 +164,14 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
         }
         + [BuiltInScene.tabBar, .lensMenu].map {
             ParityScene(name: "\($0.rawValue)-dark", scene: $0.scene(appearance: .dark))
+        }
+        + [(LensMenu.LensStyle.liquidLens, 0.0), (.fallback, 0.5)].map { style, lift in
+            var scene = BuiltInScene.lensMenu.scene
+            if case .lensMenu(var menu) = scene.controls[0] {
+                menu.lensStyle = style
+                menu.lift = lift
+                scene.controls[0] = .lensMenu(menu)
+            }
+            return ParityScene(name: "lens-menu-\(style.rawValue)-lift-\(lift)", scene: scene)
         }
 }

@@ -93,7 +93,8 @@ func shaderContext(tables: [Float] = [], shapes: [ShapeParams] = [], allShapes: 
         foregroundPixels: [],
         scratch: UnsafeMutableBufferPointer(start: nil, count: 0),
         frosted: UnsafeMutableBufferPointer(start: nil, count: 0),
-        outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0))
+        outputPixels: UnsafeMutableBufferPointer(start: nil, count: 0),
+        compositePixels: UnsafeMutableBufferPointer(start: nil, count: 0))
     context.tileCandidates = SIMD2(0, UInt32(allShapes.count))
     return context
 }

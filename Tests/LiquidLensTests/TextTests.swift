@@ -81,14 +81,58 @@ struct TextTests {
 
     @Test("Weights and families are found by name; a missing font is a clear error")
     func fontLookup() throws {
-        #expect(try Self.renderer.path(for: FontSpec(weight: .bold)).hasSuffix("DejaVuSans-Bold.ttf"))
-        #expect(try Self.renderer.path(for: FontSpec()).hasSuffix("DejaVuSans.ttf"))
+        #expect(try Self.renderer.path(for: FontSpec()).hasSuffix("Inter-Regular.otf"), "the UI face is Inter")
+        #expect(try Self.renderer.path(for: FontSpec(weight: .semibold)).hasSuffix("Inter-SemiBold.otf"))
+        #expect(
+            try Self.renderer.path(for: FontSpec(family: "DejaVu Sans", weight: .bold)).hasSuffix("DejaVuSans-Bold.ttf")
+        )
+        #expect(try Self.renderer.path(for: .symbols).hasSuffix("materialdesignicons-webfont.ttf"))
         let error = #expect(throws: TextError.self) {
             try Self.renderer.line("x", font: FontSpec(family: "No Such Font Family"), pixelSize: 20)
         }
         #expect(
             error?.description.contains("\"No Such Font Family\" is not installed") == true,
             "\(String(describing: error))")
+    }
+
+    @Test("A character the family lacks is drawn with DejaVu Sans; one no font has is a clear error")
+    func glyphFallback() throws {
+        let inter = FontSpec(weight: .semibold)
+        let letter = try Self.renderer.line("a", font: inter, pixelSize: 40)
+        let withEnvelope = try Self.renderer.line("a✉", font: inter, pixelSize: 40)
+        let envelope = try Self.renderer.line(
+            "✉", font: FontSpec(family: "DejaVu Sans", weight: .semibold), pixelSize: 40)
+        #expect(abs(withEnvelope.advance - letter.advance - envelope.advance) < 1e-9, "✉ comes from DejaVu Sans")
+        #expect(withEnvelope.lineHeight == letter.lineHeight, "the line keeps Inter's metrics")
+        let gear = try Self.renderer.line(SymbolGlyph.gear, font: .symbols, pixelSize: 69)
+        let ink = try #require(gear.inkBounds)
+        #expect(ink.width > 40 && ink.height > 40, "a filled gear from the icon font: \(ink)")
+        let error = #expect(throws: TextError.self) {
+            try Self.renderer.line("\u{F0493}", font: .symbols, pixelSize: 20)
+        }
+        #expect(error?.description.contains("U+F0493") == true, "\(String(describing: error))")
+    }
+
+    @Test("Without Inter, DejaVu Sans stands in; without the icon font, a scene with symbols fails naming it")
+    func missingFonts() throws {
+        let folder = try temporaryFolder("fonts")
+        let config = folder.appendingPathComponent("fonts.conf")
+        try Data(
+            """
+            <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+            <fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir><cachedir>\(folder.path)/cache</cachedir></fontconfig>
+            """.utf8
+        ).write(to: config)
+        let environment = ["FONTCONFIG_FILE": config.path]
+        let segmented = try runCLI(
+            ["render", "--example", "segmented", "--backend", "cpu", "--scale", "1", "-o", "s.png"],
+            environment: environment, in: folder)
+        #expect(segmented.status == 0, "\(segmented.stderr)")
+        let menu = try runCLI(
+            ["render", "--example", "lens-menu", "--backend", "cpu", "--scale", "1", "-o", "m.png"],
+            environment: environment, in: folder)
+        #expect(menu.status == 1)
+        #expect(menu.stderr.contains("\"Material Design Icons\" is not installed"), "\(menu.stderr)")
     }
 
     @Test("Right-to-left text renders in visual order")

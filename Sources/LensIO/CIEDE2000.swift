@@ -1,0 +1,125 @@
+import Foundation
+import LensModel
+
+/// CIEDE2000 colour differences (ΔE₀₀) between the pixels of two images, in CIE L*a*b* under D65.
+public struct ColorDifference: Sendable, Equatable {
+    /// Mean ΔE₀₀ over every pixel (identical pixels count as 0). About 1 is a just-noticeable
+    /// difference side by side.
+    public let mean: Double
+    /// The 99th percentile of ΔE₀₀ over every pixel (linear interpolation between order
+    /// statistics, as NumPy's `percentile` does): the difference the worst 1 % of pixels exceed.
+    public let percentile99: Double
+}
+
+/// sRGB to L*a*b* and the CIEDE2000 formula (Sharma, Wu and Dalal 2005), in Double.
+enum CIEDE2000 {
+    /// ΔE₀₀ per differing pixel; identical pixels are 0 without computing anything.
+    static func difference(_ actual: RGBA8Image, _ expected: RGBA8Image, mask: DifferenceMask) -> ColorDifference {
+        var values: [Double] = []
+        values.reserveCapacity(mask.differingPixels.count)
+        var sum = 0.0
+        for index in mask.differingPixels {
+            let base = Int(index) * 4
+            let a = SIMD3(actual.pixels[base], actual.pixels[base + 1], actual.pixels[base + 2])
+            let b = SIMD3(expected.pixels[base], expected.pixels[base + 1], expected.pixels[base + 2])
+            guard a != b else { continue }
+            let value = deltaE(lab(a), lab(b))
+            values.append(value)
+            sum += value
+        }
+        let count = max(1, actual.width * actual.height)
+        return ColorDifference(
+            mean: sum / Double(count),
+            percentile99: percentile(0.99, of: values, zeros: count - values.count))
+    }
+
+    /// The `q` quantile of the values plus `zeros` zeros, interpolating linearly between order statistics.
+    static func percentile(_ q: Double, of values: [Double], zeros: Int) -> Double {
+        let sorted = values.sorted()
+        let count = sorted.count + zeros
+        guard count > 0 else { return 0 }
+        let position = q * Double(count - 1)
+        func value(_ rank: Int) -> Double { rank < zeros ? 0 : sorted[rank - zeros] }
+        let lower = Int(position.rounded(.down))
+        let upper = min(count - 1, lower + 1)
+        return value(lower) + (value(upper) - value(lower)) * (position - Double(lower))
+    }
+
+    /// sRGB levels to linear light: the IEC 61966-2-1 curve.
+    static let linear: [Double] = (0..<256).map { level in
+        let encoded = Double(level) / 255
+        return encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4)
+    }
+
+    /// D65 from its chromaticity (0.3127, 0.3290), Y = 1.
+    static let whitePoint = SIMD3<Double>(0.3127 / 0.3290, 1, (1 - 0.3127 - 0.3290) / 0.3290)
+
+    /// L*a*b* of an 8-bit sRGB colour, through XYZ by the IEC 61966-2-1 matrix (four decimals, as
+    /// the standard prints it and colour-science uses).
+    static func lab(_ color: SIMD3<UInt8>) -> SIMD3<Double> {
+        let r = linear[Int(color.x)]
+        let g = linear[Int(color.y)]
+        let b = linear[Int(color.z)]
+        let xyz =
+            SIMD3(
+                0.4124 * r + 0.3576 * g + 0.1805 * b, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+                0.0193 * r + 0.1192 * g + 0.9505 * b) / whitePoint
+        func f(_ t: Double) -> Double { t > 216.0 / 24389 ? cbrt(t) : (24389.0 / 27 * t + 16) / 116 }
+        let (fx, fy, fz) = (f(xyz.x), f(xyz.y), f(xyz.z))
+        return SIMD3(116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
+    }
+
+    /// ΔE₀₀ between two L*a*b* colours (kL = kC = kH = 1).
+    static func deltaE(_ lab1: SIMD3<Double>, _ lab2: SIMD3<Double>) -> Double {
+        let degrees = 180 / Double.pi
+        let chroma1 = (lab1.y * lab1.y + lab1.z * lab1.z).squareRoot()
+        let chroma2 = (lab2.y * lab2.y + lab2.z * lab2.z).squareRoot()
+        let meanChroma7 = pow((chroma1 + chroma2) / 2, 7.0)
+        let twentyFive7 = pow(25.0, 7.0)
+        let g = 0.5 * (1 - (meanChroma7 / (meanChroma7 + twentyFive7)).squareRoot())
+        let a1 = (1 + g) * lab1.y
+        let a2 = (1 + g) * lab2.y
+        let c1 = (a1 * a1 + lab1.z * lab1.z).squareRoot()
+        let c2 = (a2 * a2 + lab2.z * lab2.z).squareRoot()
+        func hue(_ b: Double, _ a: Double) -> Double {
+            if a == 0 && b == 0 { return 0 }
+            let angle = atan2(b, a) * degrees
+            return angle < 0 ? angle + 360 : angle
+        }
+        let h1 = hue(lab1.z, a1)
+        let h2 = hue(lab2.z, a2)
+        let deltaL = lab2.x - lab1.x
+        let deltaC = c2 - c1
+        var deltaHue = 0.0
+        if c1 * c2 != 0 {
+            deltaHue = h2 - h1
+            if deltaHue > 180 { deltaHue -= 360 } else if deltaHue < -180 { deltaHue += 360 }
+        }
+        let deltaH = 2 * (c1 * c2).squareRoot() * sin(deltaHue / 2 / degrees)
+        let meanL = (lab1.x + lab2.x) / 2
+        let meanC = (c1 + c2) / 2
+        var meanHue = h1 + h2
+        if c1 * c2 != 0 {
+            if abs(h1 - h2) <= 180 {
+                meanHue = (h1 + h2) / 2
+            } else {
+                meanHue = h1 + h2 < 360 ? (h1 + h2 + 360) / 2 : (h1 + h2 - 360) / 2
+            }
+        }
+        let t =
+            1 - 0.17 * cos((meanHue - 30) / degrees) + 0.24 * cos(2 * meanHue / degrees)
+            + 0.32 * cos((3 * meanHue + 6) / degrees) - 0.20 * cos((4 * meanHue - 63) / degrees)
+        let deltaTheta = 30 * exp(-pow((meanHue - 275) / 25, 2.0))
+        let meanC7 = pow(meanC, 7.0)
+        let rotationC = 2 * (meanC7 / (meanC7 + twentyFive7)).squareRoot()
+        let lightnessOffset = (meanL - 50) * (meanL - 50)
+        let scaleL = 1 + 0.015 * lightnessOffset / (20 + lightnessOffset).squareRoot()
+        let scaleC = 1 + 0.045 * meanC
+        let scaleH = 1 + 0.015 * meanC * t
+        let rotation = -sin(2 * deltaTheta / degrees) * rotationC
+        let l = deltaL / scaleL
+        let c = deltaC / scaleC
+        let h = deltaH / scaleH
+        return (l * l + c * c + h * h + rotation * c * h).squareRoot()
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import LiquidLens
+import Testing
+
+/// The JUnit schema the reports must satisfy (the common Ant format), beside the tests.
+let junitSchema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+    "Fixtures/junit.xsd")
+
+/// Validates `document` against `schema` with xmllint (Debian's libxml2-utils); the output on failure.
+func xmllintErrors(_ document: URL, schema: URL = junitSchema) throws -> String? {
+    let result = try runProcess(
+        URL(fileURLWithPath: "/usr/bin/env"), ["xmllint", "--noout", "--schema", schema.path, document.path])
+    return result.status == 0 ? nil : result.stderr
+}
+
+/// Two folders: `home.png` identical, `sub/dark.png` with a dark blotch, `gone.png` only
+/// expected (missing), `new.png` only actual (extra).
+func makeDiffFolders(_ name: String) throws -> (root: URL, actual: URL, expected: URL) {
+    let root = try temporaryFolder(name)
+    let actual = root.appendingPathComponent("actual")
+    let expected = root.appendingPathComponent("expected")
+    let blotch = MetricPairs.synthetic.first { $0.name == "blotch" }!.actual
+    for (folder, file, image) in [
+        (expected, "home.png", MetricPairs.base), (actual, "home.png", MetricPairs.base),
+        (expected, "sub/dark.png", MetricPairs.base), (actual, "sub/dark.png", blotch),
+        (expected, "gone.png", MetricPairs.base), (actual, "new.png", MetricPairs.base),
+    ] {
+        try PNGCodec.write(image, to: folder.appendingPathComponent(file), compression: .fast)
+    }
+    return (root, actual, expected)
+}
+
+@Suite("diff and verify: folders, thresholds, JUnit and the HTML report")
+struct DiffReportTests {
+    @Test(
+        "Folder diff matches by relative path; missing fails, extra is reported; JUnit validates; the report works in Chromium"
+    )
+    func folderDiffInBrowser() throws {
+        let (root, actual, expected) = try makeDiffFolders("folder-diff")
+        let result = try runCLI(
+            ["diff", actual.path, expected.path, "--junit", "out/junit.xml", "--report", "out/report.html", "-q"],
+            in: root)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr == "Error: 2 of 4 pairs failed\n")
+        #expect(result.stdout.contains("FAILED sub/dark.png: pixelmatch pixels "))
+        #expect(result.stdout.contains("MISSING gone.png: no actual image"))
+        #expect(result.stdout.contains("EXTRA new.png: no expected image"))
+        #expect(result.stdout.contains("4 pairs: 1 passed, 1 failed, 1 missing, 1 extra"))
+
+        let junit = root.appendingPathComponent("out/junit.xml")
+        #expect(try xmllintErrors(junit) == nil)
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\""))
+        #expect(xml.contains("<testcase name=\"sub/dark.png\""))
+        #expect(xml.contains("<failure message=\"pixelmatch pixels "))
+        #expect(xml.contains("type=\"missing\""))
+
+        let report = root.appendingPathComponent("out/report.html")
+        let html = try String(contentsOf: report, encoding: .utf8)
+        #expect(!html.contains("http://") && !html.contains("https://"), "the page fetches nothing")
+        let shot = root.appendingPathComponent("screenshot.png")
+        let facts = try runPython("check_report.py", [report.path, shot.path, "4", "2"])
+        #expect(facts.contains("\"consoleErrors\": 0"), "\(facts)")
+        let screenshot = try PNGCodec.read(contentsOf: shot)
+        #expect(screenshot.width >= 1000 && Set(screenshot.packed).count > 100, "a real page, not a blank one")
+    }
+
+    @Test("By default a visible difference fails; options set, relax and drop limits; exit 0 when every pair passes")
+    func thresholdsOnTheCommandLine() throws {
+        let (root, _, _) = try makeDiffFolders("thresholds")
+        let dark = ["diff", "actual/sub/dark.png", "expected/sub/dark.png"]
+        #expect(try runCLI(dark, in: root).status == 1)
+        let relaxed = try runCLI(dark + ["--max-diff-pixels", "off", "--min-ssim", "0.5"], in: root)
+        #expect(relaxed.status == 0, "\(relaxed.stdout)\(relaxed.stderr)")
+        #expect(relaxed.stdout.contains("thresholds:  minSSIM ≥ 0.5"))
+        let strict = try runCLI(dark + ["--max-diff-pixels", "off", "--min-ssim", "0.999"], in: root)
+        #expect(strict.status == 1 && strict.stdout.contains("FAILED dark.png: SSIM "))
+        let same = try runCLI(["diff", "actual/home.png", "expected/home.png"], in: root)
+        #expect(same.status == 0 && same.stdout.contains("1 pairs: 1 passed"))
+    }
+
+    @Test("A config file sets thresholds and per-file rules (a later rule wins, null drops a limit)")
+    func configFile() throws {
+        let json = """
+            {"thresholds": {"minSSIM": 0.99, "maxDiffPixels": null},
+             "files": [{"match": "sub/*", "thresholds": {"minSSIM": 0.5}},
+                       {"match": "*dark*", "thresholds": {"maxFLIP": 0.5}}],
+             "pixelmatchThreshold": 0.2}
+            """
+        let configuration = try DiffConfiguration.decode(Data(json.utf8))
+        #expect(configuration.thresholds == DiffThresholds([.minSSIM: 0.99]))
+        #expect(configuration.thresholds(for: "sub/dark.png") == DiffThresholds([.minSSIM: 0.5, .maxFLIP: 0.5]))
+        #expect(configuration.thresholds(for: "home.png") == DiffThresholds([.minSSIM: 0.99]))
+        #expect(configuration.pixelmatchThreshold == 0.2 && configuration.levelThreshold == 1)
+
+        let (root, _, _) = try makeDiffFolders("config")
+        try Data(json.utf8).write(to: root.appendingPathComponent("diff.json"))
+        let result = try runCLI(["diff", "actual", "expected", "--config", "diff.json", "-q"], in: root)
+        #expect(result.status == 1, "only gone.png (missing) fails")
+        #expect(result.stdout.contains("2 passed, 0 failed, 1 missing, 1 extra"), "\(result.stdout)")
+    }
+
+    @Test(
+        "Config mistakes name the file and the key path",
+        arguments: [
+            (#"{"thresholds": {"minSSIMM": 1}}"#, "thresholds.minSSIMM: unknown key"),
+            (#"{"thresholds": {"maxFLIP": 2}}"#, "thresholds.maxFLIP: expected a number in 0…1"),
+            (#"{"files": [{"thresholds": {}}]}"#, "files[0].match: expected a file pattern"),
+            (#"{"levelThreshold": 1.5}"#, "levelThreshold: expected a whole number in 0…255"),
+            ("[", "not valid JSON"),
+        ])
+    func configErrors(_ json: String, _ message: String) throws {
+        let root = try temporaryFolder("config-errors")
+        try Data(json.utf8).write(to: root.appendingPathComponent("bad.json"))
+        try PNGCodec.write(MetricPairs.base, to: root.appendingPathComponent("a.png"), compression: .fast)
+        let result = try runCLI(["diff", "a.png", "a.png", "--config", "bad.json"], in: root)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: bad.json: \(message)"), "\(result.stderr)")
+    }
+
+    @Test(
+        "Usage mistakes exit 64",
+        arguments: [
+            (["diff", "a.png", "."], "Give two PNG files or two folders, not one of each"),
+            (["diff", ".", ".", "--heatmap", "h.png"], "--heatmap compares two images; for folders use --report"),
+            (["diff", "a.png", "a.png", "--min-ssim", "2"], "Invalid value '2' for '--min-ssim <value>'"),
+            (
+                ["diff", "a.png", "a.png", "--max-diff-pixels", "1.5"],
+                "Invalid value '1.5' for '--max-diff-pixels <count>'"
+            ),
+            (["verify"], "Missing expected argument '<manifest>'"),
+        ])
+    func usage(_ arguments: [String], _ message: String) throws {
+        let root = try temporaryFolder("diff-usage")
+        try PNGCodec.write(MetricPairs.base, to: root.appendingPathComponent("a.png"), compression: .fast)
+        let result = try runCLI(arguments, in: root)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: \(message)"), "\(result.stderr)")
+    }
+
+    @Test("verify renders each frame on the GPU and the CPU reference: they agree, and a broken GPU image fails")
+    func verify() throws {
+        let root = try temporaryFolder("verify")
+        try Data(#"{"scenes": [{"example": "segmented"}, {"example": "probe-grid"}]}"#.utf8).write(
+            to: root.appendingPathComponent("frames.json"))
+        let good = try runCLI(
+            ["verify", "frames.json", "--junit", "good.xml", "--report", "good.html", "-q"], in: root)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("2 pairs: 2 passed"))
+        #expect(try xmllintErrors(root.appendingPathComponent("good.xml")) == nil)
+        let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("good-files").path)
+        #expect(files.filter { $0.hasSuffix("-expected.png") }.count == 2)
+
+        let broken = try runCLI(
+            ["verify", "frames.json", "--junit", "broken.xml", "-q"],
+            environment: ["LIQUIDLENS_INJECT_WRONG_PIXELS": "1"],
+            in: root)
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("FAILED 00001-segmented: max error "))
+        #expect(broken.stderr == "Error: 2 of 2 pairs failed\n")
+        let xml = try String(contentsOf: root.appendingPathComponent("broken.xml"), encoding: .utf8)
+        #expect(xml.contains("failures=\"2\"") && xml.contains("identical % "))
+    }
+
+    @Test("Library: compare in-memory images, assert on the report, write JUnit and HTML with the images")
+    func libraryReport() throws {
+        let folder = try temporaryFolder("library-report")
+        let page = folder.appendingPathComponent("report.html")
+        var report = DiffReport(title: "screens")
+        let noise = MetricPairs.synthetic.first { $0.name == "noise" }!.actual
+        for (index, (name, actual)) in [("same", MetricPairs.base), ("noise", noise)].enumerated() {
+            report.pairs.append(
+                try DiffReport.Pair.compare(
+                    name: name, actual: actual, expected: MetricPairs.base,
+                    configuration: DiffConfiguration(thresholds: DiffThresholds([.minSSIM: 0.99])),
+                    imageFolder: HTMLReport.imageFolder(for: page), index: index))
+        }
+        #expect(!report.passed)
+        #expect(report.failureSummary.hasPrefix("noise: SSIM 0.9") && report.failureSummary.hasSuffix(" < 0.99"))
+        #expect(report.pairs[0].images.heatmap == nil && report.pairs[1].images.heatmap != nil)
+        try report.writeJUnit(to: folder.appendingPathComponent("junit.xml"))
+        #expect(try xmllintErrors(folder.appendingPathComponent("junit.xml")) == nil)
+        try HTMLReport.write(report, to: page)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("src=\"report-files/0002-noise-heatmap.png\""))
+    }
+
+    @Test("Folders without a PNG are a failure, not an empty pass")
+    func emptyFolders() throws {
+        let root = try temporaryFolder("empty-folders")
+        for name in ["a", "b"] {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        let result = try runCLI(["diff", "a", "b", "-q"], in: root)
+        #expect(result.status == 1)
+        #expect(result.stderr == "Error: found no PNG files under a or b\n")
+    }
+
+    @Test("The JUnit schema check rejects a document CI systems would not read")
+    func schemaRejects() throws {
+        let folder = try temporaryFolder("junit-schema")
+        let broken = folder.appendingPathComponent("broken.xml")
+        try Data(#"<testsuite name="x" tests="1"><testcase name="a"/></testsuite>"#.utf8).write(to: broken)
+        #expect(try xmllintErrors(broken) != nil)
+    }
+}
