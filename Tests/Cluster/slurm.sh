@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A real Slurm run of a sharded batch, on a private single-node cluster:
 #   1. munged, slurmctld and slurmd from Debian's packages, started in the background (no systemd),
-#      their state, sockets and logs in a temporary folder, addressing each other at 127.0.0.1
-#      (they listen on every interface: Slurm 22.05 has no setting for loopback alone);
+#      their state, sockets and logs in a temporary folder, addressing each other at 127.0.0.1 and
+#      listening on the node's own address, not on every interface;
 #   2. a job array of 4 tasks renders a 64-frame sweep, each task `batch --shard $SLURM_ARRAY_TASK_ID/4
 #      --resume` (the script README.md shows);
 #   3. one task is killed with SIGKILL mid-run and requeued (scontrol requeue, start time now);
@@ -98,6 +98,9 @@ AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 MpiDefault=none
 ReturnToService=2
+# Each daemon listens on the node's own address (127.0.0.1 where the host name resolves there, as
+# /etc/hosts does here), not on every interface.
+CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
 JobRequeue=1
 # liquidlens exits 75 when the Vulkan device was lost: run the task again.
 RequeueExit=75
