@@ -44,6 +44,14 @@ struct BenchCommand: Command {
     var chartPath: String?
     @Option("save-frames", valueName: "dir", help: "Write each workload's verified frame (GPU and CPU) as PNGs.")
     var saveFramesPath: String?
+    @Option(
+        "compare", valueName: "file",
+        help: "An earlier --json report: print frames/s ratios, exit 1 past --max-slowdown.")
+    var comparePath: String?
+    @Option(
+        "max-slowdown", valueName: "percent", help: "How much slower a workload may be than in --compare.",
+        parser: .number(expectation: "a percentage in 0…100") { (0...100).contains($0) })
+    var maxSlowdown = 10.0
     @Flag("print-schema", help: "Print the JSON schema of the report.") var printSchema: Bool
 
     func run() throws {
@@ -63,6 +71,7 @@ struct BenchCommand: Command {
         if chart != nil && sweeps.isEmpty {
             throw UsageError(message: "--chart draws the sweeps; give --sweeps a list")
         }
+        let earlier = try comparePath.map(BenchComparison.load)
         let vulkanOptions = device.vulkanOptions
         let inFlight = framesInFlight.count
 
@@ -135,6 +144,18 @@ struct BenchCommand: Command {
         if let chart {
             try OutputFile.write(Data(BenchChart.svg(report.sweeps).utf8), to: chart)
             Console.say("chart: \(Console.name(chart))")
+        }
+        if let earlier, let comparePath {
+            let comparison = BenchComparison(current: report, earlier: earlier)
+            for line in comparison.lines(against: comparePath, maxSlowdown: maxSlowdown) { Console.say(line) }
+            let slower = comparison.regressions(beyond: maxSlowdown)
+            if !slower.isEmpty {
+                let names = slower.map { "\($0.workload) on \($0.backend) \(String(format: "%.2f", $0.ratio))×" }
+                throw CommandFailure(
+                    message:
+                        "slower than \(comparePath) by more than \(maxSlowdown.formatted) %: \(names.joined(separator: ", "))"
+                )
+            }
         }
     }
 

@@ -264,6 +264,42 @@ struct BatchCommandTests {
         #expect(!validate(broken, against: schema).isEmpty, "the validator catches a wrong report")
     }
 
+    @Test("bench --compare prints ratios against an earlier report and fails past --max-slowdown")
+    func benchCompare() throws {
+        let folder = try temporaryFolder("bench-compare")
+        let json = folder.appendingPathComponent("now.json")
+        let run = ["bench", "--workload", "thumbnails", "--frames", "2", "--backend", "cpu"]
+        #expect(try runCLI(run + ["--json", json.path]).status == 0)
+        /// The report with every frames/s scaled, as if an earlier run had been that much faster.
+        func earlier(_ factor: Double, _ name: String) throws -> URL {
+            var report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+            let results = try #require(report["results"] as? [[String: Any]])
+            report["results"] = results.map { result in
+                var scaled = result
+                scaled["framesPerSecond"] = (result["framesPerSecond"] as? Double ?? 0) * factor
+                return scaled
+            }
+            let url = folder.appendingPathComponent(name)
+            try JSONSerialization.data(withJSONObject: report).write(to: url)
+            return url
+        }
+        let muchFaster = try earlier(100, "faster.json")
+        let regressed = try runCLI(run + ["--compare", muchFaster.path])
+        #expect(regressed.status == 1)
+        #expect(regressed.stdout.contains("COMPARE") && regressed.stdout.contains("SLOWER"))
+        #expect(regressed.stderr.contains("slower than \(muchFaster.path) by more than 10 %: thumbnails on cpu"))
+
+        let muchSlower = try earlier(0.01, "slower.json")
+        let improved = try runCLI(run + ["--compare", muchSlower.path, "--max-slowdown", "5"])
+        #expect(improved.status == 0, "\(improved.stderr)")
+        #expect(improved.stdout.contains("thumbnails  cpu") && !improved.stdout.contains("SLOWER"))
+
+        let notAReport = folder.appendingPathComponent("scene.json")
+        try Data(#"{"canvas": {"width": 10, "height": 10}}"#.utf8).write(to: notAReport)
+        let refused = try runCLI(run + ["--compare", notAReport.path])
+        #expect(refused.status == 1 && refused.stderr.contains("is not a bench --json report"))
+    }
+
     @Test("The bench refuses to time when GPU and CPU disagree")
     func benchParityFailure() throws {
         let result = try runCLI(
