@@ -440,7 +440,9 @@ struct ShaderContext {
             u < 0.5
             ? lens.edgeHighlight.y + (lens.edgeHighlight.z - lens.edgeHighlight.y) * (u * 2)
             : lens.edgeHighlight.z + (lens.edgeHighlight.w - lens.edgeHighlight.z) * (u * 2 - 1)
-        return color + (SIMD3(repeating: 1) - color) * (alpha * stroke)
+        let amount = alpha * stroke
+        if frame.linearBlending != 0 { return color + (SIMD3(repeating: 1) - color) * amount }
+        return blendOver(color, SIMD4(SIMD3(repeating: amount), amount))
     }
 
     func shimmerBand(_ color: SIMD3<Float>, _ p: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
