@@ -52,9 +52,7 @@ struct LensBuilder {
         write(look, to: &lens, geometry: geometry, tables: &lists.tables)
 
         let regions = Tiling.regions(of: lens, geometry: geometry, width: width, height: height)
-        lens.sourceRegion = SIMD4(
-            UInt32(regions.source.x0), UInt32(regions.source.y0), UInt32(regions.source.x1),
-            UInt32(regions.source.y1))
+        lens.sourceRegion = regions.source.bounds
         let lensTiles = Tiling.tiles(of: lens, geometry: geometry, region: regions.lens)
         let frost = Tiling.frostTiles(
             for: lens, lensTiles: lensTiles, geometry: geometry, source: regions.source,
@@ -90,11 +88,8 @@ struct LensBuilder {
             let overlap = lists.regions[below].lens.intersection(footprint)
             guard !overlap.isEmpty else { continue }
             lens.readsComposite = 1
-            let region = lists.lenses[below].compositeRegion
-            let written = PixelRegion(x0: Int(region.x), y0: Int(region.y), x1: Int(region.z), y1: Int(region.w))
-            let grown = written.union(overlap)
-            lists.lenses[below].compositeRegion = SIMD4(
-                UInt32(grown.x0), UInt32(grown.y0), UInt32(grown.x1), UInt32(grown.y1))
+            let written = PixelRegion(bounds: lists.lenses[below].compositeRegion)
+            lists.lenses[below].compositeRegion = written.union(overlap).bounds
         }
     }
 

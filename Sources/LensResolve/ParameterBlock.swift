@@ -279,7 +279,7 @@ public struct DispatchConstants: Sendable, Equatable {
 
     /// The constants for a dispatch over `region`; lens index, axis and first tile default to 0.
     public init(region: PixelRegion, lensIndex: Int = 0, axis: UInt32 = 0, firstTile: UInt32 = 0) {
-        self.region = SIMD4(UInt32(region.x0), UInt32(region.y0), UInt32(region.x1), UInt32(region.y1))
+        self.region = region.bounds
         self.lensIndex = UInt32(lensIndex)
         self.axis = axis
         self.firstTile = firstTile
@@ -340,5 +340,15 @@ public enum ParamsBufferLayout {
             }
         }
         return bytes
+    }
+}
+
+extension PixelRegion {
+    /// x0, y0, x1, y1 as the parameter block stores a region.
+    var bounds: SIMD4<UInt32> { SIMD4(UInt32(x0), UInt32(y0), UInt32(x1), UInt32(y1)) }
+
+    /// The region a parameter-block `bounds` holds.
+    init(bounds: SIMD4<UInt32>) {
+        self.init(x0: Int(bounds.x), y0: Int(bounds.y), x1: Int(bounds.z), y1: Int(bounds.w))
     }
 }
