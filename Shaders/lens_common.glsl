@@ -568,9 +568,8 @@ vec3 edgeHighlightStroke(vec3 color, vec2 p, float distance, LensParams lens) {
     float alpha = u < 0.5
         ? lens.edgeHighlight.y + (lens.edgeHighlight.z - lens.edgeHighlight.y) * (u * 2.0)
         : lens.edgeHighlight.z + (lens.edgeHighlight.w - lens.edgeHighlight.z) * (u * 2.0 - 1.0);
+    // A white stroke layer, blended as the scene's layers are.
     float amount = alpha * stroke;
-    // A stroke layer: blended as the scene's layers are (on sRGB codes unless linear).
-    if (frame.linearBlending != 0u) { return color + (vec3(1.0) - color) * amount; }
     return blendOver(color, vec4(vec3(amount), amount));
 }
 

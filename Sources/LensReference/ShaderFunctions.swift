@@ -441,7 +441,6 @@ struct ShaderContext {
             ? lens.edgeHighlight.y + (lens.edgeHighlight.z - lens.edgeHighlight.y) * (u * 2)
             : lens.edgeHighlight.z + (lens.edgeHighlight.w - lens.edgeHighlight.z) * (u * 2 - 1)
         let amount = alpha * stroke
-        if frame.linearBlending != 0 { return color + (SIMD3(repeating: 1) - color) * amount }
         return blendOver(color, SIMD4(SIMD3(repeating: amount), amount))
     }
 
