@@ -12,6 +12,9 @@ struct BenchComparison {
         var currentFramesPerSecond: Double
         /// Current over earlier: above 1 is faster now.
         var ratio: Double { currentFramesPerSecond / earlierFramesPerSecond }
+
+        /// Slower than the earlier run by more than `percent` %.
+        func isSlower(beyond percent: Double) -> Bool { ratio < 1 - percent / 100 }
     }
 
     let rows: [Row]
@@ -63,14 +66,14 @@ struct BenchComparison {
 
     /// Rows slower than the earlier run by more than `percent` %.
     func regressions(beyond percent: Double) -> [Row] {
-        rows.filter { $0.ratio < 1 - percent / 100 }
+        rows.filter { $0.isSlower(beyond: percent) }
     }
 
     /// The lines `bench --compare` prints.
     func lines(against path: String, maxSlowdown percent: Double) -> [String] {
         var lines = ["\nCOMPARE (render-only frames/s, this run ÷ \(path); slower than \(percent.formatted) % fails):"]
         for row in rows {
-            let verdict = row.ratio < 1 - percent / 100 ? "  SLOWER" : ""
+            let verdict = row.isSlower(beyond: percent) ? "  SLOWER" : ""
             lines.append(
                 "  \(row.workload.padding(toLength: 11, withPad: " ", startingAt: 0)) \(row.backend.padding(toLength: 6, withPad: " ", startingAt: 0)) "
                     + String(
