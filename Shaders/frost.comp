@@ -7,22 +7,21 @@ layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
 void main() {
-    LensParams lens = lenses[dispatchInfo.lensIndex];
     uint tileIndex = (dispatchInfo.axis == 0u ? lens.rowTileOffset : lens.frostTileOffset) + gl_WorkGroupID.x;
-    uvec2 pixel = tiles[tileIndex].xy * TILE_SIZE + gl_LocalInvocationID.xy;
+    uvec2 pixel = tileAt(tileIndex).xy * TILE_SIZE + gl_LocalInvocationID.xy;
     if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     int w = int(frame.width);
     int h = int(frame.height);
     int radius = int(lens.kernelRadius);
     vec3 sum = vec3(0.0);
     for (int i = -radius; i <= radius; i++) {
-        float weight = tables[lens.kernelOffset + uint(abs(i))];
+        float weight = tableAt(lens.kernelOffset + uint(abs(i)));
         if (dispatchInfo.axis == 0u) {
             int x = mirrorIndex(int(pixel.x) + i, w);
             sum = sum + sourceColor(uint(int(pixel.y) * w + x), lens) * weight;
         } else {
             int y = mirrorIndex(int(pixel.y) + i, h);
-            sum = sum + scratch[y * w + int(pixel.x)].rgb * weight;
+            sum = sum + scratchAt(y * w + int(pixel.x)) * weight;
         }
     }
     uint index = pixel.y * frame.width + pixel.x;

@@ -7,8 +7,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 
 // One workgroup per tile of the group's tile list (tiles far from every shape are not listed).
 void main() {
-    LensParams lens = lenses[dispatchInfo.lensIndex];
-    uvec4 tile = tiles[dispatchInfo.firstTile + gl_WorkGroupID.x];
+    uvec4 tile = tileAt(dispatchInfo.firstTile + gl_WorkGroupID.x);
     tileCandidates = tile.zw;
     uvec2 pixel = tile.xy * TILE_SIZE + gl_LocalInvocationID.xy;
     if (pixel.x < dispatchInfo.region.x || pixel.y < dispatchInfo.region.y) { return; }

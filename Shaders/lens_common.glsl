@@ -85,7 +85,6 @@ struct LensParams {
 
 layout(push_constant) uniform DispatchConstants {
     uvec4 region;                // x0, y0, x1, y1 of the pixels this dispatch covers
-    uint lensIndex;
     uint axis;                   // frost: 0 horizontal, 1 vertical
     uint firstTile;              // lens: the tile of workgroup 0
 } dispatchInfo;
@@ -105,28 +104,60 @@ const uint SPECTRAL_TAPS = 7u;
 const uint SRGB_BUCKET_OFFSET = 539u;   // first code of each float bucket (bits >> 16) of [0, 1)
 const uint PROFILE_SAMPLES = 256u;      // samples of a physical displacement profile
 
-layout(std430, set = 0, binding = 0) readonly buffer ParamsBuffer {
-    FrameParams frame;
-    LensParams lenses[];
-};
-layout(std430, set = 0, binding = 1) readonly buffer TablesBuffer { float tables[]; };
-layout(std430, set = 0, binding = 2) readonly buffer BackdropBuffer { uint backdrop[]; };
-layout(std430, set = 0, binding = 3) readonly buffer LabelBuffer { uint labelBytes[]; };
-layout(std430, set = 0, binding = 4) buffer ScratchBuffer { vec4 scratch[]; };
-layout(std430, set = 0, binding = 5) buffer FrostedBuffer { vec4 frosted[]; };
+// Descriptors, chosen for how llvmpipe (and GPUs) load: the frame and the dispatched lens are
+// uniform blocks (one scalar load per field, not a per-lane loop as for storage buffers); inputs
+// read at varying positions are uniform texel buffers of 32-bit (or 8-bit) words, which load as
+// one gather, bit-exact (floats travel as their bits, so no denormal flushing can touch them).
+// Storage buffers remain only where a pass writes.
+layout(std140, set = 0, binding = 0) uniform FrameBlock { FrameParams frame; };
+// The lens a frost or lens dispatch works on: one LensParams at a dynamic offset into the params buffer.
+layout(std140, set = 0, binding = 12) uniform LensBlock { LensParams lens; };
+layout(set = 0, binding = 1) uniform usamplerBuffer tableWords;      // R32_UINT: float bits
+layout(set = 0, binding = 2) uniform usamplerBuffer backdropWords;   // R32_UINT: sRGB packed
+layout(set = 0, binding = 3) uniform usamplerBuffer labelBytes;      // R8_UINT: coverage
+layout(std430, set = 0, binding = 4) writeonly buffer ScratchBuffer { vec4 scratch[]; };
+layout(std430, set = 0, binding = 5) writeonly buffer FrostedBuffer { vec4 frosted[]; };
 layout(std430, set = 0, binding = 6) buffer OutputBuffer { uint outputPixels[]; };
-layout(std430, set = 0, binding = 7) readonly buffer ShapesBuffer { ShapeParams shapes[]; };
+// Three R32G32B32A32_UINT texels per ShapeParams, in Swift's field order (see shapeAt).
+layout(set = 0, binding = 7) uniform usamplerBuffer shapeTexels;
 // A tile: tile x, tile y (16 px units); for lens tiles also the first candidate in `tileShapes`
 // and the candidate count.
-layout(std430, set = 0, binding = 8) readonly buffer TilesBuffer { uvec4 tiles[]; };
-// Per tile, the shapes near enough to matter (indices into `shapes`), in group order.
-layout(std430, set = 0, binding = 9) readonly buffer TileShapesBuffer { uint tileShapes[]; };
+layout(set = 0, binding = 8) uniform usamplerBuffer tileTexels;      // R32G32B32A32_UINT
+// Per tile, the shapes near enough to matter (indices into the shapes), in group order.
+layout(set = 0, binding = 9) uniform usamplerBuffer tileShapeWords;  // R32_UINT
 // Layers over everything, straight-alpha sRGB packed r | g << 8 | b << 16 | a << 24.
-layout(std430, set = 0, binding = 10) readonly buffer ForegroundBuffer { uint foregroundPixels[]; };
+layout(set = 0, binding = 10) uniform usamplerBuffer foregroundWords; // R32_UINT
 // What glass above sees: the backdrop with the glass below drawn over it, without the label row
 // (each glass draws the label itself), sRGB packed like the backdrop. Used only where glass lies
 // on glass.
 layout(std430, set = 0, binding = 11) buffer CompositeBuffer { uint compositePixels[]; };
+// The frost passes' outputs read back as texels (R32G32B32A32_UINT: float bits).
+layout(set = 0, binding = 13) uniform usamplerBuffer scratchTexels;
+layout(set = 0, binding = 14) uniform usamplerBuffer frostedTexels;
+
+// ---- Loads: how the GPU reads its texel buffers (the Swift twin subscripts its arrays). ----
+
+float tableAt(uint index) { return uintBitsToFloat(texelFetch(tableWords, int(index)).r); }
+uint backdropAt(uint index) { return texelFetch(backdropWords, int(index)).r; }
+uint foregroundAt(uint index) { return texelFetch(foregroundWords, int(index)).r; }
+uvec4 tileAt(uint index) { return texelFetch(tileTexels, int(index)); }
+uint tileShapeAt(uint index) { return texelFetch(tileShapeWords, int(index)).r; }
+vec3 scratchAt(int index) { return uintBitsToFloat(texelFetch(scratchTexels, index).rgb); }
+vec3 frostedAt(int index) { return uintBitsToFloat(texelFetch(frostedTexels, index).rgb); }
+
+ShapeParams shapeAt(uint index) {
+    uvec4 a = texelFetch(shapeTexels, int(index * 3u));
+    uvec4 b = texelFetch(shapeTexels, int(index * 3u + 1u));
+    uvec4 c = texelFetch(shapeTexels, int(index * 3u + 2u));
+    ShapeParams shape;
+    shape.centerHalfSize = uintBitsToFloat(a);
+    shape.cornerRadii = uintBitsToFloat(b);
+    shape.kind = c.x;
+    shape.exponent = uintBitsToFloat(c.y);
+    shape.padding0 = 0.0;
+    shape.padding1 = 0.0;
+    return shape;
+}
 
 const uint TILE_SIZE = 16u;
 
@@ -163,7 +194,7 @@ float powerPolynomial(float base, float exponent) {
 // ---- Colour ----
 
 float srgbDecode(uint code) {
-    return tables[SRGB_DECODE_OFFSET + code];
+    return tableAt(SRGB_DECODE_OFFSET + code);
 }
 
 // The count of rounding thresholds at or below the value: exact, and no pow() whose
@@ -172,8 +203,8 @@ float srgbDecode(uint code) {
 uint srgbEncode(float value) {
     if (!(value > 0.0)) { return 0u; }
     if (value >= 1.0) { return 255u; }
-    uint code = uint(tables[SRGB_BUCKET_OFFSET + (floatBitsToUint(value) >> 16u)]);
-    if (code < 255u && value >= tables[SRGB_ENCODE_OFFSET + code]) {
+    uint code = uint(tableAt(SRGB_BUCKET_OFFSET + (floatBitsToUint(value) >> 16u)));
+    if (code < 255u && value >= tableAt(SRGB_ENCODE_OFFSET + code)) {
         code = code + 1u;
     }
     return code;
@@ -245,7 +276,7 @@ int mirrorIndex(int index, int count) {
 
 float labelCoverage(int x, int y, uint wordOffset) {
     uint byteIndex = uint(y) * frame.labelWordsPerRow * 4u + uint(x);
-    return float((labelBytes[wordOffset + (byteIndex >> 2u)] >> ((byteIndex & 3u) * 8u)) & 255u) / 255.0;
+    return float(texelFetch(labelBytes, int(wordOffset * 4u + byteIndex)).r) / 255.0;
 }
 
 float sampleLabel(vec2 position, uint wordOffset) {
@@ -266,7 +297,7 @@ float sampleLabel(vec2 position, uint wordOffset) {
 // The content a frost pass blurs: the backdrop, or, under glass lying on glass, the composite of
 // the backdrop and the glass below.
 vec3 sourceColor(uint index, LensParams lens) {
-    return unpackColor(lens.readsComposite != 0u ? compositePixels[index] : backdrop[index]);
+    return unpackColor(lens.readsComposite != 0u ? compositePixels[index] : backdropAt(index));
 }
 
 // Bilinear on the frosted backdrop: mirrored at the canvas edge, then held inside the region the
@@ -282,10 +313,10 @@ vec3 sampleFrosted(vec2 position, LensParams lens) {
     int x1 = clamp(mirrorIndex(int(base.x) + 1, w), region.x, region.z - 1);
     int y0 = clamp(mirrorIndex(int(base.y), h), region.y, region.w - 1);
     int y1 = clamp(mirrorIndex(int(base.y) + 1, h), region.y, region.w - 1);
-    vec3 a = frosted[y0 * w + x0].rgb;
-    vec3 b = frosted[y0 * w + x1].rgb;
-    vec3 c = frosted[y1 * w + x0].rgb;
-    vec3 d = frosted[y1 * w + x1].rgb;
+    vec3 a = frostedAt(y0 * w + x0);
+    vec3 b = frostedAt(y0 * w + x1);
+    vec3 c = frostedAt(y1 * w + x0);
+    vec3 d = frostedAt(y1 * w + x1);
     vec3 top = a + (b - a) * t.x;
     vec3 bottom = c + (d - c) * t.x;
     return top + (bottom - top) * t.y;
@@ -380,7 +411,7 @@ GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
     group.center = vec2(0.0);
     uint count = SINGLE_SHAPE ? 1u : tileCandidates.y;
     for (uint i = 0u; i < count; i++) {
-        ShapeParams shape = shapes[tileShapes[tileCandidates.x + i]];
+        ShapeParams shape = shapeAt(tileShapeAt(tileCandidates.x + i));
         vec2 local = p - shape.centerHalfSize.xy;
         if (i > 0u && boundsDistance(local, shape) > group.distance + lens.blend) { continue; }
         float distance = shapeDistance(local, shape);
@@ -436,8 +467,8 @@ float surfaceDisplacement(float distance, LensParams lens) {
     float t = x * float(PROFILE_SAMPLES - 1u);
     uint index = min(uint(floor(t)), PROFILE_SAMPLES - 2u);
     float f = t - float(index);
-    float a = tables[lens.profileOffset + index];
-    float b = tables[lens.profileOffset + index + 1u];
+    float a = tableAt(lens.profileOffset + index);
+    float b = tableAt(lens.profileOffset + index + 1u);
     return a + (b - a) * f;
 }
 
@@ -510,8 +541,8 @@ vec3 dispersedContent(vec2 p, vec2 source, LensParams lens, bool withLabel) {
     vec3 sum = vec3(0.0);
     for (uint tap = 0u; tap < SPECTRAL_TAPS; tap++) {
         uint base = SPECTRAL_OFFSET + tap * 4u;
-        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tables[base]), lens, withLabel);
-        sum = sum + tapColor * vec3(tables[base + 1u], tables[base + 2u], tables[base + 3u]);
+        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tableAt(base)), lens, withLabel);
+        sum = sum + tapColor * vec3(tableAt(base + 1u), tableAt(base + 2u), tableAt(base + 3u));
     }
     return sum;
 }
@@ -553,8 +584,8 @@ vec4 tintAt(vec2 p, LensParams lens) {
     uint index = min(uint(floor(f)), lens.gradientCount - 2u);
     float t = f - float(index);
     uint base = lens.gradientOffset + index * 4u;
-    vec4 a = vec4(tables[base], tables[base + 1u], tables[base + 2u], tables[base + 3u]);
-    vec4 b = vec4(tables[base + 4u], tables[base + 5u], tables[base + 6u], tables[base + 7u]);
+    vec4 a = vec4(tableAt(base), tableAt(base + 1u), tableAt(base + 2u), tableAt(base + 3u));
+    vec4 b = vec4(tableAt(base + 4u), tableAt(base + 5u), tableAt(base + 6u), tableAt(base + 7u));
     return a + (b - a) * t;
 }
 

@@ -5,10 +5,10 @@ layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
 void main() {
-    uvec2 pixel = tiles[frame.foregroundTileOffset + gl_WorkGroupID.x].xy * TILE_SIZE + gl_LocalInvocationID.xy;
+    uvec2 pixel = tileAt(frame.foregroundTileOffset + gl_WorkGroupID.x).xy * TILE_SIZE + gl_LocalInvocationID.xy;
     if (pixel.x >= frame.width || pixel.y >= frame.height) { return; }
     uint index = pixel.y * frame.width + pixel.x;
-    uint foreground = foregroundPixels[index];
+    uint foreground = foregroundAt(index);
     if ((foreground >> 24u) == 0u) { return; }
     outputPixels[index] = packColor(composeForeground(unpackColor(outputPixels[index]), foreground));
 }

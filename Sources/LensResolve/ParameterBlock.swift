@@ -270,17 +270,14 @@ public struct LensParams: Sendable, Equatable {
 public struct DispatchConstants: Sendable, Equatable {
     /// x0, y0, x1, y1 of the pixels one dispatch covers.
     public var region: SIMD4<UInt32>
-    /// The group in `lenses` the frost and lens dispatches read.
-    public var lensIndex: UInt32
     /// Frost axis: 0 horizontal, 1 vertical.
     public var axis: UInt32
     /// Lens: the tile of workgroup 0 in `tiles`.
     public var firstTile: UInt32
 
-    /// The constants for a dispatch over `region`; lens index, axis and first tile default to 0.
-    public init(region: PixelRegion, lensIndex: Int = 0, axis: UInt32 = 0, firstTile: UInt32 = 0) {
+    /// The constants for a dispatch over `region`; axis and first tile default to 0.
+    public init(region: PixelRegion, axis: UInt32 = 0, firstTile: UInt32 = 0) {
         self.region = region.bounds
-        self.lensIndex = UInt32(lensIndex)
         self.axis = axis
         self.firstTile = firstTile
     }
@@ -288,7 +285,6 @@ public struct DispatchConstants: Sendable, Equatable {
     /// Byte offsets of each field, named as in GLSL.
     public static let fieldOffsets: [(name: String, offset: Int)] = [
         ("region", MemoryLayout<Self>.offset(of: \.region)!),
-        ("lensIndex", MemoryLayout<Self>.offset(of: \.lensIndex)!),
         ("axis", MemoryLayout<Self>.offset(of: \.axis)!),
         ("firstTile", MemoryLayout<Self>.offset(of: \.firstTile)!),
     ]
@@ -317,25 +313,37 @@ public enum TableLayout {
     public static let tileSize = 16
 }
 
-/// The `ParamsBuffer` block: `FrameParams frame; LensParams lenses[];` (std430).
-public enum ParamsBufferLayout {
-    /// Byte offset of `lenses[0]`: `FrameParams` rounded up to the array's 16-byte alignment.
-    public static let lensArrayOffset = (MemoryLayout<FrameParams>.size + 15) / 16 * 16
-    /// Bytes between consecutive `lenses[i]`.
-    public static let lensStride = MemoryLayout<LensParams>.stride
+/// The params buffer as the GPU reads it: the `FrameBlock` (`FrameParams`, std140) at 0, then
+/// each lens's `LensBlock` (one `LensParams`) at a dynamic offset. Both offsets are multiples of
+/// the device's uniform-buffer offset alignment.
+public struct ParamsBufferLayout: Sendable, Equatable {
+    /// Byte offset of the first lens: `FrameParams` rounded up to the alignment.
+    public let lensArrayOffset: Int
+    /// Bytes between consecutive lenses: `LensParams` rounded up to the alignment.
+    public let lensStride: Int
 
-    /// Size of the block holding `lensCount` lenses (at least one, as GLSL's runtime array needs).
-    public static func byteCount(lensCount: Int) -> Int { lensArrayOffset + lensStride * max(1, lensCount) }
+    /// The layout for a device whose dynamic uniform offsets must be multiples of `alignment`
+    /// (a power of two; 16 is the std140 minimum).
+    public init(alignment: Int) {
+        let step = max(16, alignment)
+        lensArrayOffset = (MemoryLayout<FrameParams>.size + step - 1) / step * step
+        lensStride = (MemoryLayout<LensParams>.size + step - 1) / step * step
+    }
+
+    /// Byte offset of lens `index`, the dynamic offset of its dispatches.
+    public func lensOffset(_ index: Int) -> Int { lensArrayOffset + lensStride * index }
+
+    /// Size of the buffer holding `lensCount` lenses (room for one at least: the binding needs it).
+    public func byteCount(lensCount: Int) -> Int { lensOffset(max(1, lensCount)) }
 
     /// The buffer contents for one frame.
-    public static func bytes(frame: FrameParams, lenses: [LensParams]) -> [UInt8] {
+    public func bytes(frame: FrameParams, lenses: [LensParams]) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: byteCount(lensCount: lenses.count))
         bytes.withUnsafeMutableBytes { buffer in
             withUnsafeBytes(of: frame) { buffer.copyMemory(from: $0) }
             for (index, lens) in lenses.enumerated() {
                 withUnsafeBytes(of: lens) { source in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[(lensArrayOffset + index * lensStride)...])
-                        .copyMemory(from: source)
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[lensOffset(index)...]).copyMemory(from: source)
                 }
             }
         }

@@ -7,18 +7,19 @@ final class DescriptorSet {
     let pool: VkDescriptorPool
     let handle: VkDescriptorSet
 
-    init(layout: DescriptorSetLayout, storageBufferCount: Int) throws {
+    init(layout: DescriptorSetLayout) throws {
         self.layout = layout
         let device = layout.device.handle
-        var size = VkDescriptorPoolSize(
-            type: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, descriptorCount: UInt32(storageBufferCount))
+        var sizes = Dictionary(grouping: DescriptorBinding.allCases, by: \.descriptorType.rawValue).map {
+            VkDescriptorPoolSize(type: VkDescriptorType(rawValue: $0.key), descriptorCount: UInt32($0.value.count))
+        }
         var poolInfo = VkDescriptorPoolCreateInfo()
         poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO
         poolInfo.maxSets = 1
-        poolInfo.poolSizeCount = 1
+        poolInfo.poolSizeCount = UInt32(sizes.count)
         let pool: VkDescriptorPool = try vkCreate("vkCreateDescriptorPool") { created in
-            withUnsafePointer(to: &size) { sizePointer in
-                poolInfo.pPoolSizes = sizePointer
+            sizes.withUnsafeMutableBufferPointer { sizePointer in
+                poolInfo.pPoolSizes = UnsafePointer(sizePointer.baseAddress)
                 return vkCreateDescriptorPool(device, &poolInfo, nil, &created)
             }
         }
@@ -41,23 +42,36 @@ final class DescriptorSet {
         self.pool = pool
     }
 
-    /// Points binding i at `buffers[i]`, whole size.
-    func bind(_ buffers: [Buffer]) {
-        var infos = buffers.map {
-            VkDescriptorBufferInfo(buffer: $0.handle, offset: 0, range: VkDeviceSize(VK_WHOLE_SIZE))
+    /// Points every binding at its buffer (`buffers`, indexed by ``Binding``) or its texel view.
+    func bind(buffers: [Buffer], views: [DescriptorBinding: BufferView]) {
+        let bindings = DescriptorBinding.allCases
+        var bufferInfos = bindings.map { binding -> VkDescriptorBufferInfo in
+            let range: VkDeviceSize =
+                switch binding.kind {
+                case .uniformBuffer(let range), .dynamicUniformBuffer(let range): VkDeviceSize(range)
+                case .storageBuffer, .texels: VkDeviceSize(VK_WHOLE_SIZE)
+                }
+            return VkDescriptorBufferInfo(buffer: buffers[binding.buffer.rawValue].handle, offset: 0, range: range)
         }
-        infos.withUnsafeMutableBufferPointer { infoPointer in
-            var writes = (0..<buffers.count).map { index -> VkWriteDescriptorSet in
-                var write = VkWriteDescriptorSet()
-                write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
-                write.dstSet = handle
-                write.dstBinding = UInt32(index)
-                write.descriptorCount = 1
-                write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-                write.pBufferInfo = UnsafePointer(infoPointer.baseAddress! + index)
-                return write
+        var viewHandles = bindings.map { views[$0]?.handle }
+        bufferInfos.withUnsafeMutableBufferPointer { infoPointer in
+            viewHandles.withUnsafeMutableBufferPointer { viewPointer in
+                var writes = bindings.enumerated().map { index, binding -> VkWriteDescriptorSet in
+                    var write = VkWriteDescriptorSet()
+                    write.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET
+                    write.dstSet = handle
+                    write.dstBinding = binding.rawValue
+                    write.descriptorCount = 1
+                    write.descriptorType = binding.descriptorType
+                    if case .texels = binding.kind {
+                        write.pTexelBufferView = UnsafePointer(viewPointer.baseAddress! + index)
+                    } else {
+                        write.pBufferInfo = UnsafePointer(infoPointer.baseAddress! + index)
+                    }
+                    return write
+                }
+                vkUpdateDescriptorSets(layout.device.handle, UInt32(writes.count), &writes, 0, nil)
             }
-            vkUpdateDescriptorSets(layout.device.handle, UInt32(writes.count), &writes, 0, nil)
         }
     }
 

@@ -28,6 +28,10 @@ struct PhysicalDeviceChoice {
     let timestampPeriod: Float
     let pipelineCacheUUID: String
     let typeRank: Int
+    /// Dynamic uniform-buffer offsets must be multiples of this (the per-lens parameter blocks).
+    let uniformOffsetAlignment: Int
+    /// The most texels one texel-buffer view may show.
+    let maxTexelBufferElements: Int
 }
 
 enum DeviceSelector {
@@ -78,7 +82,9 @@ enum DeviceSelector {
             PhysicalDeviceChoice(
                 handle: handle, description: description, queueFamily: UInt32(computeFamily),
                 timestampValidBits: families[computeFamily].timestampValidBits,
-                timestampPeriod: properties.limits.timestampPeriod, pipelineCacheUUID: uuid, typeRank: rank)
+                timestampPeriod: properties.limits.timestampPeriod, pipelineCacheUUID: uuid, typeRank: rank,
+                uniformOffsetAlignment: Int(properties.limits.minUniformBufferOffsetAlignment),
+                maxTexelBufferElements: Int(properties.limits.maxTexelBufferElements))
         )
     }
 

@@ -3,9 +3,67 @@ import Foundation
 import LensModel
 import LensResolve
 
-/// Buffer bindings, in the order of `Shaders/lens_common.glsl`.
+/// The buffers a frame slot owns (several descriptor bindings may show one buffer).
 enum Binding: Int, CaseIterable {
     case params, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes, foreground, composite
+}
+
+/// The descriptor set's bindings, numbered as in `Shaders/lens_common.glsl`: which buffer each
+/// shows and as what. Uniform blocks and texel buffers where the shaders only read (llvmpipe
+/// loads those with one scalar load or one gather; a storage-buffer load is a loop over the
+/// SIMD lanes), storage buffers where they write.
+enum DescriptorBinding: UInt32, CaseIterable {
+    case frame, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes, foreground, composite
+    case lens, scratchTexels, frostedTexels
+
+    enum Kind: Equatable {
+        case storageBuffer
+        /// A uniform block over the buffer's first `range` bytes.
+        case uniformBuffer(range: Int)
+        /// A uniform block of `range` bytes at an offset given with each dispatch.
+        case dynamicUniformBuffer(range: Int)
+        /// A uniform texel buffer of `format`, `texelSize` bytes a texel.
+        case texels(format: VkFormat, texelSize: Int)
+    }
+
+    var kind: Kind {
+        switch self {
+        case .frame: .uniformBuffer(range: MemoryLayout<FrameParams>.size)
+        case .lens: .dynamicUniformBuffer(range: MemoryLayout<LensParams>.size)
+        case .tables, .backdrop, .tileShapes, .foreground: .texels(format: VK_FORMAT_R32_UINT, texelSize: 4)
+        case .label: .texels(format: VK_FORMAT_R8_UINT, texelSize: 1)
+        case .shapes, .tiles, .scratchTexels, .frostedTexels:
+            .texels(format: VK_FORMAT_R32G32B32A32_UINT, texelSize: 16)
+        case .scratch, .frosted, .output, .composite: .storageBuffer
+        }
+    }
+
+    var descriptorType: VkDescriptorType {
+        switch kind {
+        case .storageBuffer: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+        case .uniformBuffer: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+        case .dynamicUniformBuffer: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
+        case .texels: VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+        }
+    }
+
+    /// The buffer this binding shows.
+    var buffer: Binding {
+        switch self {
+        case .frame, .lens: .params
+        case .tables: .tables
+        case .backdrop: .backdrop
+        case .label: .label
+        case .scratch, .scratchTexels: .scratch
+        case .frosted, .frostedTexels: .frosted
+        case .output: .output
+        case .shapes: .shapes
+        case .tiles: .tiles
+        case .tileShapes: .tileShapes
+        case .foreground: .foreground
+        case .composite: .composite
+        }
+    }
 }
 
 /// Everything one frame in flight owns: its buffers (and the composed base layer kept for the
@@ -19,6 +77,8 @@ final class FrameSlot {
     let fence: Fence
     let reuse = FrameReuse()
     private(set) var buffers: [Buffer] = []
+    /// The texel-buffer views of `buffers`, remade whenever a buffer is.
+    private(set) var views: [DescriptorBinding: BufferView] = [:]
     /// The backdrop with the resting label, copied into `output` at the start of every frame.
     private(set) var base: Buffer?
     private(set) var queries: TimestampQueryPool?
@@ -34,16 +94,26 @@ final class FrameSlot {
 
     init(device: Device, setLayout: DescriptorSetLayout) throws {
         self.device = device
-        descriptorSet = try DescriptorSet(layout: setLayout, storageBufferCount: Binding.allCases.count)
+        descriptorSet = try DescriptorSet(layout: setLayout)
         commandBuffer = try CommandBuffer(device: device)
         fence = try Fence(device: device)
     }
 
     func buffer(_ binding: Binding) -> Buffer { buffers[binding.rawValue] }
 
-    /// Reallocates any buffer smaller than needed, then rebinds the descriptor set; reallocation
-    /// forgets what the buffers held.
+    /// Reallocates any buffer smaller than needed, then remakes the views and rebinds the
+    /// descriptor set; reallocation forgets what the buffers held.
+    /// - Throws: ``VulkanError`` when a texel buffer would hold more texels than the device allows.
     func ensureBuffers(sizes: [Binding: Int], baseSize: Int) throws {
+        for binding in DescriptorBinding.allCases {
+            guard case .texels(_, let texelSize) = binding.kind else { continue }
+            let texels = (sizes[binding.buffer] ?? 0) / texelSize
+            guard texels <= device.physical.maxTexelBufferElements else {
+                throw VulkanError(
+                    "the frame is too large for \(device.physical.description.name): its \(binding) buffer needs \(texels) texels, the device reads at most \(device.physical.maxTexelBufferElements) per texel buffer (maxTexelBufferElements); render it on the CPU (--backend cpu) or smaller"
+                )
+            }
+        }
         var changed = buffers.isEmpty
         var updated = buffers
         for binding in Binding.allCases {
@@ -62,7 +132,15 @@ final class FrameSlot {
         }
         buffers = updated
         if changed {
-            descriptorSet.bind(buffers)
+            views = [:]
+            for binding in DescriptorBinding.allCases {
+                guard case .texels(let format, let texelSize) = binding.kind else { continue }
+                let buffer = buffers[binding.buffer.rawValue]
+                views[binding] = try BufferView(
+                    buffer: buffer, format: format, texelSize: texelSize,
+                    texelCount: min(buffer.size / texelSize, device.physical.maxTexelBufferElements))
+            }
+            descriptorSet.bind(buffers: buffers, views: views)
             reuse.invalidate()
         }
     }

@@ -24,24 +24,24 @@ final class ShaderModule {
     deinit { vkDestroyShaderModule(device.handle, handle, nil) }
 }
 
-/// Owns the one `VkDescriptorSetLayout`: bindings 0…`count−1`, all storage buffers, compute stage.
+/// Owns the one `VkDescriptorSetLayout`: every ``DescriptorBinding``, compute stage.
 final class DescriptorSetLayout {
     let device: Device
     let handle: VkDescriptorSetLayout
 
-    init(device: Device, storageBufferCount count: Int) throws {
+    init(device: Device) throws {
         self.device = device
-        var bindings = (0..<count).map { index -> VkDescriptorSetLayoutBinding in
+        var bindings = DescriptorBinding.allCases.map { descriptor -> VkDescriptorSetLayoutBinding in
             var binding = VkDescriptorSetLayoutBinding()
-            binding.binding = UInt32(index)
-            binding.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+            binding.binding = descriptor.rawValue
+            binding.descriptorType = descriptor.descriptorType
             binding.descriptorCount = 1
             binding.stageFlags = VK_SHADER_STAGE_COMPUTE_BIT.rawValue
             return binding
         }
         var info = VkDescriptorSetLayoutCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO
-        info.bindingCount = UInt32(count)
+        info.bindingCount = UInt32(bindings.count)
         handle = try vkCreate("vkCreateDescriptorSetLayout") { created in
             bindings.withUnsafeMutableBufferPointer { pointer in
                 info.pBindings = UnsafePointer(pointer.baseAddress)

@@ -12,6 +12,8 @@ import LensShaders
 public final class VulkanRenderer {
     private let device: Device
     private let setLayout: DescriptorSetLayout
+    /// Where the frame and each lens sit in the params buffer, aligned for dynamic offsets.
+    private let paramsLayout: ParamsBufferLayout
     private let layout: PipelineLayout
     private let cache: PipelineCache
     private let composePipeline: ComputePipeline
@@ -42,7 +44,8 @@ public final class VulkanRenderer {
         let choice = try DeviceSelector.choose(instance, preference: options.device)
         device = try Device(instance: instance, physical: choice)
         deviceDescription = choice.description
-        setLayout = try DescriptorSetLayout(device: device, storageBufferCount: Binding.allCases.count)
+        setLayout = try DescriptorSetLayout(device: device)
+        paramsLayout = ParamsBufferLayout(alignment: choice.uniformOffsetAlignment)
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
         composePipeline = try ComputePipeline(
@@ -120,7 +123,7 @@ public final class VulkanRenderer {
         try ensureBuffers(
             slot,
             sizes: [
-                .params: ParamsBufferLayout.byteCount(lensCount: parameters.lenses.count),
+                .params: paramsLayout.byteCount(lensCount: parameters.lenses.count),
                 .tables: parameters.tables.count * 4,
                 .backdrop: pixelCount * 4,
                 .label: parameters.labelWords.count * 4,
@@ -140,7 +143,7 @@ public final class VulkanRenderer {
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
         do {
-            slot.buffer(.params).upload(ParamsBufferLayout.bytes(frame: planned.frame, lenses: planned.lenses))
+            slot.buffer(.params).upload(paramsLayout.bytes(frame: planned.frame, lenses: planned.lenses))
             slot.buffer(.tables).upload(planned.tables)
             if plan.uploadBackdrop { slot.buffer(.backdrop).upload(planned.backdrop) }
             if plan.uploadLabel { slot.buffer(.label).upload(planned.labelWords) }
@@ -241,8 +244,6 @@ public final class VulkanRenderer {
             query += 1
         }
         if let queries { vkCmdResetQueryPool(commands, queries.handle, 0, queries.capacity) }
-        var set: VkDescriptorSet? = slot.descriptorSet.handle
-        vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &set, 0, nil)
         // This slot's previous frame (compute passes, base copies) → this frame's copies and passes.
         memoryBarrier(
             commands, from: (Self.computeAndTransferStages, Self.allWrites),
@@ -260,7 +261,7 @@ public final class VulkanRenderer {
                     commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
                     to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
             }
-            dispatch(commands, composePipeline, DispatchConstants(region: composeRegion))
+            dispatch(commands, composePipeline, slot, DispatchConstants(region: composeRegion))
             timestamp()
             // Compose wrote output → the copy reads it into the kept base.
             memoryBarrier(
@@ -286,12 +287,12 @@ public final class VulkanRenderer {
             computeBarrier(commands)
             let lens = parameters.lenses[index]
             dispatch(
-                commands, frostPipeline, DispatchConstants(region: parameters.fullFrame, lensIndex: index, axis: 0),
+                commands, frostPipeline, slot, DispatchConstants(region: parameters.fullFrame, axis: 0), lens: index,
                 workgroups: (lens.rowTileCount, 1))
             // Horizontal frost wrote scratch → vertical frost reads it.
             computeBarrier(commands)
             dispatch(
-                commands, frostPipeline, DispatchConstants(region: parameters.fullFrame, lensIndex: index, axis: 1),
+                commands, frostPipeline, slot, DispatchConstants(region: parameters.fullFrame, axis: 1), lens: index,
                 workgroups: (lens.frostTileCount, 1))
             timestamp()
             // Vertical frost wrote frosted, the base copy/earlier lenses wrote output and composite → this
@@ -299,20 +300,19 @@ public final class VulkanRenderer {
             computeBarrier(commands)
             // Tiles that reach a label, then the others: disjoint pixels, so no barrier between them.
             dispatch(
-                commands, lensPipelines[index].label,
-                DispatchConstants(region: regions.lens, lensIndex: index, firstTile: lens.tileOffset),
+                commands, lensPipelines[index].label, slot,
+                DispatchConstants(region: regions.lens, firstTile: lens.tileOffset), lens: index,
                 workgroups: (lens.labelTileCount, 1))
             dispatch(
-                commands, lensPipelines[index].plain,
-                DispatchConstants(
-                    region: regions.lens, lensIndex: index, firstTile: lens.tileOffset + lens.labelTileCount),
+                commands, lensPipelines[index].plain, slot,
+                DispatchConstants(region: regions.lens, firstTile: lens.tileOffset + lens.labelTileCount), lens: index,
                 workgroups: (lens.tileCount - lens.labelTileCount, 1))
             timestamp()
         }
         // The lenses wrote output → the foreground goes over it.
         computeBarrier(commands)
         dispatch(
-            commands, overlayPipeline, DispatchConstants(region: parameters.fullFrame),
+            commands, overlayPipeline, slot, DispatchConstants(region: parameters.fullFrame),
             workgroups: (parameters.frame.foregroundTileCount, 1))
         timestamp()
         // The last compute pass wrote output → the host reads it after the fence.
@@ -353,16 +353,20 @@ public final class VulkanRenderer {
         memoryBarrier(commands, from: (compute, Self.shaderReadWrite), to: (compute, Self.shaderReadWrite))
     }
 
-    /// Dispatches over the region in 16×16 workgroups, or over `workgroups` when given (a tile list).
+    /// Dispatches over the region in 16×16 workgroups, or over `workgroups` when given (a tile
+    /// list), with the slot's descriptor set showing lens `lens` (0 for the passes without one).
     private func dispatch(
-        _ commands: VkCommandBuffer, _ pipeline: ComputePipeline, _ constants: DispatchConstants,
-        workgroups: (UInt32, UInt32)? = nil
+        _ commands: VkCommandBuffer, _ pipeline: ComputePipeline, _ slot: FrameSlot, _ constants: DispatchConstants,
+        lens: Int = 0, workgroups: (UInt32, UInt32)? = nil
     ) {
         let width = constants.region.z - constants.region.x
         let height = constants.region.w - constants.region.y
         let groups = workgroups ?? ((width + 15) / 16, (height + 15) / 16)
         guard width > 0, height > 0, groups.0 > 0, groups.1 > 0 else { return }
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle)
+        var set: VkDescriptorSet? = slot.descriptorSet.handle
+        var lensOffset = UInt32(paramsLayout.lensOffset(lens))
+        vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout.handle, 0, 1, &set, 1, &lensOffset)
         var pushed = constants
         vkCmdPushConstants(
             commands, layout.handle, VK_SHADER_STAGE_COMPUTE_BIT.rawValue, 0, layout.pushConstantSize, &pushed)

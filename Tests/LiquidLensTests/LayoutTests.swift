@@ -68,7 +68,7 @@ struct LayoutTests {
     @Test("Swift and GLSL structs have the same members at the same offsets", arguments: ShaderModuleName.allCases)
     func structsAgree(module: ShaderModuleName) throws {
         let layout = SPIRVLayout(module.spirv)
-        for name in ["FrameParams", "LensParams", "DispatchConstants"] + (module == .lens ? ["ShapeParams"] : []) {
+        for name in ["FrameParams", "LensParams", "DispatchConstants"] {
             let id = try #require(layout.laidOutStruct(named: name), "\(name) missing from \(module.rawValue).spv")
             let glsl = layout.members(of: id)
             let swift = Self.swiftLayout(name)
@@ -77,25 +77,44 @@ struct LayoutTests {
         }
     }
 
-    @Test("The lens array sits where Swift writes it, with Swift's stride", arguments: ShaderModuleName.allCases)
-    func paramsBufferAgrees(module: ShaderModuleName) throws {
+    @Test("The frame and lens blocks hold one struct each, at offset 0", arguments: ShaderModuleName.allCases)
+    func uniformBlocksAgree(module: ShaderModuleName) throws {
         let layout = SPIRVLayout(module.spirv)
-        let block = try #require(layout.laidOutStruct(named: "ParamsBuffer"))
-        let offsets = try #require(layout.memberOffsets[block])
-        #expect(offsets[0] == 0)
-        #expect(offsets[1] == ParamsBufferLayout.lensArrayOffset)
-        let arrayType = try #require(layout.memberTypes[block]?[1])
-        #expect(layout.arrayStrides[arrayType] == ParamsBufferLayout.lensStride)
+        for name in ["FrameBlock", "LensBlock"] {
+            let block = try #require(layout.laidOutStruct(named: name), "\(name) missing from \(module.rawValue).spv")
+            #expect(layout.memberOffsets[block] == [0: 0], "\(name) in \(module.rawValue)")
+        }
         #expect(MemoryLayout<LensParams>.stride == MemoryLayout<LensParams>.size, "LensParams has trailing padding")
     }
 
-    @Test("The shapes array has Swift's stride")
-    func shapesBufferAgrees() throws {
-        let layout = SPIRVLayout(ShaderModuleName.lens.spirv)
-        let block = try #require(layout.laidOutStruct(named: "ShapesBuffer"))
-        let arrayType = try #require(layout.memberTypes[block]?[0])
-        #expect(layout.arrayStrides[arrayType] == MemoryLayout<ShapeParams>.stride)
-        #expect(MemoryLayout<ShapeParams>.stride == MemoryLayout<ShapeParams>.size)
+    @Test("Each lens sits at an aligned offset, after the frame, without overlap", arguments: [16, 64, 256])
+    func paramsBufferLayout(alignment: Int) {
+        let layout = ParamsBufferLayout(alignment: alignment)
+        #expect(layout.lensArrayOffset >= MemoryLayout<FrameParams>.size)
+        #expect(layout.lensStride >= MemoryLayout<LensParams>.size)
+        for index in 0..<3 { #expect(layout.lensOffset(index) % alignment == 0) }
+        let frame = FrameParams(
+            width: 7, height: 9, lensCount: 2, labelWordsPerRow: 3, restingColor: .one, accentColor: .zero)
+        var lens = LensParams()
+        lens.opacity = 0.5
+        let bytes = layout.bytes(frame: frame, lenses: [lens, lens])
+        #expect(bytes.count == layout.lensOffset(2))
+        let stored = bytes.withUnsafeBytes {
+            $0.loadUnaligned(fromByteOffset: layout.lensOffset(1), as: LensParams.self)
+        }
+        #expect(stored == lens)
+        #expect(bytes.withUnsafeBytes { $0.loadUnaligned(as: FrameParams.self) } == frame)
+    }
+
+    @Test("A shape is three 16-byte texels in Swift's field order")
+    func shapesTexelsAgree() throws {
+        #expect(MemoryLayout<ShapeParams>.stride == 48)
+        #expect(MemoryLayout<ShapeParams>.size == 48)
+        let offsets = Dictionary(uniqueKeysWithValues: ShapeParams.fieldOffsets.map { ($0.name, $0.offset) })
+        #expect(offsets["centerHalfSize"] == 0)
+        #expect(offsets["cornerRadii"] == 16)
+        #expect(offsets["kind"] == 32)
+        #expect(offsets["exponent"] == 36)
     }
 
     @Test("The table offsets and tile size in the GLSL match TableLayout")
