@@ -10,9 +10,9 @@ void main() {
     float glyph = labelCoverage(int(pixel.x), int(pixel.y), 0u);
     // Off the label the result is the backdrop itself: sRGB decode then encode is exact.
     if (glyph == 0.0) {
-        outputPixels[index] = backdropAt(index);
+        storeOutput(index, backdropAt(index));
         return;
     }
     vec3 background = unpackColor(backdropAt(index));
-    outputPixels[index] = packColor(composeLabel(background, glyph, frame.restingColor));
+    storeOutput(index, packColor(composeLabel(background, glyph, frame.restingColor)));
 }

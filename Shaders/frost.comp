@@ -26,8 +26,8 @@ void main() {
     }
     uint index = pixel.y * frame.width + pixel.x;
     if (dispatchInfo.axis == 0u) {
-        scratch[index] = vec4(sum, 1.0);
+        imageStore(scratchImage, int(index), floatBitsToUint(vec4(sum, 1.0)));
     } else {
-        frosted[index] = vec4(sum, 1.0);
+        imageStore(frostedImage, int(index), floatBitsToUint(vec4(sum, 1.0)));
     }
 }

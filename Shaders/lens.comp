@@ -19,10 +19,10 @@ void main() {
     if (glassCoverage <= 0.0 && shadow <= 0.0) { return; }
     uint index = pixel.y * frame.width + pixel.x;
     vec3 glass = glassCoverage > 0.0 ? glassColor(p, group, lens, true) : vec3(0.0);
-    outputPixels[index] = packColor(layOver(unpackColor(outputPixels[index]), shadow, glass, glassCoverage, lens));
+    storeOutput(index, packColor(layOver(unpackColor(outputAt(index)), shadow, glass, glassCoverage, lens)));
     uvec4 region = lens.compositeRegion;
     if (pixel.x < region.x || pixel.y < region.y || pixel.x >= region.z || pixel.y >= region.w) { return; }
     // Off the label the glass looks the same without it; on it, glass above redraws the label itself.
     vec3 unlabeled = glassCoverage > 0.0 && REACHES_LABEL ? glassColor(p, group, lens, false) : glass;
-    compositePixels[index] = packColor(layOver(unpackColor(compositePixels[index]), shadow, unlabeled, glassCoverage, lens));
+    storeComposite(index, packColor(layOver(unpackColor(compositeAt(index)), shadow, unlabeled, glassCoverage, lens)));
 }

@@ -108,16 +108,17 @@ const uint PROFILE_SAMPLES = 256u;      // samples of a physical displacement pr
 // uniform blocks (one scalar load per field, not a per-lane loop as for storage buffers); inputs
 // read at varying positions are uniform texel buffers of 32-bit (or 8-bit) words, which load as
 // one gather, bit-exact (floats travel as their bits, so no denormal flushing can touch them).
-// Storage buffers remain only where a pass writes.
+// Passes write storage texel buffers.
 layout(std140, set = 0, binding = 0) uniform FrameBlock { FrameParams frame; };
 // The lens a frost or lens dispatch works on: one LensParams at a dynamic offset into the params buffer.
 layout(std140, set = 0, binding = 12) uniform LensBlock { LensParams lens; };
 layout(set = 0, binding = 1) uniform usamplerBuffer tableWords;      // R32_UINT: float bits
 layout(set = 0, binding = 2) uniform usamplerBuffer backdropWords;   // R32_UINT: sRGB packed
 layout(set = 0, binding = 3) uniform usamplerBuffer labelBytes;      // R8_UINT: coverage
-layout(std430, set = 0, binding = 4) writeonly buffer ScratchBuffer { vec4 scratch[]; };
-layout(std430, set = 0, binding = 5) writeonly buffer FrostedBuffer { vec4 frosted[]; };
-layout(std430, set = 0, binding = 6) buffer OutputBuffer { uint outputPixels[]; };
+// What the passes write: storage texel buffers (a store is one scatter, not a loop over lanes).
+layout(set = 0, binding = 4, rgba32ui) uniform writeonly uimageBuffer scratchImage;   // float bits
+layout(set = 0, binding = 5, rgba32ui) uniform writeonly uimageBuffer frostedImage;   // float bits
+layout(set = 0, binding = 6, r32ui) uniform uimageBuffer outputImage;                // sRGB packed
 // Three R32G32B32A32_UINT texels per ShapeParams, in Swift's field order (see shapeAt).
 layout(set = 0, binding = 7) uniform usamplerBuffer shapeTexels;
 // A tile: tile x, tile y (16 px units); for lens tiles also the first candidate in `tileShapes`
@@ -130,7 +131,7 @@ layout(set = 0, binding = 10) uniform usamplerBuffer foregroundWords; // R32_UIN
 // What glass above sees: the backdrop with the glass below drawn over it, without the label row
 // (each glass draws the label itself), sRGB packed like the backdrop. Used only where glass lies
 // on glass.
-layout(std430, set = 0, binding = 11) buffer CompositeBuffer { uint compositePixels[]; };
+layout(set = 0, binding = 11, r32ui) uniform uimageBuffer compositeImage;
 // The frost passes' outputs read back as texels (R32G32B32A32_UINT: float bits).
 layout(set = 0, binding = 13) uniform usamplerBuffer scratchTexels;
 layout(set = 0, binding = 14) uniform usamplerBuffer frostedTexels;
@@ -144,6 +145,10 @@ uvec4 tileAt(uint index) { return texelFetch(tileTexels, int(index)); }
 uint tileShapeAt(uint index) { return texelFetch(tileShapeWords, int(index)).r; }
 vec3 scratchAt(int index) { return uintBitsToFloat(texelFetch(scratchTexels, index).rgb); }
 vec3 frostedAt(int index) { return uintBitsToFloat(texelFetch(frostedTexels, index).rgb); }
+uint outputAt(uint index) { return imageLoad(outputImage, int(index)).r; }
+void storeOutput(uint index, uint packed) { imageStore(outputImage, int(index), uvec4(packed)); }
+uint compositeAt(uint index) { return imageLoad(compositeImage, int(index)).r; }
+void storeComposite(uint index, uint packed) { imageStore(compositeImage, int(index), uvec4(packed)); }
 
 ShapeParams shapeAt(uint index) {
     uvec4 a = texelFetch(shapeTexels, int(index * 3u));
@@ -297,7 +302,7 @@ float sampleLabel(vec2 position, uint wordOffset) {
 // The content a frost pass blurs: the backdrop, or, under glass lying on glass, the composite of
 // the backdrop and the glass below.
 vec3 sourceColor(uint index, LensParams lens) {
-    return unpackColor(lens.readsComposite != 0u ? compositePixels[index] : backdropAt(index));
+    return unpackColor(lens.readsComposite != 0u ? compositeAt(index) : backdropAt(index));
 }
 
 // Bilinear on the frosted backdrop: mirrored at the canvas edge, then held inside the region the

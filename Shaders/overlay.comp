@@ -10,5 +10,5 @@ void main() {
     uint index = pixel.y * frame.width + pixel.x;
     uint foreground = foregroundAt(index);
     if ((foreground >> 24u) == 0u) { return; }
-    outputPixels[index] = packColor(composeForeground(unpackColor(outputPixels[index]), foreground));
+    storeOutput(index, packColor(composeForeground(unpackColor(outputAt(index)), foreground)));
 }

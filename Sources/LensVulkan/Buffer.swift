@@ -1,7 +1,7 @@
 internal import CVulkan
 import Foundation
 
-/// Owns a storage, uniform and texel (and transfer source/destination) `VkBuffer` and its host-visible, coherent memory, mapped for its whole life.
+/// Owns a uniform and texel (and transfer source/destination) `VkBuffer` and its host-visible, coherent memory, mapped for its whole life.
 /// Host writes before a submit are visible to that submit; reads after the fence need the
 /// shader-write → host-read barrier the renderer records.
 final class Buffer {
@@ -18,8 +18,9 @@ final class Buffer {
         info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
         info.size = VkDeviceSize(self.size)
         info.usage =
-            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue
-            | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
+            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue
+            | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue
+            | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
             | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
         let handle: VkBuffer = try vkCreate("vkCreateBuffer") { vkCreateBuffer(device.handle, &info, nil, &$0) }

@@ -49,7 +49,7 @@ final class DescriptorSet {
             let range: VkDeviceSize =
                 switch binding.kind {
                 case .uniformBuffer(let range), .dynamicUniformBuffer(let range): VkDeviceSize(range)
-                case .storageBuffer, .texels: VkDeviceSize(VK_WHOLE_SIZE)
+                case .texels, .storageTexels: VkDeviceSize(VK_WHOLE_SIZE)
                 }
             return VkDescriptorBufferInfo(buffer: buffers[binding.buffer.rawValue].handle, offset: 0, range: range)
         }
@@ -63,7 +63,7 @@ final class DescriptorSet {
                     write.dstBinding = binding.rawValue
                     write.descriptorCount = 1
                     write.descriptorType = binding.descriptorType
-                    if case .texels = binding.kind {
+                    if binding.kind.texelFormat != nil {
                         write.pTexelBufferView = UnsafePointer(viewPointer.baseAddress! + index)
                     } else {
                         write.pBufferInfo = UnsafePointer(infoPointer.baseAddress! + index)

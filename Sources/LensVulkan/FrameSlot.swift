@@ -11,19 +11,28 @@ enum Binding: Int, CaseIterable {
 /// The descriptor set's bindings, numbered as in `Shaders/lens_common.glsl`: which buffer each
 /// shows and as what. Uniform blocks and texel buffers where the shaders only read (llvmpipe
 /// loads those with one scalar load or one gather; a storage-buffer load is a loop over the
-/// SIMD lanes), storage buffers where they write.
+/// SIMD lanes), storage texel buffers where they write (a store is one scatter).
 enum DescriptorBinding: UInt32, CaseIterable {
     case frame, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes, foreground, composite
     case lens, scratchTexels, frostedTexels
 
     enum Kind: Equatable {
-        case storageBuffer
         /// A uniform block over the buffer's first `range` bytes.
         case uniformBuffer(range: Int)
         /// A uniform block of `range` bytes at an offset given with each dispatch.
         case dynamicUniformBuffer(range: Int)
         /// A uniform texel buffer of `format`, `texelSize` bytes a texel.
         case texels(format: VkFormat, texelSize: Int)
+        /// A storage texel buffer (the shader writes it) of `format`, `texelSize` bytes a texel.
+        case storageTexels(format: VkFormat, texelSize: Int)
+
+        /// Format and texel size of a texel-buffer binding; nil for the others.
+        var texelFormat: (format: VkFormat, texelSize: Int)? {
+            switch self {
+            case .texels(let format, let texelSize), .storageTexels(let format, let texelSize): (format, texelSize)
+            case .uniformBuffer, .dynamicUniformBuffer: nil
+            }
+        }
     }
 
     var kind: Kind {
@@ -34,16 +43,17 @@ enum DescriptorBinding: UInt32, CaseIterable {
         case .label: .texels(format: VK_FORMAT_R8_UINT, texelSize: 1)
         case .shapes, .tiles, .scratchTexels, .frostedTexels:
             .texels(format: VK_FORMAT_R32G32B32A32_UINT, texelSize: 16)
-        case .scratch, .frosted, .output, .composite: .storageBuffer
+        case .scratch, .frosted: .storageTexels(format: VK_FORMAT_R32G32B32A32_UINT, texelSize: 16)
+        case .output, .composite: .storageTexels(format: VK_FORMAT_R32_UINT, texelSize: 4)
         }
     }
 
     var descriptorType: VkDescriptorType {
         switch kind {
-        case .storageBuffer: VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
         case .uniformBuffer: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
         case .dynamicUniformBuffer: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
         case .texels: VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+        case .storageTexels: VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
         }
     }
 
@@ -106,7 +116,7 @@ final class FrameSlot {
     /// - Throws: ``VulkanError`` when a texel buffer would hold more texels than the device allows.
     func ensureBuffers(sizes: [Binding: Int], baseSize: Int) throws {
         for binding in DescriptorBinding.allCases {
-            guard case .texels(_, let texelSize) = binding.kind else { continue }
+            guard let texelSize = binding.kind.texelFormat?.texelSize else { continue }
             let texels = (sizes[binding.buffer] ?? 0) / texelSize
             guard texels <= device.physical.maxTexelBufferElements else {
                 throw VulkanError(
@@ -134,7 +144,7 @@ final class FrameSlot {
         if changed {
             views = [:]
             for binding in DescriptorBinding.allCases {
-                guard case .texels(let format, let texelSize) = binding.kind else { continue }
+                guard let (format, texelSize) = binding.kind.texelFormat else { continue }
                 let buffer = buffers[binding.buffer.rawValue]
                 views[binding] = try BufferView(
                     buffer: buffer, format: format, texelSize: texelSize,
