@@ -284,7 +284,9 @@ public struct RimLobe: Codable, Sendable, Equatable {
     }
 }
 
-/// Rim light: two lobes `max(n·L, 0)^falloff` in a band `width` points wide inside the silhouette.
+/// Rim light: two lobes `max(n·L, 0)^falloff` in a band `width` points wide inside the silhouette,
+/// fading by `curvature` of its depth; the lit band turns white, or is recoloured as Apple's
+/// vibrant matrix does.
 public struct RimLight: Codable, Sendable, Equatable {
     /// The key lobe (Apple: from −45°, up-right).
     public var key: RimLobe
@@ -294,23 +296,39 @@ public struct RimLight: Codable, Sendable, Equatable {
     public var width: Double
     /// Exponent of both lobes (1…16): higher narrows each highlight about its direction.
     public var falloff: Int
+    /// Share of the light the band loses from the silhouette to its inner edge (1: a linear fade to
+    /// 0; Apple: 0.7, so the band ends at 0.3 with a 1 px antialiased edge).
+    public var curvature: Double
+    /// Apple's vibrant matrix the lit band is recoloured by, laid over the glass with the light as
+    /// alpha on the values Core Animation blends; nil: the band lightens towards white.
+    public var recolor: ColorLevels?
 
-    /// Apple's glass: key at −45° and fill at 135°, 0.5 each, a 1 pt band.
+    /// Key at −45° and fill at 135°, 0.5 each, a 1 pt band, lobes squared, lightening to white.
     public static let standard = RimLight(
         key: RimLobe(angle: -45, amount: 0.5), fill: RimLobe(angle: 135, amount: 0.5), width: 1, falloff: 2)
+    /// Apple's glass (`CASDFKeyFillHighlightEffect`): key at −45° and fill at 135°, 0.5 each, a
+    /// 1 pt band, cosine lobes (spread π/2), curvature 0.7, recoloured by the light vibrant matrix.
+    public static let apple = RimLight(
+        key: RimLobe(angle: -45, amount: 0.5), fill: RimLobe(angle: 135, amount: 0.5), width: 1, falloff: 1,
+        curvature: 0.7, recolor: .vibrantLight)
     /// No rim light: zero amounts and band width.
     public static let off = RimLight(
         key: RimLobe(angle: -45, amount: 0), fill: RimLobe(angle: 135, amount: 0), width: 0, falloff: 2)
 
-    /// A rim light from its two lobes, its band width in points and its integer falloff.
-    public init(key: RimLobe, fill: RimLobe, width: Double, falloff: Int) {
+    /// A rim light from its two lobes, its band width in points, its integer falloff, its
+    /// curvature and the recolouring of the lit band (nil: towards white).
+    public init(
+        key: RimLobe, fill: RimLobe, width: Double, falloff: Int, curvature: Double = 1, recolor: ColorLevels? = nil
+    ) {
         self.key = key
         self.fill = fill
         self.width = width
         self.falloff = falloff
+        self.curvature = curvature
+        self.recolor = recolor
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case key, fill, width, falloff }
+    enum CodingKeys: String, CodingKey, CaseIterable { case key, fill, width, falloff, curvature, recolor }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -319,6 +337,8 @@ public struct RimLight: Codable, Sendable, Equatable {
         fill = try container.value(.fill, default: Self.standard.fill)
         width = try container.number(.width, default: 1, in: Limits.rimWidth)
         falloff = Int(try container.number(.falloff, default: 2, in: Limits.rimFalloff).rounded())
+        curvature = try container.number(.curvature, default: 1, in: Limits.rimCurvature)
+        recolor = try container.decodeIfPresent(ColorLevels.self, forKey: .recolor)
     }
 }
 

@@ -6,6 +6,9 @@ public enum RefractionModel: String, Codable, Sendable, CaseIterable {
     case bevel
     /// A surface profile of height `thickness` over the band, refracted with Snell's law.
     case physical
+    /// Apple's lens: ``Optics/stages`` composed in sampling order, the backdrop and the label row
+    /// each through their own, then ``Optics/aberration``.
+    case stages
 }
 
 /// Height of the physical surface across the band (s = 0 at the silhouette, 1 at depth H).
@@ -51,14 +54,23 @@ public enum Appearance: String, Codable, Sendable, CaseIterable {
 
 /// Starting values for ``Optics``, from Apple's measured glass.
 public enum OpticsPreset: String, Codable, Sendable, CaseIterable {
-    /// Regular glass: H 20 pt, A 60 pt, rim light, drop shadow, Apple's inner shadow.
+    /// `UIGlassEffect(.regular)`, light: the size laws of S (refraction, blur, shadow), the face
+    /// (White 1.03, Black 0.5, Saturation 1, white 0.4 fill), Apple's rim recoloured by the light
+    /// vibrant matrix, Apple's inner shadow.
     case regular
-    /// Clear glass: regular optics, white 0.05 tint, saturation 1.2, lighter shadow.
+    /// `UIGlassEffect(.regular)`, dark: as ``regular`` with the dark face (0.6 / 0.2 / 1, black 0.4
+    /// fill) and the dark vibrant rim.
+    case regularDark
+    /// `UIGlassEffect(.clear)`: the clear face (1.15 / 0.075 / 1.06, no fill), 1 pt blur, no shadow.
     case clear
     /// The text loupe: H 8 pt, A 28 pt, ×1.25.
     case loupe
-    /// The lifted segmented-control lens: ×1.22, H 10, A 9, a little dispersion.
+    /// The lifted segmented-control lens before the stage model: ×1.22, H 10, A 9, a little dispersion.
     case liftedSegmented
+    /// Apple's segment lens (`_UILiquidLensView`, lifted, style Large), stage by stage: the backdrop
+    /// through −6.6 / 4.4 and +9 / 36, the label row through −8.8 / 7.04 and −17.5 / 11.2, the
+    /// 2.3158 pt fringe at −15° over 8.8 pt, Apple's rim and inner shadow, no blur.
+    case segmentLens
 }
 
 /// How the glass bends, blurs, colours and lights what is under it. Lengths in points.
@@ -77,7 +89,8 @@ public struct Optics: Codable, Sendable, Equatable {
     public var ior: Double = 1.5
     /// Physical model: height of the surface above the backdrop.
     public var thickness: Double = 20
-    /// Sampling scale about the lens centre (Apple's lifted lens ≈ 1.22).
+    /// Sampling scale about the lens centre (Apple's lifted lens ≈ 1.22). The stage model scales
+    /// the label row alone (the lifted content), not the backdrop.
     public var magnification: Double = 1
     /// Spread k of the displacement across the spectrum; skipped under ¼ px.
     public var dispersion: Double = 0
@@ -114,21 +127,28 @@ public struct Optics: Codable, Sendable, Equatable {
     /// Off: a platter, not a lens: the label row keeps its resting colour and lies on this glass's face
     /// (drawn over its tint, unrefracted, as in a glass view's content view).
     public var tintsLabel = true
+    /// Stage model: the displacement stages, in sampling order per target (at most two each).
+    public var stages: [DisplacementStage] = []
+    /// Stage model: the colour fringe over the lens's content (default off).
+    public var aberration: Aberration = .off
+    /// Apple's face tone, applied before the tint, which is its fill (default: unchanged).
+    public var face: ColorLevels = .identity
+    /// Values that follow the minor dimension S of the shape: refraction, frost and shadow (default none).
+    public var sizeLaw: GlassSizeLaw = .none
 
     /// The defaults: bevel model, H 20 pt, A 60 pt, no frost, tint or magnification, standard rim light and shadow.
     public init() {}
 
     /// The preset's values.
     public init(preset: OpticsPreset) {
-        self.preset = preset
         switch preset {
         case .regular:
-            innerShadow = .appleInner
+            self = Self.general(.regular, face: .faceLight, fill: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.4))
+        case .regularDark:
+            self = Self.general(.regular, face: .faceDark, fill: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.4))
+            rimLight.recolor = .vibrantDark
         case .clear:
-            innerShadow = .appleInner
-            tint = RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.05)
-            saturation = 1.2
-            shadow = DropShadow(offset: Point(x: 0, y: 8), radius: 24, opacity: 0.15)
+            self = Self.general(.clear, face: .faceClear, fill: .clear)
         case .loupe:
             bevelWidth = 8
             bevelAmount = 28
@@ -142,13 +162,33 @@ public struct Optics: Codable, Sendable, Equatable {
             dispersion = 0.02
             innerShadow = .appleInner
             shadow = DropShadow(offset: Point(x: 0, y: 4), radius: 12, opacity: 0.18)
+        case .segmentLens:
+            model = .stages
+            stages = DisplacementStage.segmentLens
+            aberration = .segmentLens
+            rimLight = .apple
+            innerShadow = .appleInner
+            shadow = DropShadow(offset: Point(x: 0, y: 4), radius: 12, opacity: 0.18)
         }
+        self.preset = preset
+    }
+
+    /// Apple's general glass of `law`: its face and fill, its rim, Apple's inner shadow.
+    private static func general(_ law: GlassSizeLaw, face: ColorLevels, fill: RGBAColor) -> Optics {
+        var optics = Optics()
+        optics.sizeLaw = law
+        optics.face = face
+        optics.tint = fill
+        optics.rimLight = .apple
+        optics.innerShadow = .appleInner
+        return optics
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case preset, model, bevelWidth, bevelAmount, profile, ior, thickness, magnification, dispersion,
             dispersionMode, frost, saturation, brightness, contrast, tint, appearance, softness, ovalization,
-            rimLight, fresnel, contour, innerShadow, shadow, warpsContentBelow, tintsLabel
+            rimLight, fresnel, contour, innerShadow, shadow, warpsContentBelow, tintsLabel, stages, aberration, face,
+            sizeLaw
     }
 
     /// Starts from `preset` (when given), then applies every key present.
@@ -184,5 +224,14 @@ public struct Optics: Codable, Sendable, Equatable {
         shadow = try container.value(.shadow, default: shadow)
         warpsContentBelow = try container.value(.warpsContentBelow, default: warpsContentBelow)
         tintsLabel = try container.value(.tintsLabel, default: tintsLabel)
+        stages = try container.value(.stages, default: stages)
+        do {
+            try Self.checkStageCounts(stages, "stages")
+        } catch let error as SceneError {
+            throw DecodingError.dataCorruptedError(forKey: .stages, in: container, debugDescription: error.message)
+        }
+        aberration = try container.value(.aberration, default: aberration)
+        face = try container.value(.face, default: face)
+        sizeLaw = try container.value(.sizeLaw, default: sizeLaw)
     }
 }

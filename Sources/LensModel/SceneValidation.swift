@@ -54,6 +54,16 @@ public enum Limits {
     public static let ior = 1.0...3
     /// Brightness added to every channel, linear light.
     public static let brightness = -1.0...1
+    /// White and black levels of a YCbCr composite (face and rim recolour).
+    public static let levels = -2.0...4
+    /// Amount of a displacement stage, in points (positive samples outward).
+    public static let stageAmount = -500.0...500
+    /// Depth of a displacement stage's band, in points.
+    public static let stageHeight = 0.01...1000
+    /// Spread of the aberration fringe, in points.
+    public static let aberration = 0.0...50
+    /// Share of the rim band's depth that fades its light (Apple's curvature).
+    public static let rimCurvature = 0.0...1
     /// Largest scene file, in bytes.
     public static let sceneFileBytes = 16 << 20
     /// Deepest nesting of JSON arrays and objects.
@@ -324,6 +334,35 @@ extension Optics {
             try check(shadow.radius, Limits.shadowRadius, "\(path).\(name).radius")
             try check(shadow.opacity, Limits.unit, "\(path).\(name).opacity")
         }
+        try check(rimLight.curvature, Limits.rimCurvature, "\(path).rimLight.curvature")
+        if let recolor = rimLight.recolor { try recolor.validate("\(path).rimLight.recolor") }
+        try face.validate("\(path).face")
+        try Self.checkStageCounts(stages, "\(path).stages")
+        for (index, stage) in stages.enumerated() {
+            try check(stage.amount, Limits.stageAmount, "\(path).stages[\(index)].amount")
+            try check(stage.height, Limits.stageHeight, "\(path).stages[\(index)].height")
+        }
+        try check(aberration.amount, Limits.aberration, "\(path).aberration.amount")
+        try check(aberration.angle, Limits.angle, "\(path).aberration.angle")
+        try check(aberration.band, Limits.rimWidth, "\(path).aberration.band")
+    }
+
+    /// Throws unless each target has at most ``DisplacementStage/maximumPerTarget`` stages.
+    static func checkStageCounts(_ stages: [DisplacementStage], _ path: String) throws {
+        for target in StageTarget.allCases
+        where stages.filter({ $0.target == target }).count > DisplacementStage.maximumPerTarget {
+            throw SceneError(
+                keyPath: path,
+                message: "at most \(DisplacementStage.maximumPerTarget) stages may move the \(target.rawValue)")
+        }
+    }
+}
+
+extension ColorLevels {
+    func validate(_ path: String) throws {
+        try check(white, Limits.levels, "\(path).white")
+        try check(black, Limits.levels, "\(path).black")
+        try check(saturation, Limits.saturation, "\(path).saturation")
     }
 }
 
