@@ -81,6 +81,16 @@ struct LensParams {
     uint labelOnFace;            // 1: the label lies on this glass's face (a platter's content view), not under it
     uint padding1;               // to a whole vec4, so the array stride equals Swift's
     uint padding2;
+    vec4 backdropStages;         // stage model: amount (+ samples outward), height of stage 1, then of stage 2
+    vec4 labelStages;            // stage model: the label row's stages, as backdropStages
+    vec4 stageBox;               // stage model: x0, y0, x1, y1 of the group's box, the stages' texture
+    vec4 aberration;             // stage model: spread at the silhouette; cos, sin of its turn; fade depth
+    vec4 faceLevels;             // face YCbCr composite: white, black, saturation; 1 when on
+    vec4 rimRecolor;             // rim vibrant recolour: white, black, saturation; 1 when on
+    uint stageModel;             // 1: the stage model; 0: bevel or physical
+    float labelInverseMagnification; // stage model: 1 / magnification of the label row
+    float rimCurvature;          // share of the rim light lost from the silhouette to the band's inner edge
+    uint padding3;
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -263,6 +273,26 @@ vec3 applyBrightnessContrast(vec3 color, float brightness, float contrast) {
 
 vec3 applyTint(vec3 color, vec4 tint) {
     return blendOver(color, tint);
+}
+
+// QuartzCore's YCbCr composite (levels: white, black, saturation): Rec. 709 luma to
+// black + (white - black) * Y, chroma scaled by the saturation.
+vec3 yccLevels(vec3 color, vec4 levels) {
+    float luma = color.r * 0.2126 + color.g * 0.7152 + color.b * 0.0722;
+    float mapped = luma * (levels.x - levels.y) + levels.y;
+    return vec3(mapped) + (color - vec3(luma)) * levels.z;
+}
+
+// Core Animation's vibrant colour matrix, source over: the colour recoloured by the levels (clamped
+// to 0..1) laid over itself with `alpha`, on 8-bit sRGB codes as Core Animation filters its
+// layers (in linear light when the scene blends there). Alpha 1 is the face's full replacement.
+vec3 recolorOver(vec3 color, vec4 levels, float alpha) {
+    if (frame.linearBlending != 0u) {
+        return color + (clamp(yccLevels(color, levels), vec3(0.0), vec3(1.0)) - color) * alpha;
+    }
+    vec3 codes = vec3(float(srgbEncode(color.r)), float(srgbEncode(color.g)), float(srgbEncode(color.b)));
+    vec3 recolored = clamp(yccLevels(codes / 255.0, levels), vec3(0.0), vec3(1.0)) * 255.0;
+    return blendCodes(color, recolored * alpha, alpha);
 }
 
 // Position along an axis: 0 at the origin, 1 at the far corner.
@@ -552,19 +582,81 @@ vec3 dispersedContent(vec2 p, vec2 source, LensParams lens, bool withLabel) {
     return sum;
 }
 
+// ---- Apple's lens, stage by stage (the stage model) ----
+
+// One displacement stage at a point whose group sample is `group`: `amount` px (positive samples
+// outward) along the refraction direction times 1 - P, P Apple's quarter circle rising from 0 at
+// the silhouette to 1 at depth `height`; past the silhouette the coverage fades it out.
+vec2 stageOffset(GroupSample group, float amount, float height, LensParams lens) {
+    float t = clamp(-group.distance / height, 0.0, 1.0);
+    float rise = sqrt(1.0 - (1.0 - t) * (1.0 - t));
+    return refractionNormal(group, lens) * (amount * (1.0 - rise) * coverage(group.distance));
+}
+
+// Each stage samples its own texture, the group's box: positions are held half a pixel inside it.
+vec2 clampToStageBox(vec2 q, LensParams lens) {
+    return clamp(q, lens.stageBox.xy + vec2(0.5), lens.stageBox.zw - vec2(0.5));
+}
+
+// Two stages in sampling order, u = D1(p) + D2(p + D1): the first at p (whose group sample is
+// given), the second where the first landed.
+vec2 stagedPosition(vec2 p, GroupSample first, vec4 stages, LensParams lens) {
+    vec2 q = p;
+    if (stages.x != 0.0) { q = clampToStageBox(q + stageOffset(first, stages.x, stages.y, lens), lens); }
+    if (stages.z != 0.0) {
+        q = clampToStageBox(q + stageOffset(groupSample(q, lens, true), stages.z, stages.w, lens), lens);
+    }
+    return q;
+}
+
+// What the stage model's glass shows at q: the backdrop through its stages and, unless the label
+// lies on the face, the label row through its own stages, then scaled about the group's centre
+// (Apple's lifted content).
+vec3 stagedContent(vec2 q, GroupSample group, LensParams lens, bool withLabel) {
+    vec3 color = sampleFrosted(stagedPosition(q, group, lens.backdropStages, lens), lens);
+    if (!withLabel || lens.labelOnFace != 0u) { return color; }
+    vec2 label = stagedPosition(q, group, lens.labelStages, lens);
+    return labelOver(color, group.center + (label - group.center) * lens.labelInverseMagnification, lens);
+}
+
+// Apple's glassForeground fringe over the staged content: seven taps at p + k * spread along the
+// refraction normal turned by the aberration angle, k = 1, 2/3 ... -1; red gathers the outward
+// taps (k / 2), blue the inward (-k / 2), green all ((1 - |k|) / 3). The spread fades linearly
+// from the silhouette to 0 at the band's depth.
+vec3 aberratedContent(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
+    float spread = lens.aberration.x * clamp(1.0 + group.distance / lens.aberration.w, 0.0, 1.0);
+    if (!(spread > 0.0)) { return stagedContent(p, group, lens, withLabel); }
+    vec2 n = refractionNormal(group, lens);
+    vec2 direction = vec2(n.x * lens.aberration.y - n.y * lens.aberration.z, n.x * lens.aberration.z + n.y * lens.aberration.y);
+    vec3 sum = vec3(0.0);
+    for (int tap = 0; tap < 7; tap++) {
+        float k = float(3 - tap) / 3.0;
+        vec2 q = p + direction * (spread * k);
+        // The middle tap is the pixel itself, whose group sample is known.
+        vec3 tapColor = tap == 3 ? stagedContent(p, group, lens, withLabel)
+                                 : stagedContent(q, groupSample(q, lens, true), lens, withLabel);
+        sum = sum + tapColor * vec3(max(k, 0.0) * 0.5, (1.0 - abs(k)) / 3.0, max(-k, 0.0) * 0.5);
+    }
+    return sum;
+}
+
 float integerPower(float base, uint exponent) {
     float result = 1.0;
     for (uint i = 0u; i < exponent; i++) { result = result * base; }
     return result;
 }
 
+// The rim band fades by its curvature from the silhouette to its inner edge, where it ends over
+// one pixel (Apple's CASDFKeyFillHighlightEffect); the lit band lightens to white or is recoloured.
 vec3 rimLight(vec3 color, vec2 normal, float distance, LensParams lens) {
     if (lens.rimWidth <= 0.0) { return color; }
-    float band = clamp(1.0 + distance / lens.rimWidth, 0.0, 1.0);
+    float fade = 1.0 - lens.rimCurvature * clamp(-distance / lens.rimWidth, 0.0, 1.0);
+    float band = fade * clamp(lens.rimWidth + distance + 0.5, 0.0, 1.0);
     float key = integerPower(max(normal.x * lens.keyLight.x + normal.y * lens.keyLight.y, 0.0), lens.rimFalloff) * lens.keyLight.z;
     float fill = integerPower(max(normal.x * lens.fillLight.x + normal.y * lens.fillLight.y, 0.0), lens.rimFalloff) * lens.fillLight.z;
     float light = min((key + fill) * band, 1.0);
-    return color + (vec3(1.0) - color) * light;
+    if (lens.rimRecolor.w == 0.0) { return color + (vec3(1.0) - color) * light; }
+    return recolorOver(color, lens.rimRecolor, light);
 }
 
 // Fresnel-like ambient (1 - n_z)^3 of the quarter-circle surface, then the thin dark contour.
@@ -628,9 +720,14 @@ vec2 samplePosition(vec2 p, GroupSample group, LensParams lens) {
 // The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light;
 // with or without the label row it sees.
 vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
-    vec3 color = dispersedContent(p, samplePosition(p, group, lens), lens, withLabel) * (1.0 - lens.darkening);
+    vec3 content = lens.stageModel != 0u
+        ? aberratedContent(p, group, lens, withLabel)
+        : dispersedContent(p, samplePosition(p, group, lens), lens, withLabel);
+    vec3 color = content * (1.0 - lens.darkening);
     color = applySaturation(color, lens.saturation);
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
+    // Apple's face: its YCbCr composite, then the tint as its fill.
+    if (lens.faceLevels.w != 0.0) { color = recolorOver(color, lens.faceLevels, 1.0); }
     color = applyTint(color, tintAt(p, lens));
     color = blendOver(color, lens.restingFill);
     // A platter's label sits in its content view: over its face, not refracted by it.

@@ -83,6 +83,21 @@ struct ShaderContext {
         blendOver(color, tint)
     }
 
+    func yccLevels(_ color: SIMD3<Float>, _ levels: SIMD4<Float>) -> SIMD3<Float> {
+        let luma = color.x * 0.2126 + color.y * 0.7152 + color.z * 0.0722
+        let mapped = luma * (levels.x - levels.y) + levels.y
+        return SIMD3(repeating: mapped) + (color - SIMD3(repeating: luma)) * levels.z
+    }
+
+    func recolorOver(_ color: SIMD3<Float>, _ levels: SIMD4<Float>, _ alpha: Float) -> SIMD3<Float> {
+        if frame.linearBlending != 0 {
+            return color + (yccLevels(color, levels).clamped(lowerBound: .zero, upperBound: .one) - color) * alpha
+        }
+        let codes = SIMD3(Float(srgbEncode(color.x)), Float(srgbEncode(color.y)), Float(srgbEncode(color.z)))
+        let recolored = yccLevels(codes / 255, levels).clamped(lowerBound: .zero, upperBound: .one) * 255
+        return blendCodes(color, recolored * alpha, alpha)
+    }
+
     func axisPosition(_ p: SIMD2<Float>, _ axis: SIMD4<Float>) -> Float {
         (p.x - axis.x) * axis.z + (p.y - axis.y) * axis.w
     }
@@ -384,6 +399,61 @@ struct ShaderContext {
         return sum
     }
 
+    // ---- Apple's lens, stage by stage (the stage model) ----
+
+    func stageOffset(_ group: GroupSample, _ amount: Float, _ height: Float, _ lens: LensParams) -> SIMD2<Float> {
+        let t = clamp(-group.distance / height, 0, 1)
+        let rise = (1 - (1 - t) * (1 - t)).squareRoot()
+        return refractionNormal(group, lens) * (amount * (1 - rise) * coverage(group.distance))
+    }
+
+    func clampToStageBox(_ q: SIMD2<Float>, _ lens: LensParams) -> SIMD2<Float> {
+        q.clamped(
+            lowerBound: SIMD2(lens.stageBox.x, lens.stageBox.y) + SIMD2(repeating: 0.5),
+            upperBound: SIMD2(lens.stageBox.z, lens.stageBox.w) - SIMD2(repeating: 0.5))
+    }
+
+    func stagedPosition(_ p: SIMD2<Float>, _ first: GroupSample, _ stages: SIMD4<Float>, _ lens: LensParams)
+        -> SIMD2<Float>
+    {
+        var q = p
+        if stages.x != 0 { q = clampToStageBox(q + stageOffset(first, stages.x, stages.y, lens), lens) }
+        if stages.z != 0 {
+            q = clampToStageBox(q + stageOffset(groupSample(q, lens, true), stages.z, stages.w, lens), lens)
+        }
+        return q
+    }
+
+    func stagedContent(_ q: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool)
+        -> SIMD3<Float>
+    {
+        let color = sampleFrosted(stagedPosition(q, group, lens.backdropStages, lens), lens)
+        if !withLabel || lens.labelOnFace != 0 { return color }
+        let label = stagedPosition(q, group, lens.labelStages, lens)
+        return labelOver(color, group.center + (label - group.center) * lens.labelInverseMagnification, lens)
+    }
+
+    func aberratedContent(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool)
+        -> SIMD3<Float>
+    {
+        let spread = lens.aberration.x * clamp(1 + group.distance / lens.aberration.w, 0, 1)
+        if !(spread > 0) { return stagedContent(p, group, lens, withLabel) }
+        let n = refractionNormal(group, lens)
+        let direction = SIMD2(
+            n.x * lens.aberration.y - n.y * lens.aberration.z, n.x * lens.aberration.z + n.y * lens.aberration.y)
+        var sum = SIMD3<Float>(repeating: 0)
+        for tap in 0..<7 {
+            let k = Float(3 - tap) / 3
+            let q = p + direction * (spread * k)
+            let tapColor =
+                tap == 3
+                ? stagedContent(p, group, lens, withLabel)
+                : stagedContent(q, groupSample(q, lens, true), lens, withLabel)
+            sum = sum + tapColor * SIMD3(max(k, 0) * 0.5, (1 - abs(k)) / 3, max(-k, 0) * 0.5)
+        }
+        return sum
+    }
+
     func integerPower(_ base: Float, _ exponent: UInt32) -> Float {
         var result: Float = 1
         for _ in 0..<exponent { result = result * base }
@@ -393,7 +463,8 @@ struct ShaderContext {
     func rimLight(_ color: SIMD3<Float>, _ normal: SIMD2<Float>, _ distance: Float, _ lens: LensParams) -> SIMD3<Float>
     {
         if lens.rimWidth <= 0 { return color }
-        let band = clamp(1 + distance / lens.rimWidth, 0, 1)
+        let fade = 1 - lens.rimCurvature * clamp(-distance / lens.rimWidth, 0, 1)
+        let band = fade * clamp(lens.rimWidth + distance + 0.5, 0, 1)
         let key =
             integerPower(max(normal.x * lens.keyLight.x + normal.y * lens.keyLight.y, 0), lens.rimFalloff)
             * lens.keyLight.z
@@ -401,7 +472,8 @@ struct ShaderContext {
             integerPower(max(normal.x * lens.fillLight.x + normal.y * lens.fillLight.y, 0), lens.rimFalloff)
             * lens.fillLight.z
         let light = min((key + fill) * band, 1)
-        return color + (SIMD3(repeating: 1) - color) * light
+        if lens.rimRecolor.w == 0 { return color + (SIMD3(repeating: 1) - color) * light }
+        return recolorOver(color, lens.rimRecolor, light)
     }
 
     func edgeShading(_ color: SIMD3<Float>, _ distance: Float, _ lens: LensParams) -> SIMD3<Float> {
@@ -459,9 +531,14 @@ struct ShaderContext {
     }
 
     func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
-        var color = dispersedContent(p, samplePosition(p, group, lens), lens, withLabel) * (1 - lens.darkening)
+        let content =
+            lens.stageModel != 0
+            ? aberratedContent(p, group, lens, withLabel)
+            : dispersedContent(p, samplePosition(p, group, lens), lens, withLabel)
+        var color = content * (1 - lens.darkening)
         color = applySaturation(color, lens.saturation)
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
+        if lens.faceLevels.w != 0 { color = recolorOver(color, lens.faceLevels, 1) }
         color = applyTint(color, tintAt(p, lens))
         color = blendOver(color, lens.restingFill)
         if withLabel && lens.labelOnFace != 0 { color = labelOver(color, p, lens) }

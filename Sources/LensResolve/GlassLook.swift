@@ -38,6 +38,8 @@ struct GlassLook {
             edgeHighlight = element.edgeHighlight ?? .off
         case .fallback:
             optics.bevelAmount = 0
+            optics.stages = []
+            optics.aberration = .off
             optics.magnification = 1
             optics.dispersion = 0
             optics.rimLight = .off
@@ -52,6 +54,8 @@ struct GlassLook {
             optics.tint = surface
             optics.frost = 0
             optics.bevelAmount = 0
+            optics.stages = []
+            optics.aberration = .off
             optics.magnification = 1
             optics.dispersion = 0
             optics.saturation = 1

@@ -31,7 +31,12 @@ struct LensBuilder {
         let geometry = element.shapes.map {
             ShapeGeometry(shape: $0.shape, frame: $0.frame, scale: scale, growth: growth)
         }
-        let look = GlassLook(element, scene: scene)
+        // Apple's size laws read S, the minor dimension of the (grown) shape, before the look applies
+        // the theme's material over them.
+        var sized = element
+        let minor = 2 * (geometry.map { min($0.halfWidth, $0.halfHeight) }.min() ?? 0) / scale
+        sized.optics = element.optics.sizeLaw.applied(to: element.optics, minor: minor)
+        let look = GlassLook(sized, scene: scene)
         var styled = element
         styled.optics = look.optics
         var lens = opticsParameters(styled, geometry: geometry)
@@ -56,7 +61,8 @@ struct LensBuilder {
         let lensTiles = Tiling.tiles(of: lens, geometry: geometry, region: regions.lens)
         let frost = Tiling.frostTiles(
             for: lens, lensTiles: lensTiles, geometry: geometry, source: regions.source,
-            shift: Tiling.maxShift(lens, tables: lists.tables), width: width, height: height,
+            shift: max(Tiling.maxShift(lens, tables: lists.tables), Tiling.stageReach(lens, geometry)),
+            width: width, height: height,
             labelIn: labelPresence.any)
         var entries: [SIMD4<UInt32>] = []
         for (tile, candidates) in lensTiles {
@@ -153,7 +159,61 @@ struct LensBuilder {
         // Glass that does not tint the label is a platter: the label lies in its content view.
         lens.labelOnFace = optics.tintsLabel ? 0 : 1
         lens.darkening = optics.appearance == .dark ? 0.3 : 0
+        lens.rimCurvature = Float(rim.curvature)
+        if let recolor = rim.recolor { lens.rimRecolor = Self.levels(recolor) }
+        if optics.face != .identity { lens.faceLevels = Self.levels(optics.face) }
+        if optics.model == .stages && optics.warpsContentBelow {
+            stages(optics, progress: progress, magnification: magnification, geometry: geometry, into: &lens)
+        }
         return lens
+    }
+
+    /// The stage model's fields (pixel units): each target's stages in sampling order, their amounts
+    /// and the fringe faded in with the lift, the label row's magnification, the box the stages
+    /// sample. Bevel and dispersion are off; the bevel width is kept as the band the Fresnel term
+    /// and the normal smoothing read: the deepest stage, capped as the bevel is.
+    private func stages(
+        _ optics: Optics, progress: Double, magnification: Double, geometry: [ShapeGeometry],
+        into lens: inout LensParams
+    ) {
+        func vector(_ target: StageTarget) -> SIMD4<Float> {
+            var values = SIMD4<Float>.zero
+            for (index, stage) in optics.stages.filter({ $0.target == target }).enumerated() {
+                values[2 * index] = Float(stage.amount * scale * progress)
+                values[2 * index + 1] = Float(stage.height * scale)
+            }
+            return values
+        }
+        let shortHalf = geometry.map { min($0.halfWidth, $0.halfHeight) }.min() ?? 0
+        let deepest = optics.stages.map(\.height).max() ?? 0
+        lens.stageModel = 1
+        lens.backdropStages = vector(.backdrop)
+        lens.labelStages = vector(.label)
+        lens.bevelAmount = 0
+        lens.bevelWidth = Float(min(deepest * scale, shortHalf / 2))
+        lens.normalSmoothing = max(1, lens.bevelWidth / 2)
+        lens.inverseMagnification = 1
+        lens.labelInverseMagnification = Float(1 / magnification)
+        lens.dispersion = 0
+        // The box of the group and its blend bridge, as the lens region has it.
+        let bridge = Double(lens.blend) / 4
+        lens.stageBox = SIMD4(
+            Float(geometry.map { $0.centerX - $0.halfWidth }.min()! - bridge),
+            Float(geometry.map { $0.centerY - $0.halfHeight }.min()! - bridge),
+            Float(geometry.map { $0.centerX + $0.halfWidth }.max()! + bridge),
+            Float(geometry.map { $0.centerY + $0.halfHeight }.max()! + bridge))
+        let fringe = optics.aberration
+        if fringe.amount > 0 && fringe.band > 0 {
+            let radians = fringe.angle * .pi / 180
+            lens.aberration = SIMD4(
+                Float(fringe.amount * scale * progress), Float(cos(radians)), Float(sin(radians)),
+                Float(fringe.band * scale))
+        }
+    }
+
+    /// White, black and saturation of a YCbCr composite, and 1: on.
+    private static func levels(_ levels: ColorLevels) -> SIMD4<Float> {
+        SIMD4(Float(levels.white), Float(levels.black), Float(levels.saturation), 1)
     }
 
     /// Sets the look's fields of `lens` (pixel units) and appends the gradient stops to `tables`.

@@ -204,6 +204,29 @@ public struct LensParams: Sendable, Equatable {
     public var padding1: UInt32 = 0
     /// See `padding1`.
     public var padding2: UInt32 = 0
+    /// Stage model: the backdrop's two stages in sampling order: amount (positive samples outward)
+    /// and height of the first, then of the second; amount 0 skips a stage.
+    public var backdropStages: SIMD4<Float> = .zero
+    /// Stage model: the label row's two stages, as `backdropStages`.
+    public var labelStages: SIMD4<Float> = .zero
+    /// Stage model: x0, y0, x1, y1 of the group's box, the texture every stage samples (held half a
+    /// pixel inside it).
+    public var stageBox: SIMD4<Float> = .zero
+    /// Stage model: the fringe's spread at the silhouette (0: off); cosine and sine of its turn from
+    /// the refraction normal; the depth where it fades to 0.
+    public var aberration: SIMD4<Float> = .zero
+    /// The face's YCbCr composite: white, black, saturation; 1 when on (0: the face is left as it is).
+    public var faceLevels: SIMD4<Float> = .zero
+    /// The rim's vibrant recolour: white, black, saturation; 1 when on (0: the rim lightens to white).
+    public var rimRecolor: SIMD4<Float> = .zero
+    /// 1: the stage model (backdrop and label through their stages, the fringe); 0: bevel or physical.
+    public var stageModel: UInt32 = 0
+    /// Stage model: 1 / magnification of the label row about the group's centre.
+    public var labelInverseMagnification: Float = 1
+    /// Share of the rim light the band loses from the silhouette to its inner edge (1: linear to 0).
+    public var rimCurvature: Float = 1
+    /// Pads the appended group to a whole vec4.
+    public var padding3: UInt32 = 0
 
     /// A group with neutral values: no shapes, tint, lights, shadows, frost or refraction; saturation,
     /// contrast and opacity 1.
@@ -263,6 +286,16 @@ public struct LensParams: Sendable, Equatable {
         ("labelOnFace", MemoryLayout<Self>.offset(of: \.labelOnFace)!),
         ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
         ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
+        ("backdropStages", MemoryLayout<Self>.offset(of: \.backdropStages)!),
+        ("labelStages", MemoryLayout<Self>.offset(of: \.labelStages)!),
+        ("stageBox", MemoryLayout<Self>.offset(of: \.stageBox)!),
+        ("aberration", MemoryLayout<Self>.offset(of: \.aberration)!),
+        ("faceLevels", MemoryLayout<Self>.offset(of: \.faceLevels)!),
+        ("rimRecolor", MemoryLayout<Self>.offset(of: \.rimRecolor)!),
+        ("stageModel", MemoryLayout<Self>.offset(of: \.stageModel)!),
+        ("labelInverseMagnification", MemoryLayout<Self>.offset(of: \.labelInverseMagnification)!),
+        ("rimCurvature", MemoryLayout<Self>.offset(of: \.rimCurvature)!),
+        ("padding3", MemoryLayout<Self>.offset(of: \.padding3)!),
     ]
 }
 

@@ -50,12 +50,14 @@ enum Tiling {
     }
 
     /// The farthest a lens sample lands from its pixel: the surface shift (with the dispersion
-    /// spread) plus the magnification's pull at the far corner of the largest shape.
+    /// spread) plus the magnification's pull at the far corner of the largest shape, or the
+    /// stage model's reach.
     static func sampleReach(_ lens: LensParams, _ geometry: [ShapeGeometry]) -> Double {
         let longest =
             geometry.map { ($0.halfWidth * $0.halfWidth + $0.halfHeight * $0.halfHeight).squareRoot() }.max() ?? 0
         let pull = longest * abs(1 - Double(lens.inverseMagnification))
         return Double(max(lens.bevelAmount, lens.bevelWidth)) * (1 + Double(lens.dispersion)) + pull
+            + stageReach(lens, geometry)
     }
 
     /// The largest surface shift of the lens, either way along the normal, in pixels.
