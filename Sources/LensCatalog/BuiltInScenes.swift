@@ -80,7 +80,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
                 .segmented(
                     SegmentedControl(
                         center: Point(x: 195, y: 60), width: 350, titles: ["D", "W", "M", "6M", "Y"],
-                        thumbPosition: 1.37,
+                        thumbPosition: 1.41,
                         lift: 1, held: 1, contentSize: contentSize, appearance: appearance))
             ])
     }

@@ -51,7 +51,7 @@ extension ControlLayout {
         let thumb = Rect(
             x: thumbCenter - thumbWidth / 2, y: control.center.y - thumbHeight / 2, width: thumbWidth,
             height: thumbHeight)
-        var optics = Optics(preset: .liftedSegmented)
+        var optics = Optics(preset: .segmentLens)
         optics.softness = min(control.softness, (thumbHeight + 16 * control.lift) / 2 - 1)
         optics.tint = dark ? RGBAColor(0, 0, 0, 0.1) : RGBAColor(255, 255, 255, 0.06)
         parts.glass.append(
@@ -70,11 +70,8 @@ extension ControlLayout {
         let dark = bar.appearance == .dark
         let frame = Rect(
             x: bar.center.x - bar.width / 2, y: bar.center.y - bar.height / 2, width: bar.width, height: bar.height)
-        var platter = Optics(preset: .clear)
-        platter.bevelWidth = 6
-        platter.bevelAmount = 12
-        platter.tint = dark ? RGBAColor(0, 0, 0, 0.3) : RGBAColor(255, 255, 255, 0.2)
-        platter.saturation = 1.4
+        // The floating bar is UIGlassEffect(.regular), the items in its content view.
+        var platter = Self.regularGlass(shortSide: bar.height, appearance: bar.appearance)
         platter.tintsLabel = false
         parts.glass.append(GlassElement(shape: .capsule, frame: frame, optics: platter))
         let itemWidth = bar.width / Double(bar.items.count)
@@ -91,7 +88,7 @@ extension ControlLayout {
                 try drawBadge(badge, at: Point(x: iconCenter.x + 14, y: iconCenter.y - 6), font: bar.font, into: &parts)
             }
         }
-        var lens = Optics(preset: .liftedSegmented)
+        var lens = Optics(preset: .segmentLens)
         lens.softness = min(10, (bar.height - 8) / 2 - 1)
         let lensFrame = Rect(
             x: frame.x + itemWidth * bar.lensPosition + 4, y: frame.y + 4, width: itemWidth - 8, height: bar.height - 8)

@@ -44,10 +44,8 @@ extension ControlLayout {
         let border = LensMenu.lensBorder.alpha
         switch menu.lensStyle {
         case .liquidLens:
-            var optics = Optics(preset: .liftedSegmented)
+            var optics = Optics(preset: .segmentLens)
             optics.softness = 10
-            optics.bevelWidth = 14
-            optics.bevelAmount = 16
             var lens = GlassElement(
                 shape: .circle, frame: frame, optics: optics,
                 lift: LensLift(
@@ -70,18 +68,12 @@ extension ControlLayout {
         }
     }
 
-    /// `UIGlassEffect(.regular)` on a surface whose short side is `shortSide` points, by the
-    /// general glass laws read from UIKit (S = short side, u = sat((S − 48)/112)): bevel
-    /// H = min(S/4, 20) and A = min(0.8·S, 60), blur radius 1.333 + 2.667·u (σ half of it), the face's
-    /// fill (white 0.4 light, black 0.4 dark) and a (0, 8) shadow, radius 24, opacity 0.5 − 0.25·u.
+    /// `UIGlassEffect(.regular)` in `appearance` on a surface whose short side is `shortSide` points:
+    /// the preset's face, fill and rim with its size laws read at S = `shortSide` (bevel
+    /// H = min(S/4, 20) and A = min(0.8·S, 60), frost 1.333 + 2.667·u, a (0, 8) shadow, radius 24,
+    /// opacity 0.5 − 0.25·u, u = sat((S − 48)/112)).
     static func regularGlass(shortSide: Double, appearance: ControlAppearance) -> Optics {
-        let u = min(max((shortSide - 48) / 112, 0), 1)
-        var optics = Optics(preset: .regular)
-        optics.bevelWidth = min(shortSide / 4, 20)
-        optics.bevelAmount = min(0.8 * shortSide, 60)
-        optics.frost = (1.333 + 2.667 * u) / 2
-        optics.tint = appearance == .dark ? RGBAColor(0, 0, 0, 0.4) : RGBAColor(255, 255, 255, 0.4)
-        optics.shadow = DropShadow(offset: Point(x: 0, y: 8), radius: 24, opacity: 0.5 - 0.25 * u)
-        return optics
+        let optics = Optics(preset: appearance == .dark ? .regularDark : .regular)
+        return optics.sizeLaw.applied(to: optics, minor: shortSide)
     }
 }

@@ -78,11 +78,12 @@ struct PanelBuilder {
         glass.append(element)
     }
 
-    /// A lens (a switch or slider knob): clear glass with the lifted-segmented optics.
+    /// A lens (a switch or slider knob): clear glass with Apple's segment-lens optics (UIKit's
+    /// switch knob is the same `_UILiquidLensView`).
     mutating func lens(_ shape: Shape, _ frame: Rect, lift: LensLift) {
         glass.append(
             GlassElement(
-                shape: shape, frame: placed(frame), optics: Optics(preset: .liftedSegmented), lift: lift,
+                shape: shape, frame: placed(frame), optics: Optics(preset: .segmentLens), lift: lift,
                 material: .clear))
     }
 }
