@@ -140,6 +140,29 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
                         $0.frost = 1; $0.magnification = 1.3
                     },
                 ]),
+            busy(
+                "segment-lens", label: label,
+                [lens(frame: Rect(x: 30, y: 42, width: 110, height: 50)) { $0 = Optics(preset: .segmentLens) }]),
+            busy(
+                "segment-lens-magnified", label: label,
+                [
+                    lens(frame: Rect(x: 60, y: 38, width: 110, height: 56)) {
+                        $0 = Optics(preset: .segmentLens)
+                        $0.magnification = 1.22
+                    }
+                ]),
+            busy(
+                "segment-lens-group-at-edge", label: label,
+                [
+                    GlassElement(
+                        shapes: [
+                            PlacedShape(shape: .capsule, frame: Rect(x: -20, y: 45, width: 90, height: 44)),
+                            PlacedShape(shape: .circle, frame: Rect(x: 70, y: 30, width: 60, height: 60)),
+                        ], blend: 14, optics: Optics(preset: .segmentLens))
+                ]),
+            busy("regular-glass", label: label, [lens { $0 = Optics(preset: .regular) }]),
+            busy("regular-dark-glass", label: label, [lens { $0 = Optics(preset: .regularDark) }]),
+            busy("clear-glass", label: label, [lens { $0 = Optics(preset: .clear) }]),
             ParityScene(
                 name: "scale-2",
                 scene: Scene(
