@@ -53,6 +53,8 @@ extension ControlLayout {
             height: thumbHeight)
         var optics = Optics(preset: .segmentLens)
         optics.softness = min(control.softness, (thumbHeight + 16 * control.lift) / 2 - 1)
+        // The rim's vibrant matrix follows the glass's appearance: dark over a dark backdrop.
+        if dark { optics.rimLight.recolor = .vibrantDark }
         optics.tint = dark ? RGBAColor(0, 0, 0, 0.1) : RGBAColor(255, 255, 255, 0.06)
         parts.glass.append(
             GlassElement(
@@ -90,6 +92,7 @@ extension ControlLayout {
         }
         var lens = Optics(preset: .segmentLens)
         lens.softness = min(10, (bar.height - 8) / 2 - 1)
+        if dark { lens.rimLight.recolor = .vibrantDark }
         let lensFrame = Rect(
             x: frame.x + itemWidth * bar.lensPosition + 4, y: frame.y + 4, width: itemWidth - 8, height: bar.height - 8)
         parts.glass.append(

@@ -46,6 +46,7 @@ extension ControlLayout {
         case .liquidLens:
             var optics = Optics(preset: .segmentLens)
             optics.softness = 10
+            if menu.appearance == .dark { optics.rimLight.recolor = .vibrantDark }
             var lens = GlassElement(
                 shape: .circle, frame: frame, optics: optics,
                 lift: LensLift(
