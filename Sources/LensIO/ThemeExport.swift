@@ -42,6 +42,8 @@ public enum ThemeExport {
         switch material {
         case .clear, .frosted, .dark:
             return ".\(material.name)"
+        case .apple(let glass):
+            return ".apple(.\(glass.rawValue))"
         case .tinted(let tint):
             return ".tinted(\(color(tint)))"
         case .custom(let blur, let tint, let saturation, let opacity):

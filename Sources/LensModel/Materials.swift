@@ -1,7 +1,28 @@
 import Foundation
 
-/// A glass material (LiquidGlassKit's vocabulary): how much the backdrop is blurred, tinted and
-/// saturated. JSON: `"clear"`, `"frosted"`, `"dark"`, `{"type": "tinted", "color": …}` or
+/// Apple's own glass, `UIGlassEffect`: the ``OpticsPreset`` of the same name gives its face, fill,
+/// rim and the size laws that set its refraction, blur and shadow from the shape.
+public enum AppleGlass: String, Codable, Sendable, CaseIterable {
+    /// `.regular`, light appearance.
+    case regular
+    /// `.regular`, dark appearance.
+    case regularDark
+    /// `.clear`.
+    case clear
+
+    /// The optics preset carrying this glass's values.
+    public var preset: OpticsPreset {
+        switch self {
+        case .regular: .regular
+        case .regularDark: .regularDark
+        case .clear: .clear
+        }
+    }
+}
+
+/// A glass material (LiquidGlassKit's vocabulary, and Apple's own glass): how much the backdrop is
+/// blurred, tinted and saturated. JSON: `"clear"`, `"frosted"`, `"dark"`, `"regularGlass"`,
+/// `"regularDarkGlass"`, `"clearGlass"`, `{"type": "tinted", "color": …}` or
 /// `{"type": "custom", "blur": 12, "tint": …, "saturation": 1.4, "opacity": 0.9}`.
 public enum Material: Codable, Sendable, Equatable {
     /// Blur 10, white 0.05, saturation 1.2.
@@ -14,11 +35,14 @@ public enum Material: Codable, Sendable, Equatable {
     case dark
     /// Any blur (pt), tint (its alpha is the strength), saturation and opacity.
     case custom(blur: Double, tint: RGBAColor, saturation: Double, opacity: Double)
+    /// Apple's glass: its face, fill and rim, and its size laws in place of the theme's shadow.
+    case apple(AppleGlass)
 
     /// The four named materials the controls gallery shows.
     public static let standard: [Material] = [.clear, .frosted, .tinted(RGBAColor(0, 122, 255)), .dark]
 
-    /// Blur radius in points; the frost σ is half of it.
+    /// Blur radius in points; the frost σ is half of it. Apple's glass: twice its largest σ (the size
+    /// law sets the frost per shape).
     public var blur: Double {
         switch self {
         case .clear: 10
@@ -26,6 +50,7 @@ public enum Material: Codable, Sendable, Equatable {
         case .tinted: 18
         case .dark: 25
         case .custom(let blur, _, _, _): blur
+        case .apple(let glass): glass == .clear ? 2 : 8
         }
     }
 
@@ -37,6 +62,7 @@ public enum Material: Codable, Sendable, Equatable {
         case .tinted(let color): RGBAColor(red: color.red, green: color.green, blue: color.blue, alpha: 0.10)
         case .dark: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.30)
         case .custom(_, let tint, _, _): tint
+        case .apple(let glass): Optics(preset: glass.preset).tint
         }
     }
 
@@ -48,6 +74,7 @@ public enum Material: Codable, Sendable, Equatable {
         case .tinted: 1.6
         case .dark: 1.4
         case .custom(_, _, let saturation, _): saturation
+        case .apple(let glass): Optics(preset: glass.preset).face.saturation
         }
     }
 
@@ -60,6 +87,7 @@ public enum Material: Codable, Sendable, Equatable {
     /// Dark glass carries white labels.
     public var isDark: Bool {
         if case .dark = self { return true }
+        if case .apple(let glass) = self { return glass == .regularDark }
         if case .custom(_, let tint, _, _) = self { return tint.alpha >= 0.25 && tint.luminance < 0.2 }
         return false
     }
@@ -72,6 +100,7 @@ public enum Material: Codable, Sendable, Equatable {
         case .tinted: "tinted"
         case .dark: "dark"
         case .custom: "custom"
+        case .apple(let glass): "\(glass.rawValue)Glass"
         }
     }
 
@@ -84,11 +113,14 @@ public enum Material: Codable, Sendable, Equatable {
             case "frosted": self = .frosted
             case "dark": self = .dark
             default:
-                throw DecodingError.dataCorruptedError(
-                    in: single,
-                    debugDescription:
-                        "unknown material \"\(name)\" (expected clear, frosted, dark, {\"type\": \"tinted\", \"color\": …} or {\"type\": \"custom\", …})"
-                )
+                guard let glass = AppleGlass.allCases.first(where: { "\($0.rawValue)Glass" == name }) else {
+                    throw DecodingError.dataCorruptedError(
+                        in: single,
+                        debugDescription:
+                            "unknown material \"\(name)\" (expected clear, frosted, dark, regularGlass, regularDarkGlass, clearGlass, {\"type\": \"tinted\", \"color\": …} or {\"type\": \"custom\", …})"
+                    )
+                }
+                self = .apple(glass)
             }
             return
         }
@@ -115,7 +147,7 @@ public enum Material: Codable, Sendable, Equatable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-        case .clear, .frosted, .dark:
+        case .clear, .frosted, .dark, .apple:
             var container = encoder.singleValueContainer()
             try container.encode(name)
         case .tinted(let color):

@@ -173,7 +173,7 @@ extension Theme {
 extension Material {
     func validate(_ path: String) throws {
         switch self {
-        case .clear, .frosted, .dark:
+        case .clear, .frosted, .dark, .apple:
             return
         case .tinted(let color):
             try check(color, "\(path).color")

@@ -17,7 +17,8 @@ public struct Theme: Codable, Sendable, Equatable {
     public var shape: ThemeShape
     /// Corner radius of rounded rectangles and squircles, in points.
     public var cornerRadius: Double
-    /// Drop shadow of glass that has a material (default ``materialShadow``).
+    /// Drop shadow of glass that has a material (default ``materialShadow``); Apple's glass casts its
+    /// size law's instead.
     public var shadow: DropShadow
     /// Edge stroke on the fallback path, for glass that has a material (default ``EdgeHighlight/standard``).
     public var edgeHighlight: EdgeHighlight
@@ -96,10 +97,12 @@ public struct Theme: Codable, Sendable, Equatable {
 }
 
 /// The named themes. `standard`, `clear`, `heavyFrost` and `dark` are the materials as they come;
-/// the others tune material, shape, shadow and edge for a mood.
+/// the next ten tune material, shape, shadow and edge for a mood; `regularGlass`, `regularDarkGlass`
+/// and `clearGlass` are Apple's own `UIGlassEffect`.
 public enum ThemePreset: String, Codable, Sendable, CaseIterable {
     case standard, clear, heavyFrost, dark
     case arctic, sunset, midnight, neon, minimal, frostedThick, roseGold, ocean, forest, crystal
+    case regularGlass, regularDarkGlass, clearGlass
 
     /// The preset's theme.
     public var theme: Theme {
@@ -167,6 +170,13 @@ public enum ThemePreset: String, Codable, Sendable, CaseIterable {
                 material: .custom(
                     blur: 4, tint: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.04), saturation: 1.1, opacity: 1),
                 edgeHighlight: EdgeHighlight(width: 1, alphas: [0.5, 0.15, 0.05]))
+        // Apple's glass takes its shadow from its size law; the theme's is the law's at S ≥ 160.
+        case .regularGlass:
+            return Theme(material: .apple(.regular), shadow: .standard)
+        case .regularDarkGlass:
+            return Theme(material: .apple(.regularDark), shadow: .standard)
+        case .clearGlass:
+            return Theme(material: .apple(.clear), shadow: .off)
         }
     }
 }

@@ -18,14 +18,24 @@ struct GlassLook {
     static let opaqueLight = RGBAColor(242, 242, 247)
     static let opaqueDark = RGBAColor(28, 28, 30)
 
-    init(_ element: GlassElement, scene: Scene) {
+    /// The look of `element` in `scene`; `minor` is the minor dimension S of its shape in points,
+    /// which Apple's size laws read.
+    init(_ element: GlassElement, scene: Scene, minor: Double) {
         let theme = element.theme ?? scene.theme
         let material = element.material ?? theme?.material
         let path = element.renderingPath ?? theme?.renderingPath ?? .automatic
-        optics = element.optics
+        optics = element.optics.sizeLaw.applied(to: element.optics, minor: minor)
         opacity = 1
         gradientTint = element.gradientTint ?? theme?.gradientTint
-        if let material {
+        if case .apple(let glass) = material {
+            // Apple's glass brings its face, fill, rim and inner shadow; its laws set the rest.
+            let apple = Optics(preset: glass.preset)
+            optics.face = apple.face
+            optics.tint = apple.tint
+            optics.rimLight = apple.rimLight
+            optics.innerShadow = apple.innerShadow
+            optics = apple.sizeLaw.applied(to: optics, minor: minor)
+        } else if let material {
             optics.frost = material.blur / 2
             optics.tint = material.tint
             optics.saturation = material.saturation

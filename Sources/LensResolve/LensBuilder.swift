@@ -31,12 +31,9 @@ struct LensBuilder {
         let geometry = element.shapes.map {
             ShapeGeometry(shape: $0.shape, frame: $0.frame, scale: scale, growth: growth)
         }
-        // Apple's size laws read S, the minor dimension of the (grown) shape, before the look applies
-        // the theme's material over them.
-        var sized = element
+        // Apple's size laws read S, the minor dimension of the (grown) shape.
         let minor = 2 * (geometry.map { min($0.halfWidth, $0.halfHeight) }.min() ?? 0) / scale
-        sized.optics = element.optics.sizeLaw.applied(to: element.optics, minor: minor)
-        let look = GlassLook(sized, scene: scene)
+        let look = GlassLook(element, scene: scene, minor: minor)
         var styled = element
         styled.optics = look.optics
         var lens = opticsParameters(styled, geometry: geometry)

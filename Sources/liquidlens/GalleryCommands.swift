@@ -48,7 +48,7 @@ struct PresetsCommand: Command {
         let sheetURL = Console.outputURL(sheet)
         let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
         let cells = ThemePreset.allCases.map { (name: $0.rawValue, scene: $0.sampleScene()) }
-        let image = try renderContactSheet(cells, columns: 7, on: renderer)
+        let image = try renderContactSheet(cells, columns: 6, on: renderer)
         try PNGCodec.write(image, to: sheetURL)
         Console.say("wrote \(Console.name(sheetURL)) (\(cells.count) presets, \(image.width)×\(image.height) px)")
     }

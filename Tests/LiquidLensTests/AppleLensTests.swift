@@ -402,6 +402,26 @@ struct AppleLensTests {
         }
     }
 
+    @Test(
+        "Apple's glass as a theme: the material brings the preset's face, fill and rim, its size law the rest",
+        arguments: [AppleGlass.regular, .regularDark, .clear])
+    func appleGlassTheme(_ glass: AppleGlass) throws {
+        let theme = try #require(ThemePreset.allCases.first { $0.theme.material == .apple(glass) }).theme
+        let element = GlassElement(shape: .capsule, frame: Rect(x: 20, y: 30, width: 160, height: 64))
+        let scene = Scene(
+            canvas: Canvas(width: 200, height: 120, scale: 1), background: [BackgroundLayer(.probe(.white))],
+            glass: [element], theme: theme)
+        let lens = try resolve(scene).lenses[0]
+        let preset = GlassSizeLaw(rawValue: glass == .clear ? "clear" : "regular")!.applied(
+            to: Optics(preset: glass.preset), minor: 64)
+        #expect(
+            lens.faceLevels
+                == SIMD4(Float(preset.face.white), Float(preset.face.black), Float(preset.face.saturation), 1))
+        #expect(lens.tint == preset.tint.premultiplied(for: .srgb))
+        #expect(lens.rimCurvature == 0.7 && lens.rimRecolor.w == 1)
+        #expect(lens.shadow.w == Float(preset.shadow.opacity) && lens.bevelWidth == 16)
+    }
+
     // MARK: Both backends, the tiles
 
     static let presetScenes = ParityScene.all.filter {

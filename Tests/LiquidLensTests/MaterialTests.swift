@@ -264,7 +264,7 @@ struct MaterialTests {
 
     @Test("Themes decode from a preset name or a preset with overrides; unknown names are errors")
     func themeDecoding() throws {
-        #expect(ThemePreset.allCases.count == 14)
+        #expect(ThemePreset.allCases.count == 17)
         let scene = try Scene.decode(
             Data(#"{"canvas": {"width": 10, "height": 10}, "theme": {"preset": "arctic", "cornerRadius": 4}}"#.utf8))
         var expected = ThemePreset.arctic.theme

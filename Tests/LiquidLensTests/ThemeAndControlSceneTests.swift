@@ -11,18 +11,19 @@ import Testing
 
 @Suite("liquidlens presets and theme")
 struct ThemeCommandTests {
-    @Test("presets lists the 14 themes and renders their contact sheet")
+    @Test("presets lists the 17 themes and renders their contact sheet")
     func presetsCommand() throws {
         let list = try runCLI(["presets"])
         #expect(list.status == 0)
-        #expect(list.stdout.split(separator: "\n").count == 14)
+        #expect(list.stdout.split(separator: "\n").count == 17)
         #expect(list.stdout.contains("frostedThick") && list.stdout.contains("roseGold"))
+        #expect(list.stdout.contains("regularGlass") && list.stdout.contains("clearGlass"))
         let folder = try temporaryFolder("presets")
         let sheet = folder.appendingPathComponent("presets.png")
         let rendered = try runCLI(["presets", "--sheet", sheet.path])
         #expect(rendered.status == 0, "\(rendered.stderr)")
         let image = try PNGCodec.read(contentsOf: sheet)
-        #expect(image.width == 7 * 400 + 8 * 4 && image.height == 2 * 260 + 3 * 4)
+        #expect(image.width == 6 * 400 + 7 * 4 && image.height == 3 * 260 + 4 * 4)
     }
 
     @Test("theme exports a scene's theme as JSON and Swift; a scene without one is a clear error")
