@@ -153,5 +153,8 @@ public enum FeatureGallery {
         cell("preset-lifted-segmented", frame: Rect(x: 30, y: 38, width: 100, height: 44), label: label) {
             $0 = Optics(preset: .liftedSegmented)
         },
+        cell("preset-segment-lens", frame: Rect(x: 30, y: 38, width: 100, height: 44), label: label) {
+            $0 = Optics(preset: .segmentLens)
+        },
     ]
 }
