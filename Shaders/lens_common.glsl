@@ -96,6 +96,11 @@ layout(constant_id = 1) const bool SINGLE_SHAPE = false;
 // Whether the dispatched tiles' samples can reach a label glyph; the variant without skips the
 // label sampling (its tiles would read zero coverage).
 layout(constant_id = 2) const bool REACHES_LABEL = true;
+// Whether the spectral dispersion is compiled in: its seven taps are seven inlined content
+// samples, code every other group carries for nothing.
+layout(constant_id = 3) const bool SPECTRAL = true;
+// Whether the lens pass writes the composite (glass above looks through this group).
+layout(constant_id = 4) const bool WRITES_COMPOSITE = true;
 
 const uint SRGB_DECODE_OFFSET = 0u;     // 256 linear values of the 8-bit sRGB codes
 const uint SRGB_ENCODE_OFFSET = 256u;   // 255 linear thresholds where the rounded code steps up
@@ -537,7 +542,7 @@ vec3 sampleContent(vec2 position, LensParams lens, bool withLabel) {
 vec3 dispersedContent(vec2 p, vec2 source, LensParams lens, bool withLabel) {
     if (lens.dispersion <= 0.0) { return sampleContent(source, lens, withLabel); }
     vec2 offset = source - p;
-    if (lens.spectralTaps == 0u) {
+    if (!SPECTRAL || lens.spectralTaps == 0u) {
         return vec3(
             sampleContent(p + offset * (1.0 - lens.dispersion), lens, withLabel).r,
             sampleContent(source, lens, withLabel).g,

@@ -356,7 +356,7 @@ extension PixelRegion {
     var bounds: SIMD4<UInt32> { SIMD4(UInt32(x0), UInt32(y0), UInt32(x1), UInt32(y1)) }
 
     /// The region a parameter-block `bounds` holds.
-    init(bounds: SIMD4<UInt32>) {
+    package init(bounds: SIMD4<UInt32>) {
         self.init(x0: Int(bounds.x), y0: Int(bounds.y), x1: Int(bounds.z), y1: Int(bounds.w))
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import LensModel
+import LensResolve
 
 /// How to set up the Vulkan backend.
 public struct VulkanOptions: Sendable {
@@ -44,11 +46,37 @@ struct LensVariant: Hashable {
     var shapeKinds: UInt32
     var singleShape: Bool
     var reachesLabel: Bool
+    /// Whether the group disperses by spectral taps (GLSL: `SPECTRAL`).
+    var spectral: Bool
+    var writesComposite: Bool
 
-    /// The common lens: one rounded box, over a label and not.
-    static let preloaded = [true, false].map { LensVariant(shapeKinds: 1, singleShape: true, reachesLabel: $0) }
+    /// The variant of `lens`, a group of `shapes`, for its tiles that reach a label or the others.
+    init(lens: LensParams, shapes: ArraySlice<ShapeParams>, reachesLabel: Bool) {
+        shapeKinds = shapes.reduce(0) { $0 | 1 << $1.kind }
+        singleShape = lens.shapeCount == 1
+        self.reachesLabel = reachesLabel
+        spectral = lens.dispersion > 0 && lens.spectralTaps > 0
+        writesComposite = !PixelRegion(bounds: lens.compositeRegion).isEmpty
+    }
 
-    var constants: [UInt32] { [shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0] }
+    /// The common lens: one rounded box, no spectral taps, not under other glass, over a label and not.
+    static let preloaded = [true, false].map {
+        LensVariant(shapeKinds: 1, singleShape: true, reachesLabel: $0, spectral: false, writesComposite: false)
+    }
+
+    private init(
+        shapeKinds: UInt32, singleShape: Bool, reachesLabel: Bool, spectral: Bool, writesComposite: Bool
+    ) {
+        self.shapeKinds = shapeKinds
+        self.singleShape = singleShape
+        self.reachesLabel = reachesLabel
+        self.spectral = spectral
+        self.writesComposite = writesComposite
+    }
+
+    var constants: [UInt32] {
+        [shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0, spectral ? 1 : 0, writesComposite ? 1 : 0]
+    }
 }
 
 /// GPU time of each stage of a frame, from timestamp queries, plus the host's readback, in

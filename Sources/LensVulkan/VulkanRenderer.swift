@@ -218,10 +218,8 @@ public final class VulkanRenderer {
         }
         let pipelines = try parameters.lenses.map { lens in
             let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
-            let kinds = group.reduce(UInt32(0)) { $0 | 1 << $1.kind }
-            let single = lens.shapeCount == 1
-            let plain = LensVariant(shapeKinds: kinds, singleShape: single, reachesLabel: false)
-            let label = LensVariant(shapeKinds: kinds, singleShape: single, reachesLabel: true)
+            let plain = LensVariant(lens: lens, shapes: group, reachesLabel: false)
+            let label = LensVariant(lens: lens, shapes: group, reachesLabel: true)
             // A variant no tile uses is not compiled: the other one stands in (never dispatched).
             let plainPipeline = lens.labelTileCount < lens.tileCount ? try pipeline(plain) : nil
             let labelPipeline = lens.labelTileCount > 0 ? try pipeline(label) : nil
