@@ -79,8 +79,8 @@ struct LensParams {
     uvec4 compositeRegion;       // x0, y0, x1, y1: where the lens pass also writes the composite (glass above reads it)
     uint readsComposite;         // 1: glass lies below; the frost blurs the composite, not the backdrop
     uint labelOnFace;            // 1: the label lies on this glass's face (a platter's content view), not under it
-    uint padding1;               // to a whole vec4, so the array stride equals Swift's
-    uint padding2;
+    uint frostLevel;             // the frost works on the canvas at 1/2^level (a pyramid level)
+    uint padding2;               // to a whole vec4, as Swift lays it out
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -310,23 +310,52 @@ vec3 sourceColor(uint index, LensParams lens) {
     return unpackColor(lens.readsComposite != 0u ? compositeAt(index) : backdropAt(index));
 }
 
-// Bilinear on the frosted backdrop: mirrored at the canvas edge, then held inside the region the
-// frost pass wrote, so no sample ever reads stale memory.
-vec3 sampleFrosted(vec2 position, LensParams lens) {
-    vec2 texel = position - vec2(0.5);
-    vec2 base = floor(texel);
-    vec2 t = texel - base;
+// Texels across `extent` pixels at pyramid `level` (the last may cover fewer pixels).
+int levelSize(uint extent, uint level) {
+    return int((extent + (1u << level) - 1u) >> level);
+}
+
+// One texel of the frost's pyramid level: the box average of its 2^level x 2^level pixels of the
+// content (the last row and column repeat the canvas edge). Level 0 is the pixel itself.
+vec3 levelTexel(int x, int y, LensParams lens) {
+    int size = 1 << lens.frostLevel;
     int w = int(frame.width);
     int h = int(frame.height);
-    ivec4 region = ivec4(lens.sourceRegion);
+    vec3 sum = vec3(0.0);
+    for (int dy = 0; dy < size; dy++) {
+        int sy = min(y * size + dy, h - 1);
+        for (int dx = 0; dx < size; dx++) {
+            int sx = min(x * size + dx, w - 1);
+            sum = sum + sourceColor(uint(sy * w + sx), lens);
+        }
+    }
+    return sum * (1.0 / float(size * size));
+}
+
+// Bilinear on the frosted pyramid level (texel k centred on pixel (k + 0.5) * 2^level; the level
+// is stored with the canvas's row stride): mirrored at the level's edge, then held inside the
+// texels the frost pass wrote, so no sample ever reads stale memory.
+vec3 sampleFrosted(vec2 position, LensParams lens) {
+    uint level = lens.frostLevel;
+    // 1 / 2^level is exact, so level 0 reads exactly as the canvas.
+    vec2 texel = position * (1.0 / float(1u << level)) - vec2(0.5);
+    vec2 base = floor(texel);
+    vec2 t = texel - base;
+    int stride = int(frame.width);
+    int w = levelSize(frame.width, level);
+    int h = levelSize(frame.height, level);
+    uint roundUp = (1u << level) - 1u;
+    ivec4 region = ivec4(
+        lens.sourceRegion.x >> level, lens.sourceRegion.y >> level, (lens.sourceRegion.z + roundUp) >> level,
+        (lens.sourceRegion.w + roundUp) >> level);
     int x0 = clamp(mirrorIndex(int(base.x), w), region.x, region.z - 1);
     int x1 = clamp(mirrorIndex(int(base.x) + 1, w), region.x, region.z - 1);
     int y0 = clamp(mirrorIndex(int(base.y), h), region.y, region.w - 1);
     int y1 = clamp(mirrorIndex(int(base.y) + 1, h), region.y, region.w - 1);
-    vec3 a = frostedAt(y0 * w + x0);
-    vec3 b = frostedAt(y0 * w + x1);
-    vec3 c = frostedAt(y1 * w + x0);
-    vec3 d = frostedAt(y1 * w + x1);
+    vec3 a = frostedAt(y0 * stride + x0);
+    vec3 b = frostedAt(y0 * stride + x1);
+    vec3 c = frostedAt(y1 * stride + x0);
+    vec3 d = frostedAt(y1 * stride + x1);
     vec3 top = a + (b - a) * t.x;
     vec3 bottom = c + (d - c) * t.x;
     return top + (bottom - top) * t.y;

@@ -157,21 +157,45 @@ struct ShaderContext {
         unpackColor(lens.readsComposite != 0 ? compositePixels[index] : backdrop[index])
     }
 
-    func sampleFrosted(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
-        let texel = position - SIMD2(repeating: 0.5)
-        let base = texel.rounded(.down)
-        let t = texel - base
+    func levelSize(_ extent: UInt32, _ level: UInt32) -> Int32 {
+        Int32((extent + (1 << level) - 1) >> level)
+    }
+
+    func levelTexel(_ x: Int32, _ y: Int32, _ lens: LensParams) -> SIMD3<Float> {
+        let size = Int32(1) << lens.frostLevel
         let w = Int32(frame.width)
         let h = Int32(frame.height)
-        let region = SIMD4<Int32>(truncatingIfNeeded: lens.sourceRegion)
+        var sum = SIMD3<Float>(repeating: 0)
+        for dy in 0..<size {
+            let sy = min(y * size + dy, h - 1)
+            for dx in 0..<size {
+                let sx = min(x * size + dx, w - 1)
+                sum = sum + sourceColor(Int(sy * w + sx), lens)
+            }
+        }
+        return sum * (1 / Float(size * size))
+    }
+
+    func sampleFrosted(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+        let level = lens.frostLevel
+        let texel = position * (1 / Float(UInt32(1) << level)) - SIMD2(repeating: 0.5)
+        let base = texel.rounded(.down)
+        let t = texel - base
+        let stride = Int32(frame.width)
+        let w = levelSize(frame.width, level)
+        let h = levelSize(frame.height, level)
+        let roundUp = (UInt32(1) << level) - 1
+        let region = SIMD4<Int32>(
+            Int32(lens.sourceRegion.x >> level), Int32(lens.sourceRegion.y >> level),
+            Int32((lens.sourceRegion.z + roundUp) >> level), Int32((lens.sourceRegion.w + roundUp) >> level))
         let x0 = clamp(mirrorIndex(Int32(base.x), w), region.x, region.z - 1)
         let x1 = clamp(mirrorIndex(Int32(base.x) + 1, w), region.x, region.z - 1)
         let y0 = clamp(mirrorIndex(Int32(base.y), h), region.y, region.w - 1)
         let y1 = clamp(mirrorIndex(Int32(base.y) + 1, h), region.y, region.w - 1)
-        let a = rgb(frosted[Int(y0 * w + x0)])
-        let b = rgb(frosted[Int(y0 * w + x1)])
-        let c = rgb(frosted[Int(y1 * w + x0)])
-        let d = rgb(frosted[Int(y1 * w + x1)])
+        let a = rgb(frosted[Int(y0 * stride + x0)])
+        let b = rgb(frosted[Int(y0 * stride + x1)])
+        let c = rgb(frosted[Int(y1 * stride + x0)])
+        let d = rgb(frosted[Int(y1 * stride + x1)])
         let top = a + (b - a) * t.x
         let bottom = c + (d - c) * t.x
         return top + (bottom - top) * t.y
@@ -493,18 +517,20 @@ struct ShaderContext {
     }
 
     func frost(_ x: Int, _ y: Int, _ lens: LensParams, axis: UInt32) {
-        let w = Int32(frame.width)
-        let h = Int32(frame.height)
+        let w = levelSize(frame.width, lens.frostLevel)
+        let h = levelSize(frame.height, lens.frostLevel)
+        if Int32(x) >= w || Int32(y) >= h { return }
+        let stride = Int32(frame.width)
         let radius = Int32(lens.kernelRadius)
         var sum = SIMD3<Float>(repeating: 0)
         for i in -radius...radius {
             let weight = tables[Int(lens.kernelOffset) + Int(abs(i))]
             if axis == 0 {
                 let sx = mirrorIndex(Int32(x) + i, w)
-                sum = sum + sourceColor(Int(Int32(y) * w + sx), lens) * weight
+                sum = sum + levelTexel(sx, Int32(y), lens) * weight
             } else {
                 let sy = mirrorIndex(Int32(y) + i, h)
-                sum = sum + rgb(scratch[Int(sy * w + Int32(x))]) * weight
+                sum = sum + rgb(scratch[Int(sy * stride + Int32(x))]) * weight
             }
         }
         let index = y * Int(frame.width) + x

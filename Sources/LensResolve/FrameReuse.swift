@@ -37,6 +37,8 @@ public final class FrameReuse {
     private var linearBlending: UInt32 = 0
     private var baseIsCurrent = false
     private var kernelIDs: [[Float]: Int32] = [:]
+    /// The pyramid level of each kernel id's blur.
+    private var levelOfID: [Int32: Int] = [:]
     /// The largest kernel radius any tile may hold, in pixels.
     private var largestRadius = 0
     /// The kernel each tile of the scratch (horizontal pass) and frosted (vertical pass) buffers holds; −1: none.
@@ -55,6 +57,7 @@ public final class FrameReuse {
         foreground = []
         baseIsCurrent = false
         kernelIDs = [:]
+        levelOfID = [:]
         largestRadius = 0
         scratchKernel = []
         frostedKernel = []
@@ -73,6 +76,7 @@ public final class FrameReuse {
         var composeRegion: PixelRegion?
         if !sameSize || !baseIsCurrent {
             kernelIDs = [:]
+            levelOfID = [:]
             largestRadius = 0
             scratchKernel = [Int32](repeating: -1, count: columns * rows)
             frostedKernel = scratchKernel
@@ -105,11 +109,16 @@ public final class FrameReuse {
             var lens = parameters.lenses[index]
             var lists = LensTileLists(of: lens, in: parameters.tiles)
             let kernelStart = Int(lens.kernelOffset)
-            let kernel = Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)])
+            // A tile's blur is its kernel at its pyramid level (the level's texels share the tile's memory).
+            let kernel =
+                Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)]) + [Float(lens.frostLevel)]
             // A blur of the composite (glass lying on glass) is of this frame only: never kept.
             let composite = lens.readsComposite != 0
             let id = composite ? -1 : kernelIDs[kernel] ?? Int32(kernelIDs.count)
-            if !composite { kernelIDs[kernel] = id }
+            if !composite {
+                kernelIDs[kernel] = id
+                levelOfID[id] = Int(lens.frostLevel)
+            }
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
             lists.frost = lists.frost.filter { composite || frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
             let rowsNeeded = Tiling.rowTiles(
@@ -153,16 +162,23 @@ public final class FrameReuse {
         return damaged
     }
 
-    /// Forgets the blur of every tile within the largest kernel radius of a damaged tile.
+    /// Forgets the blur of every tile within the largest kernel radius of a damaged tile, each at
+    /// the pyramid level its blur was made at (a damaged 16-px tile lies inside level tile
+    /// `tile >> level`, since a level tile spans 16 texels of 2^level pixels).
     private func forgetFrost(near damaged: [Bool], columns: Int, rows: Int) {
         let reach = (largestRadius + TableLayout.tileSize - 1) / TableLayout.tileSize
+        func forget(_ records: inout [Int32], at index: Int, level: Int) {
+            if records[index] >= 0, levelOfID[records[index]] == level { records[index] = -1 }
+        }
         for index in damaged.indices where damaged[index] {
-            let column = index % columns
-            let row = index / columns
-            for y in max(0, row - reach)...min(rows - 1, row + reach) {
-                for x in max(0, column - reach)...min(columns - 1, column + reach) {
-                    scratchKernel[y * columns + x] = -1
-                    frostedKernel[y * columns + x] = -1
+            for level in 0...FrostPyramid.deepestLevel {
+                let column = (index % columns) >> level
+                let row = (index / columns) >> level
+                for y in max(0, row - reach)...min(rows - 1, row + reach) {
+                    for x in max(0, column - reach)...min(columns - 1, column + reach) {
+                        forget(&scratchKernel, at: y * columns + x, level: level)
+                        forget(&frostedKernel, at: y * columns + x, level: level)
+                    }
                 }
             }
         }
