@@ -23,8 +23,11 @@ public final class FrameReuse {
         public var uploadLabel: Bool
         /// The foreground (or the frame size) changed: upload it again.
         public var uploadForeground: Bool
-        /// Where the base layer (backdrop with the resting label) must be composed again; nil when
-        /// the kept copy is current everywhere.
+        /// The base layer (backdrop with the resting label) starts over as a copy of the backdrop:
+        /// off the label it is the backdrop itself, so only the label's ink box is composed.
+        public var baseFromBackdrop: Bool
+        /// Where the compose pass runs: with ``baseFromBackdrop``, the box of the label's ink
+        /// (nil without ink); otherwise the damaged part of the kept base (nil when it is current).
         public var composeRegion: PixelRegion?
     }
 
@@ -74,13 +77,14 @@ public final class FrameReuse {
         let labelChanged = !sameSize || labelWords != parameters.labelWords
         let foregroundChanged = !sameSize || foreground != parameters.foreground
         var composeRegion: PixelRegion?
+        var baseFromBackdrop = false
         if !sameSize || !baseIsCurrent {
             kernelIDs = [:]
             levelOfID = [:]
             largestRadius = 0
             scratchKernel = [Int32](repeating: -1, count: columns * rows)
             frostedKernel = scratchKernel
-            composeRegion = parameters.fullFrame
+            baseFromBackdrop = true
         } else if backdropChanged {
             let damaged = Self.damagedTiles(
                 backdrop, parameters.backdrop, width: parameters.width, height: parameters.height, columns: columns)
@@ -92,7 +96,12 @@ public final class FrameReuse {
         if labelChanged || restingColor != parameters.frame.restingColor
             || linearBlending != parameters.frame.linearBlending
         {
-            composeRegion = parameters.fullFrame
+            baseFromBackdrop = true
+        }
+        if baseFromBackdrop {
+            composeRegion = Self.inkBounds(
+                parameters.labelWords, wordsPerRow: Int(parameters.frame.labelWordsPerRow), width: parameters.width,
+                height: parameters.height)
         }
         width = parameters.width
         height = parameters.height
@@ -137,7 +146,27 @@ public final class FrameReuse {
         trimmed.tiles += parameters.tiles[foregroundStart..<foregroundStart + Int(parameters.frame.foregroundTileCount)]
         return Plan(
             parameters: trimmed, uploadBackdrop: backdropChanged, uploadLabel: labelChanged,
-            uploadForeground: foregroundChanged, composeRegion: composeRegion)
+            uploadForeground: foregroundChanged, baseFromBackdrop: baseFromBackdrop, composeRegion: composeRegion)
+    }
+
+    /// The box of the regular label row's ink (the first `wordsPerRow × height` words, 4 pixels a
+    /// word), whole words wide; nil without ink.
+    package static func inkBounds(_ words: [UInt32], wordsPerRow: Int, width: Int, height: Int) -> PixelRegion? {
+        guard wordsPerRow > 0, words.count >= wordsPerRow * height else { return nil }
+        var x0 = Int.max
+        var x1 = 0
+        var y0 = Int.max
+        var y1 = 0
+        for y in 0..<height {
+            let row = y * wordsPerRow
+            guard let first = (0..<wordsPerRow).first(where: { words[row + $0] != 0 }) else { continue }
+            let last = (0..<wordsPerRow).last { words[row + $0] != 0 }!
+            x0 = min(x0, first * 4)
+            x1 = max(x1, min(width, last * 4 + 4))
+            y0 = min(y0, y)
+            y1 = y + 1
+        }
+        return y0 == Int.max ? nil : PixelRegion(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 
     /// Tiles where two backdrops of the same size differ.

@@ -153,7 +153,9 @@ public final class VulkanRenderer {
             slot.buffer(.tileShapes).upload(planned.tileShapes)
             let variants = try lensPipelines(for: planned)
             try slot.commandBuffer.record { commands in
-                record(commands, planned, on: slot, composeRegion: plan.composeRegion, lensPipelines: variants)
+                record(
+                    commands, planned, on: slot, baseFromBackdrop: plan.baseFromBackdrop,
+                    composeRegion: plan.composeRegion, lensPipelines: variants)
             }
             try slot.fence.reset()
             try slot.commandBuffer.submit(fence: slot.fence)
@@ -231,7 +233,8 @@ public final class VulkanRenderer {
     }
 
     private func record(
-        _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, composeRegion: PixelRegion?,
+        _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, baseFromBackdrop: Bool,
+        composeRegion: PixelRegion?,
         lensPipelines: [(label: ComputePipeline, plain: ComputePipeline)]
     ) {
         let queries = slot.queries
@@ -251,19 +254,20 @@ public final class VulkanRenderer {
         let base = slot.base!
         let frameBytes = VkDeviceSize(parameters.width * parameters.height * 4)
         timestamp()
-        if let composeRegion {
-            if composeRegion != parameters.fullFrame {
-                copy(commands, from: base, to: output, bytes: frameBytes)
-                // The base copy wrote output → compose redraws part of it.
+        if baseFromBackdrop || composeRegion != nil {
+            // Off the label the base is the backdrop itself; a partly damaged base starts from the kept one.
+            copy(commands, from: baseFromBackdrop ? slot.buffer(.backdrop) : base, to: output, bytes: frameBytes)
+            if let composeRegion {
+                // The copy wrote output → compose redraws the label's part of it.
                 memoryBarrier(
                     commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
                     to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
+                dispatch(commands, composePipeline, slot, DispatchConstants(region: composeRegion))
             }
-            dispatch(commands, composePipeline, slot, DispatchConstants(region: composeRegion))
             timestamp()
-            // Compose wrote output → the copy reads it into the kept base.
+            // The copy or compose wrote output → the copy reads it into the kept base.
             memoryBarrier(
-                commands, from: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, VK_ACCESS_SHADER_WRITE_BIT.rawValue),
+                commands, from: (Self.computeAndTransferStages, Self.allWrites),
                 to: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_READ_BIT.rawValue))
             copy(commands, from: output, to: base, bytes: frameBytes)
         } else {
