@@ -568,20 +568,25 @@ vec3 sampleContent(vec2 position, LensParams lens, bool withLabel) {
 }
 
 // Content with dispersion: per channel (red at 1-k, blue at 1+k of the offset) or spectral taps.
+// One loop over the taps, so the content sampling (with its label) is compiled once, not once per
+// tap: a weight of 1 or 0 per channel picks a channel exactly (x * 1 + y * 0 + z * 0 is x).
 vec3 dispersedContent(vec2 p, vec2 source, LensParams lens, bool withLabel) {
-    if (lens.dispersion <= 0.0) { return sampleContent(source, lens, withLabel); }
+    bool spectral = SPECTRAL && lens.dispersion > 0.0 && lens.spectralTaps != 0u;
+    uint taps = lens.dispersion <= 0.0 ? 1u : spectral ? SPECTRAL_TAPS : 3u;
     vec2 offset = source - p;
-    if (!SPECTRAL || lens.spectralTaps == 0u) {
-        return vec3(
-            sampleContent(p + offset * (1.0 - lens.dispersion), lens, withLabel).r,
-            sampleContent(source, lens, withLabel).g,
-            sampleContent(p + offset * (1.0 + lens.dispersion), lens, withLabel).b);
-    }
     vec3 sum = vec3(0.0);
-    for (uint tap = 0u; tap < SPECTRAL_TAPS; tap++) {
-        uint base = SPECTRAL_OFFSET + tap * 4u;
-        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tableAt(base)), lens, withLabel);
-        sum = sum + tapColor * vec3(tableAt(base + 1u), tableAt(base + 2u), tableAt(base + 3u));
+    for (uint tap = 0u; tap < taps; tap++) {
+        vec2 position = source;
+        vec3 weight = vec3(1.0);
+        if (spectral) {
+            uint base = SPECTRAL_OFFSET + tap * 4u;
+            position = p + offset * (1.0 + lens.dispersion * tableAt(base));
+            weight = vec3(tableAt(base + 1u), tableAt(base + 2u), tableAt(base + 3u));
+        } else if (taps == 3u) {
+            if (tap != 1u) { position = p + offset * (tap == 0u ? 1.0 - lens.dispersion : 1.0 + lens.dispersion); }
+            weight = vec3(tap == 0u ? 1.0 : 0.0, tap == 1u ? 1.0 : 0.0, tap == 2u ? 1.0 : 0.0);
+        }
+        sum = sum + sampleContent(position, lens, withLabel) * weight;
     }
     return sum;
 }

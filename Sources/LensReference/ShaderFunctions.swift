@@ -391,19 +391,22 @@ struct ShaderContext {
     func dispersedContent(_ p: SIMD2<Float>, _ source: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool)
         -> SIMD3<Float>
     {
-        if lens.dispersion <= 0 { return sampleContent(source, lens, withLabel) }
+        let spectral = lens.dispersion > 0 && lens.spectralTaps != 0
+        let taps: UInt32 = lens.dispersion <= 0 ? 1 : spectral ? UInt32(TableLayout.spectralTaps) : 3
         let offset = source - p
-        if lens.spectralTaps == 0 {
-            return SIMD3(
-                sampleContent(p + offset * (1 - lens.dispersion), lens, withLabel).x,
-                sampleContent(source, lens, withLabel).y,
-                sampleContent(p + offset * (1 + lens.dispersion), lens, withLabel).z)
-        }
         var sum = SIMD3<Float>(repeating: 0)
-        for tap in 0..<UInt32(TableLayout.spectralTaps) {
-            let base = Int(UInt32(TableLayout.spectralOffset) + tap * 4)
-            let tapColor = sampleContent(p + offset * (1 + lens.dispersion * tables[base]), lens, withLabel)
-            sum = sum + tapColor * SIMD3(tables[base + 1], tables[base + 2], tables[base + 3])
+        for tap in 0..<taps {
+            var position = source
+            var weight = SIMD3<Float>(repeating: 1)
+            if spectral {
+                let base = Int(UInt32(TableLayout.spectralOffset) + tap * 4)
+                position = p + offset * (1 + lens.dispersion * tables[base])
+                weight = SIMD3(tables[base + 1], tables[base + 2], tables[base + 3])
+            } else if taps == 3 {
+                if tap != 1 { position = p + offset * (tap == 0 ? 1 - lens.dispersion : 1 + lens.dispersion) }
+                weight = SIMD3(tap == 0 ? 1 : 0, tap == 1 ? 1 : 0, tap == 2 ? 1 : 0)
+            }
+            sum = sum + sampleContent(position, lens, withLabel) * weight
         }
         return sum
     }
