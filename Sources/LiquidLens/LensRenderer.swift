@@ -21,6 +21,13 @@ public typealias VulkanResult = LensVulkan.VulkanResult
 /// Failures the Vulkan backend fakes on purpose, for tests (`LensVulkan.FaultInjection`).
 public typealias FaultInjection = LensVulkan.FaultInjection
 
+/// Where the Vulkan backend keeps its buffers: by the device, or forced (`LensVulkan.MemoryPath`).
+public typealias MemoryPath = LensVulkan.MemoryPath
+/// A device's memory heaps, unified or discrete, and its transfer queue (`LensVulkan.DeviceMemoryLayout`).
+public typealias DeviceMemoryLayout = LensVulkan.DeviceMemoryLayout
+/// What crossed between host and device for one Vulkan frame (`LensVulkan.FrameTransfers`).
+public typealias FrameTransfers = LensVulkan.FrameTransfers
+
 /// Which backend renders.
 public enum Backend: String, Sendable, CaseIterable {
     /// Vulkan when a usable device exists, else the CPU reference.
@@ -76,6 +83,10 @@ public final class LensRenderer {
     public var validationMessages: [String] { vulkan?.validationMessages ?? [] }
     /// GPU stage times of the last frame (Vulkan only).
     public var lastStageTimes: GPUStageTimes? { vulkan?.lastStageTimes }
+    /// The Vulkan backend's memory path, `.unified` or `.discrete` (Vulkan only).
+    public var memoryPath: MemoryPath? { vulkan?.memoryPath }
+    /// What crossed between host and device for the last frame submitted (Vulkan only).
+    public var lastTransfers: FrameTransfers? { vulkan?.lastTransfers }
 
     /// Resolves and renders `scene`; relative image paths are looked up in `baseDirectory`.
     public func render(_ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws -> RGBA8Image {

@@ -5,6 +5,10 @@ extension Backend: ExpressibleByArgument {
     static var argumentParser: ValueParser<Backend> { .choice(expectation: "auto, vulkan or cpu") }
 }
 
+extension MemoryPath: ExpressibleByArgument {
+    static var argumentParser: ValueParser<MemoryPath> { .choice(expectation: "auto, discrete or unified") }
+}
+
 extension ImageFormat: ExpressibleByArgument {
     static var argumentParser: ValueParser<ImageFormat> { .choice() }
 }
@@ -39,15 +43,40 @@ func makeRenderer(_ backend: Backend, _ options: VulkanOptions = VulkanOptions()
     }
 }
 
-/// `--device`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`, else the best.
+/// `--device` and `--memory`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`,
+/// else the best; where its buffers live, else `$LIQUIDLENS_MEMORY`, else by its heaps.
 struct DeviceOption: ParsableArguments {
     @Option("device", help: "Vulkan device index or name part (or $LIQUIDLENS_DEVICE).") var given: String?
+    @Option(
+        "memory", valueName: "path",
+        help:
+            "auto (by the device's heaps), discrete (device-local buffers, staging, copies) or unified (or $LIQUIDLENS_MEMORY)."
+    )
+    var memory: MemoryPath?
 
     /// The device asked for on the command line or in the environment.
     var selection: String? { given ?? ProcessInfo.processInfo.environment["LIQUIDLENS_DEVICE"] }
 
-    /// Vulkan set up on the selected device.
-    var vulkanOptions: VulkanOptions { VulkanOptions(device: selection) }
+    /// The memory path asked for on the command line or in the environment; a value in the
+    /// environment that names none is a failure (exit 1).
+    var memoryPath: MemoryPath {
+        get throws {
+            if let memory { return memory }
+            guard let text = ProcessInfo.processInfo.environment["LIQUIDLENS_MEMORY"], !text.isEmpty else {
+                return .automatic
+            }
+            guard let path = MemoryPath(rawValue: text) else {
+                throw CommandFailure(
+                    message: "LIQUIDLENS_MEMORY=\(text) names no memory path (expected auto, discrete or unified)")
+            }
+            return path
+        }
+    }
+
+    /// Vulkan set up on the selected device with the selected memory path.
+    var vulkanOptions: VulkanOptions {
+        get throws { VulkanOptions(device: selection, memoryPath: try memoryPath) }
+    }
 }
 
 /// `--validation`: the Khronos validation layer, also on with `$LIQUIDLENS_VALIDATION=1`.

@@ -187,6 +187,10 @@ struct CLITests {
         let devices = try runCLI(["devices"])
         #expect(devices.status == 0)
         #expect(devices.stdout.contains("llvmpipe") && devices.stdout.contains(": usable"), "\(devices.stdout)")
+        #expect(
+            devices.stdout.contains("\n    unified memory (heap 0: ")
+                && devices.stdout.contains("device-local, host-visible); no dedicated transfer queue\n"),
+            "\(devices.stdout)")
     }
 
     @Test("An output that cannot be written fails with exit 1 and the reason; parent folders are created")
