@@ -34,13 +34,26 @@ struct BackendOption: ParsableArguments {
     @Option("backend", help: "auto, vulkan or cpu.") var choice: Backend = .automatic
 }
 
-/// A renderer on `backend`; a Vulkan setup failure is a command failure (exit 1).
-func makeRenderer(_ backend: Backend, _ options: VulkanOptions = VulkanOptions()) throws -> LensRenderer {
+/// A renderer on `backend` for `job`. With `.automatic` it says on stderr (unless `quiet`) which
+/// backend it took and why, or that Vulkan is unavailable; a Vulkan setup failure with
+/// `.vulkan` is a command failure (exit 1).
+func makeRenderer(
+    _ backend: Backend, _ options: VulkanOptions = VulkanOptions(), job: RenderJob? = nil, quiet: Bool = false
+) throws -> LensRenderer {
+    let renderer: LensRenderer
     do {
-        return try LensRenderer(backend: backend, vulkanOptions: options)
+        renderer = try LensRenderer(backend: backend, job: job, vulkanOptions: options)
     } catch {
         throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
     }
+    if !quiet {
+        if let reason = renderer.fallbackReason {
+            printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
+        } else if let choice = renderer.automaticChoice {
+            printError("liquidlens: backend \(choice.backend.rawValue) (auto: \(choice.reason))")
+        }
+    }
+    return renderer
 }
 
 /// `--device` and `--memory`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`,

@@ -57,14 +57,8 @@ struct RenderCommand: Command {
         }
         let outputURL = Console.outputURL(output.path ?? defaultOutput)
 
-        let setupStart = Date()
         var vulkanOptions = try device.vulkanOptions
         vulkanOptions.validation = validation.isEnabled
-        let renderer = try makeRenderer(backend.choice, vulkanOptions)
-        let setupTime = Date().timeIntervalSince(setupStart)
-        if let reason = renderer.fallbackReason {
-            printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
-        }
 
         let resolveStart = Date()
         let parameters: FrameParameters
@@ -74,6 +68,12 @@ struct RenderCommand: Command {
             throw CommandFailure(message: "\(scenePath ?? "scene"): \(error)")
         }
         let resolveTime = Date().timeIntervalSince(resolveStart)
+
+        let setupStart = Date()
+        let renderer = try makeRenderer(
+            backend.choice, vulkanOptions,
+            job: RenderJob(frames: timing ? 1 + frames : 1, width: parameters.width, height: parameters.height))
+        let setupTime = Date().timeIntervalSince(setupStart)
 
         let firstStart = Date()
         let image = try renderer.render(parameters)
