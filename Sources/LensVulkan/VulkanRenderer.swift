@@ -7,10 +7,12 @@ import LensShaders
 /// The Vulkan compute backend. Creates instance, device and pipelines once; keeps a ring of
 /// `FrameSlot`s (buffers, descriptor set, command buffer, fence, timestamps) so several frames
 /// are in flight, reuses them for every frame, and skips uploads, composing and blurring whose
-/// inputs did not change (`FrameReuse`). Buffers grow when a larger frame arrives. Not
+/// inputs did not change (`FrameReuse`). Buffers grow when a larger frame arrives. Where the
+/// buffers live follows the device's memory (``memoryPath``): host-visible and read in place on
+/// unified memory, device-local behind a staging ring and a readback copy on a discrete GPU. Not
 /// thread-safe: use one renderer per thread.
 public final class VulkanRenderer {
-    private let device: Device
+    let device: Device
     private let setLayout: DescriptorSetLayout
     /// Where the frame and each lens sit in the params buffer, aligned for dynamic offsets.
     private let paramsLayout: ParamsBufferLayout
@@ -29,6 +31,11 @@ public final class VulkanRenderer {
 
     /// The device in use.
     public let deviceDescription: DeviceDescription
+    /// The memory path in use, `.unified` or `.discrete` (never `.automatic`): the device's, or
+    /// the one ``VulkanOptions/memoryPath`` forced.
+    public let memoryPath: MemoryPath
+    /// What crossed between host and device for the frame submitted last.
+    public private(set) var lastTransfers = FrameTransfers()
     /// Whether the validation layer is on.
     public var validationEnabled: Bool { device.instance.validationEnabled }
     /// Everything the validation layer reported so far (warnings and errors).
@@ -44,6 +51,9 @@ public final class VulkanRenderer {
         let choice = try DeviceSelector.choose(instance, preference: options.device)
         device = try Device(instance: instance, physical: choice)
         deviceDescription = choice.description
+        memoryPath =
+            options.memoryPath != .automatic
+            ? options.memoryPath : choice.description.memory.isUnified ? .unified : .discrete
         setLayout = try DescriptorSetLayout(device: device)
         paramsLayout = ParamsBufferLayout(alignment: choice.uniformOffsetAlignment)
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
@@ -60,7 +70,15 @@ public final class VulkanRenderer {
                 layout: layout, shader: lensShader, cache: cache, specialization: variant.constants)
         }
         cache.save()
-        slots = [try FrameSlot(device: device, setLayout: setLayout)]
+        slots = [try makeSlot()]
+    }
+
+    /// A frame slot for the memory path: on the discrete path it copies on the dedicated transfer
+    /// queue, or on the compute queue where the device has no transfer family (lavapipe).
+    private func makeSlot() throws -> FrameSlot {
+        try FrameSlot(
+            device: device, setLayout: setLayout,
+            transferQueue: memoryPath == .discrete ? device.transfer ?? device.compute : nil)
     }
 
     /// Every physical device Vulkan reports, with why each is or is not usable.
@@ -85,7 +103,7 @@ public final class VulkanRenderer {
         deliver: (Int, RGBA8Image) throws -> Void
     ) throws {
         let ringSize = max(1, framesInFlight)
-        while slots.count < ringSize { slots.append(try FrameSlot(device: device, setLayout: setLayout)) }
+        while slots.count < ringSize { slots.append(try makeSlot()) }
         var delivered = 0
         func deliverUpTo(_ end: Int) throws {
             while delivered < end {
@@ -111,13 +129,16 @@ public final class VulkanRenderer {
             for slot in slots where slot.pending != nil {
                 try? slot.fence.wait()
                 slot.pending = nil
-                slot.reuse.invalidate()
+                slot.forgetContents()
             }
             throw error
         }
     }
 
-    /// Plans, uploads what changed, records and submits one frame on `slot` without waiting.
+    /// Plans, uploads what changed, records and submits one frame on `slot` without waiting. On
+    /// the discrete path that is three submits: the upload copies on the transfer queue (when an
+    /// input changed), the passes on the compute queue, the readback copy on the transfer queue,
+    /// each waiting for the one before through a semaphore; the last signals the slot's fence.
     private func submit(_ parameters: FrameParameters, on slot: FrameSlot) throws {
         let pixelCount = parameters.width * parameters.height
         try ensureBuffers(
@@ -143,14 +164,15 @@ public final class VulkanRenderer {
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
         do {
-            slot.buffer(.params).upload(paramsLayout.bytes(frame: planned.frame, lenses: planned.lenses))
-            slot.buffer(.tables).upload(planned.tables)
-            if plan.uploadBackdrop { slot.buffer(.backdrop).upload(planned.backdrop) }
-            if plan.uploadLabel { slot.buffer(.label).upload(planned.labelWords) }
-            if plan.uploadForeground { slot.buffer(.foreground).upload(planned.foreground) }
-            slot.buffer(.shapes).upload(planned.shapes)
-            slot.buffer(.tiles).upload(planned.tiles)
-            slot.buffer(.tileShapes).upload(planned.tileShapes)
+            slot.beginUploads()
+            slot.upload(paramsLayout.bytes(frame: planned.frame, lenses: planned.lenses), to: .params)
+            slot.upload(planned.tables, to: .tables)
+            if plan.uploadBackdrop { slot.upload(planned.backdrop, to: .backdrop, skipUnchanged: false) }
+            if plan.uploadLabel { slot.upload(planned.labelWords, to: .label, skipUnchanged: false) }
+            if plan.uploadForeground { slot.upload(planned.foreground, to: .foreground, skipUnchanged: false) }
+            slot.upload(planned.shapes, to: .shapes)
+            slot.upload(planned.tiles, to: .tiles)
+            slot.upload(planned.tileShapes, to: .tileShapes)
             let variants = try lensPipelines(for: planned)
             try slot.commandBuffer.record { commands in
                 record(
@@ -158,32 +180,77 @@ public final class VulkanRenderer {
                     composeRegion: plan.composeRegion, lensPipelines: variants)
             }
             try slot.fence.reset()
-            try slot.commandBuffer.submit(fence: slot.fence)
+            if let transfers = slot.transfers {
+                try submitDiscrete(slot, transfers, frameBytes: pixelCount * 4)
+            } else {
+                try slot.commandBuffer.submit(fence: slot.fence)
+            }
         } catch {
-            slot.reuse.invalidate()
+            slot.forgetContents()
+            if let transfers = slot.transfers {
+                // A submit that failed after an earlier one of this frame went through leaves a
+                // semaphore signalled that nobody will wait for: let the queues drain, start afresh.
+                try? device.waitIdle()
+                try? transfers.renewSemaphores()
+            }
             throw error
         }
+        lastTransfers = slot.transfersOfFrame
         slot.pending = FrameSlot.PendingFrame(
             width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
             timestampCount: timestampCount)
     }
 
-    /// Waits for `slot`'s frame and copies it out of the mapped output buffer.
+    /// The discrete path's submits: the staged copies on the transfer queue (when there are any),
+    /// the passes on the compute queue, the readback copy on the transfer queue and the fence.
+    private func submitDiscrete(_ slot: FrameSlot, _ transfers: SlotTransfers, frameBytes: Int) throws {
+        let uploading = !transfers.copies.isEmpty
+        if uploading {
+            try transfers.uploadCommands.record { commands in
+                // The host wrote the staging buffer before this submit (which makes host writes
+                // visible) → the copies read it; the `uploaded` semaphore hands their writes to the passes.
+                for (destination, region) in transfers.copies {
+                    var region = region
+                    vkCmdCopyBuffer(commands, transfers.staging!.handle, destination.handle, 1, &region)
+                }
+            }
+            try transfers.uploadCommands.submit(signalling: transfers.uploaded)
+        }
+        // The compose pass and the base and composite copies are the first to read the inputs.
+        try slot.commandBuffer.submit(
+            waiting: uploading ? (transfers.uploaded, Self.computeAndTransferStages) : nil,
+            signalling: transfers.rendered)
+        try transfers.readbackCommands.record { commands in
+            // The passes wrote output before signalling `rendered`, which this submit waits for → the copy reads it.
+            copy(commands, from: slot.buffer(.output), to: transfers.readback!, bytes: VkDeviceSize(frameBytes))
+            // The readback copy wrote the readback buffer → the host reads it after the fence.
+            memoryBarrier(
+                commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
+                to: (VK_PIPELINE_STAGE_HOST_BIT.rawValue, VK_ACCESS_HOST_READ_BIT.rawValue))
+        }
+        try transfers.readbackCommands.submit(
+            waiting: (transfers.rendered, VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue), fence: slot.fence)
+        slot.noteReadback(bytes: frameBytes)
+    }
+
+    /// Waits for `slot`'s frame and copies it out of the mapped output (unified path) or
+    /// readback (discrete path) buffer.
     private func finish(_ slot: FrameSlot) throws -> RGBA8Image {
         guard let pending = slot.pending else { preconditionFailure("no frame in flight on this slot") }
         do {
             try slot.fence.wait()
         } catch {
             slot.pending = nil
-            slot.reuse.invalidate()
+            slot.forgetContents()
             throw error
         }
         slot.pending = nil
         let started = DispatchTime.now().uptimeNanoseconds
+        let source = slot.frameSource
+        try source.invalidate()
         var image = RGBA8Image(
             width: pending.width, height: pending.height,
-            packedMemory: UnsafeRawBufferPointer(
-                start: slot.buffer(.output).mapped, count: pending.width * pending.height * 4))
+            packedMemory: UnsafeRawBufferPointer(start: source.mapped, count: pending.width * pending.height * 4))
         let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         faults.corruptIfInjected(&image)
         lastStageTimes = try stageTimes(slot, pending, readback: readback)
@@ -317,6 +384,8 @@ public final class VulkanRenderer {
             commands, overlayPipeline, slot, DispatchConstants(region: parameters.fullFrame),
             workgroups: (parameters.frame.foregroundTileCount, 1))
         timestamp()
+        // Discrete path: the `rendered` semaphore hands output to the readback copy instead.
+        guard slot.transfers == nil else { return }
         // The last compute pass wrote output → the host reads it after the fence.
         memoryBarrier(
             commands, from: (Self.computeAndTransferStages, Self.allWrites),
