@@ -3,6 +3,7 @@ import Foundation
 import LensModel
 import LensResolve
 import LensShaders
+import Synchronization
 
 /// The Vulkan compute backend. Creates instance, device and pipelines once; keeps a ring of
 /// `FrameSlot`s (buffers, descriptor set, command buffer, fence, timestamps) so several frames
@@ -58,17 +59,17 @@ public final class VulkanRenderer {
         paramsLayout = ParamsBufferLayout(alignment: choice.uniformOffsetAlignment)
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
-        composePipeline = try ComputePipeline(
-            layout: layout, shader: ShaderModule(device: device, name: .compose), cache: cache)
-        frostPipeline = try ComputePipeline(
-            layout: layout, shader: ShaderModule(device: device, name: .frost), cache: cache)
-        overlayPipeline = try ComputePipeline(
-            layout: layout, shader: ShaderModule(device: device, name: .overlay), cache: cache)
-        lensShader = try ShaderModule(device: device, name: .lens)
-        for variant in LensVariant.preloaded {
-            lensPipelines[variant] = try ComputePipeline(
-                layout: layout, shader: lensShader, cache: cache, specialization: variant.constants)
-        }
+        let device = device
+        let lens = try ShaderModule(device: device, name: .lens)
+        lensShader = lens
+        let fixed = try [ShaderModuleName.compose, .frost, .overlay].map { try ShaderModule(device: device, name: $0) }
+        let made = try Self.makePipelines(
+            fixed.map { ($0, []) } + LensVariant.preloaded.map { (lens, $0.constants) }, layout: layout,
+            cache: cache)
+        composePipeline = made[0]
+        frostPipeline = made[1]
+        overlayPipeline = made[2]
+        for (variant, pipeline) in zip(LensVariant.preloaded, made.dropFirst(3)) { lensPipelines[variant] = pipeline }
         cache.save()
         slots = [try makeSlot()]
     }
@@ -276,27 +277,55 @@ public final class VulkanRenderer {
     private func lensPipelines(for parameters: FrameParameters) throws -> [(
         label: ComputePipeline, plain: ComputePipeline
     )] {
-        var created = false
-        func pipeline(_ variant: LensVariant) throws -> ComputePipeline {
-            if let pipeline = lensPipelines[variant] { return pipeline }
-            let pipeline = try ComputePipeline(
-                layout: layout, shader: lensShader, cache: cache, specialization: variant.constants)
-            lensPipelines[variant] = pipeline
-            created = true
-            return pipeline
-        }
-        let pipelines = try parameters.lenses.map { lens in
+        // A variant no tile uses is not compiled: the other one stands in (never dispatched).
+        let wanted = parameters.lenses.map { lens in
             let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
-            let plain = LensVariant(lens: lens, shapes: group, reachesLabel: false)
-            let label = LensVariant(lens: lens, shapes: group, reachesLabel: true)
-            // A variant no tile uses is not compiled: the other one stands in (never dispatched).
-            let plainPipeline = lens.labelTileCount < lens.tileCount ? try pipeline(plain) : nil
-            let labelPipeline = lens.labelTileCount > 0 ? try pipeline(label) : nil
-            let stand = labelPipeline ?? plainPipeline ?? lensPipelines[LensVariant.preloaded[0]]!
-            return (label: labelPipeline ?? stand, plain: plainPipeline ?? stand)
+            return (
+                label: lens.labelTileCount > 0 ? LensVariant(lens: lens, shapes: group, reachesLabel: true) : nil,
+                plain: lens.labelTileCount < lens.tileCount
+                    ? LensVariant(lens: lens, shapes: group, reachesLabel: false) : nil
+            )
         }
-        if created { cache.save() }
-        return pipelines
+        var missing: [LensVariant] = []
+        for variant in wanted.flatMap({ [$0.label, $0.plain] }).compactMap({ $0 })
+        where lensPipelines[variant] == nil && !missing.contains(variant) {
+            missing.append(variant)
+        }
+        if !missing.isEmpty {
+            let made = try Self.makePipelines(
+                missing.map { (lensShader, $0.constants) }, layout: layout, cache: cache)
+            for (variant, pipeline) in zip(missing, made) { lensPipelines[variant] = pipeline }
+            cache.save()
+        }
+        return wanted.map { variants in
+            let label = variants.label.flatMap { lensPipelines[$0] }
+            let plain = variants.plain.flatMap { lensPipelines[$0] }
+            let stand = label ?? plain ?? lensPipelines[LensVariant.preloaded[0]]!
+            return (label: label ?? stand, plain: plain ?? stand)
+        }
+    }
+
+    /// Compiles the pipelines on every core at once (llvmpipe compiles each on the calling
+    /// thread; the pipeline cache is internally synchronised), in the order asked.
+    private static func makePipelines(
+        _ requests: [(shader: ShaderModule, specialization: [UInt32])], layout: PipelineLayout, cache: PipelineCache
+    ) throws -> [ComputePipeline] {
+        // The Vulkan objects are only read here, and vkCreateComputePipelines may run on several
+        // threads at once with the same layout, shaders and cache.
+        nonisolated(unsafe) let requests = requests
+        nonisolated(unsafe) let layout = layout
+        nonisolated(unsafe) let cache = cache
+        nonisolated(unsafe) var results = [Result<ComputePipeline, any Error>?](repeating: nil, count: requests.count)
+        let lock = Mutex(())
+        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
+            let result = Result {
+                try ComputePipeline(
+                    layout: layout, shader: requests[index].shader, cache: cache,
+                    specialization: requests[index].specialization)
+            }
+            lock.withLock { _ in results[index] = result }
+        }
+        return try results.map { try $0!.get() }
     }
 
     private func record(
