@@ -20,6 +20,7 @@ void main() {
     uint index = pixel.y * frame.width + pixel.x;
     vec3 glass = glassCoverage > 0.0 ? glassColor(p, group, lens, true) : vec3(0.0);
     storeOutput(index, packColor(layOver(unpackColor(outputAt(index)), shadow, glass, glassCoverage, lens)));
+    if (!WRITES_COMPOSITE) { return; }
     uvec4 region = lens.compositeRegion;
     if (pixel.x < region.x || pixel.y < region.y || pixel.x >= region.z || pixel.y >= region.w) { return; }
     // Off the label the glass looks the same without it; on it, glass above redraws the label itself.

@@ -79,8 +79,8 @@ struct LensParams {
     uvec4 compositeRegion;       // x0, y0, x1, y1: where the lens pass also writes the composite (glass above reads it)
     uint readsComposite;         // 1: glass lies below; the frost blurs the composite, not the backdrop
     uint labelOnFace;            // 1: the label lies on this glass's face (a platter's content view), not under it
-    uint padding1;               // to a whole vec4, so the array stride equals Swift's
-    uint padding2;
+    uint frostLevel;             // the frost works on the canvas at 1/2^level (a pyramid level)
+    uint padding2;               // to a whole vec4, as Swift lays it out
     vec4 backdropStages;         // stage model: amount (+ samples outward), height of stage 1, then of stage 2
     vec4 labelStages;            // stage model: the label row's stages, as backdropStages
     vec4 stageBox;               // stage model: x0, y0, x1, y1 of the group's box, the stages' texture
@@ -106,6 +106,11 @@ layout(constant_id = 1) const bool SINGLE_SHAPE = false;
 // Whether the dispatched tiles' samples can reach a label glyph; the variant without skips the
 // label sampling (its tiles would read zero coverage).
 layout(constant_id = 2) const bool REACHES_LABEL = true;
+// Whether the spectral dispersion is compiled in: its seven taps are seven inlined content
+// samples, code every other group carries for nothing.
+layout(constant_id = 3) const bool SPECTRAL = true;
+// Whether the lens pass writes the composite (glass above looks through this group).
+layout(constant_id = 4) const bool WRITES_COMPOSITE = true;
 
 const uint SRGB_DECODE_OFFSET = 0u;     // 256 linear values of the 8-bit sRGB codes
 const uint SRGB_ENCODE_OFFSET = 256u;   // 255 linear thresholds where the rounded code steps up
@@ -335,23 +340,52 @@ vec3 sourceColor(uint index, LensParams lens) {
     return unpackColor(lens.readsComposite != 0u ? compositeAt(index) : backdropAt(index));
 }
 
-// Bilinear on the frosted backdrop: mirrored at the canvas edge, then held inside the region the
-// frost pass wrote, so no sample ever reads stale memory.
-vec3 sampleFrosted(vec2 position, LensParams lens) {
-    vec2 texel = position - vec2(0.5);
-    vec2 base = floor(texel);
-    vec2 t = texel - base;
+// Texels across `extent` pixels at pyramid `level` (the last may cover fewer pixels).
+int levelSize(uint extent, uint level) {
+    return int((extent + (1u << level) - 1u) >> level);
+}
+
+// One texel of the frost's pyramid level: the box average of its 2^level x 2^level pixels of the
+// content (the last row and column repeat the canvas edge). Level 0 is the pixel itself.
+vec3 levelTexel(int x, int y, LensParams lens) {
+    int size = 1 << lens.frostLevel;
     int w = int(frame.width);
     int h = int(frame.height);
-    ivec4 region = ivec4(lens.sourceRegion);
+    vec3 sum = vec3(0.0);
+    for (int dy = 0; dy < size; dy++) {
+        int sy = min(y * size + dy, h - 1);
+        for (int dx = 0; dx < size; dx++) {
+            int sx = min(x * size + dx, w - 1);
+            sum = sum + sourceColor(uint(sy * w + sx), lens);
+        }
+    }
+    return sum * (1.0 / float(size * size));
+}
+
+// Bilinear on the frosted pyramid level (texel k centred on pixel (k + 0.5) * 2^level; the level
+// is stored with the canvas's row stride): mirrored at the level's edge, then held inside the
+// texels the frost pass wrote, so no sample ever reads stale memory.
+vec3 sampleFrosted(vec2 position, LensParams lens) {
+    uint level = lens.frostLevel;
+    // 1 / 2^level is exact, so level 0 reads exactly as the canvas.
+    vec2 texel = position * (1.0 / float(1u << level)) - vec2(0.5);
+    vec2 base = floor(texel);
+    vec2 t = texel - base;
+    int stride = int(frame.width);
+    int w = levelSize(frame.width, level);
+    int h = levelSize(frame.height, level);
+    uint roundUp = (1u << level) - 1u;
+    ivec4 region = ivec4(
+        lens.sourceRegion.x >> level, lens.sourceRegion.y >> level, (lens.sourceRegion.z + roundUp) >> level,
+        (lens.sourceRegion.w + roundUp) >> level);
     int x0 = clamp(mirrorIndex(int(base.x), w), region.x, region.z - 1);
     int x1 = clamp(mirrorIndex(int(base.x) + 1, w), region.x, region.z - 1);
     int y0 = clamp(mirrorIndex(int(base.y), h), region.y, region.w - 1);
     int y1 = clamp(mirrorIndex(int(base.y) + 1, h), region.y, region.w - 1);
-    vec3 a = frostedAt(y0 * w + x0);
-    vec3 b = frostedAt(y0 * w + x1);
-    vec3 c = frostedAt(y1 * w + x0);
-    vec3 d = frostedAt(y1 * w + x1);
+    vec3 a = frostedAt(y0 * stride + x0);
+    vec3 b = frostedAt(y0 * stride + x1);
+    vec3 c = frostedAt(y1 * stride + x0);
+    vec3 d = frostedAt(y1 * stride + x1);
     vec3 top = a + (b - a) * t.x;
     vec3 bottom = c + (d - c) * t.x;
     return top + (bottom - top) * t.y;
@@ -555,31 +589,13 @@ vec3 labelOver(vec3 below, vec2 position, LensParams lens) {
     return color;
 }
 
-// What the glass sees at a source position: the frosted backdrop (or composite) and, unless the
-// label lies on this glass's face, the label row (the LensTint accent copy, refracted with it).
-vec3 sampleContent(vec2 position, LensParams lens, bool withLabel) {
-    vec3 color = sampleFrosted(position, lens);
+// What the glass sees: the frosted backdrop (or composite) read at `backdrop` and, unless the label
+// lies on this glass's face, the label row (the LensTint accent copy, refracted with it) read at
+// `label` (the same position but in the stage model).
+vec3 sampleContent(vec2 backdrop, vec2 label, LensParams lens, bool withLabel) {
+    vec3 color = sampleFrosted(backdrop, lens);
     if (!withLabel || lens.labelOnFace != 0u) { return color; }
-    return labelOver(color, position, lens);
-}
-
-// Content with dispersion: per channel (red at 1-k, blue at 1+k of the offset) or spectral taps.
-vec3 dispersedContent(vec2 p, vec2 source, LensParams lens, bool withLabel) {
-    if (lens.dispersion <= 0.0) { return sampleContent(source, lens, withLabel); }
-    vec2 offset = source - p;
-    if (lens.spectralTaps == 0u) {
-        return vec3(
-            sampleContent(p + offset * (1.0 - lens.dispersion), lens, withLabel).r,
-            sampleContent(source, lens, withLabel).g,
-            sampleContent(p + offset * (1.0 + lens.dispersion), lens, withLabel).b);
-    }
-    vec3 sum = vec3(0.0);
-    for (uint tap = 0u; tap < SPECTRAL_TAPS; tap++) {
-        uint base = SPECTRAL_OFFSET + tap * 4u;
-        vec3 tapColor = sampleContent(p + offset * (1.0 + lens.dispersion * tableAt(base)), lens, withLabel);
-        sum = sum + tapColor * vec3(tableAt(base + 1u), tableAt(base + 2u), tableAt(base + 3u));
-    }
-    return sum;
+    return labelOver(color, label, lens);
 }
 
 // ---- Apple's lens, stage by stage (the stage model) ----
@@ -598,46 +614,34 @@ vec2 clampToStageBox(vec2 q, LensParams lens) {
     return clamp(q, lens.stageBox.xy + vec2(0.5), lens.stageBox.zw - vec2(0.5));
 }
 
-// Two stages in sampling order, u = D1(p) + D2(p + D1): the first at p (whose group sample is
-// given), the second where the first landed.
-vec2 stagedPosition(vec2 p, GroupSample first, vec4 stages, LensParams lens) {
-    vec2 q = p;
-    if (stages.x != 0.0) { q = clampToStageBox(q + stageOffset(first, stages.x, stages.y, lens), lens); }
-    if (stages.z != 0.0) {
-        q = clampToStageBox(q + stageOffset(groupSample(q, lens, true), stages.z, stages.w, lens), lens);
+// Where the stage model's chains read from q: xy the backdrop through its stages, zw the label row
+// through its own (before its magnification), each chain in sampling order, u = D1(q) + D2(q + D1).
+// `known` is the group sample at q when `knownAtQ`. One loop over the stages around one group
+// sample, so llvmpipe compiles it once; the label's stages run only where the label is read.
+vec4 stagedPositions(vec2 q, GroupSample known, bool knownAtQ, LensParams lens, bool withLabel) {
+    vec4 landed = vec4(q, q);
+    GroupSample atQ = known;
+    bool haveAtQ = knownAtQ;
+    uint count = withLabel && lens.labelOnFace == 0u ? 4u : 2u;
+    for (uint stage = 0u; stage < count; stage++) {
+        vec4 chain = stage < 2u ? lens.backdropStages : lens.labelStages;
+        bool first = (stage & 1u) == 0u;
+        float amount = first ? chain.x : chain.z;
+        if (amount == 0.0) { continue; }
+        vec2 r = stage < 2u ? landed.xy : landed.zw;
+        // A chain's first stage starts at q, whose group sample is taken once.
+        GroupSample at = atQ;
+        if (!first || !haveAtQ) {
+            at = groupSample(r, lens, true);
+            if (first) {
+                atQ = at;
+                haveAtQ = true;
+            }
+        }
+        r = clampToStageBox(r + stageOffset(at, amount, first ? chain.y : chain.w, lens), lens);
+        if (stage < 2u) { landed.xy = r; } else { landed.zw = r; }
     }
-    return q;
-}
-
-// What the stage model's glass shows at q: the backdrop through its stages and, unless the label
-// lies on the face, the label row through its own stages, then scaled about the group's centre
-// (Apple's lifted content).
-vec3 stagedContent(vec2 q, GroupSample group, LensParams lens, bool withLabel) {
-    vec3 color = sampleFrosted(stagedPosition(q, group, lens.backdropStages, lens), lens);
-    if (!withLabel || lens.labelOnFace != 0u) { return color; }
-    vec2 label = stagedPosition(q, group, lens.labelStages, lens);
-    return labelOver(color, group.center + (label - group.center) * lens.labelInverseMagnification, lens);
-}
-
-// Apple's glassForeground fringe over the staged content: seven taps at p + k * spread along the
-// refraction normal turned by the aberration angle, k = 1, 2/3 ... -1; red gathers the outward
-// taps (k / 2), blue the inward (-k / 2), green all ((1 - |k|) / 3). The spread fades linearly
-// from the silhouette to 0 at the band's depth.
-vec3 aberratedContent(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
-    float spread = lens.aberration.x * clamp(1.0 + group.distance / lens.aberration.w, 0.0, 1.0);
-    if (!(spread > 0.0)) { return stagedContent(p, group, lens, withLabel); }
-    vec2 n = refractionNormal(group, lens);
-    vec2 direction = vec2(n.x * lens.aberration.y - n.y * lens.aberration.z, n.x * lens.aberration.z + n.y * lens.aberration.y);
-    vec3 sum = vec3(0.0);
-    for (int tap = 0; tap < 7; tap++) {
-        float k = float(3 - tap) / 3.0;
-        vec2 q = p + direction * (spread * k);
-        // The middle tap is the pixel itself, whose group sample is known.
-        vec3 tapColor = tap == 3 ? stagedContent(p, group, lens, withLabel)
-                                 : stagedContent(q, groupSample(q, lens, true), lens, withLabel);
-        sum = sum + tapColor * vec3(max(k, 0.0) * 0.5, (1.0 - abs(k)) / 3.0, max(-k, 0.0) * 0.5);
-    }
-    return sum;
+    return landed;
 }
 
 float integerPower(float base, uint exponent) {
@@ -717,13 +721,58 @@ vec2 samplePosition(vec2 p, GroupSample group, LensParams lens) {
     return group.center + (displaced - group.center) * lens.inverseMagnification;
 }
 
+// ---- What the glass shows ----
+
+// The content at pixel p before the glass's own colour, read where the model sends each tap. Bevel
+// or physical: the sample, dispersed per channel (red at 1 - k, blue at 1 + k of the offset) or over
+// the spectral taps. Stage model: the chains, with Apple's glassForeground fringe: seven taps at
+// p + k * spread along the normal turned by the aberration angle, k = 1, 2/3 ... -1, red gathering
+// the outward taps (k / 2), blue the inward (-k / 2), green all ((1 - |k|) / 3), the spread fading
+// from the silhouette to 0 at the band's depth; the label row is then scaled about the centre.
+// One loop over the taps, so the content sampling (with its label) is compiled once: a weight of
+// 1 or 0 per channel picks a channel exactly (x * 1 + y * 0 + z * 0 is x).
+vec3 lensContent(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
+    bool staged = lens.stageModel != 0u;
+    vec2 source = staged ? p : samplePosition(p, group, lens);
+    vec2 offset = source - p;
+    float spread = staged && lens.aberration.x > 0.0
+        ? lens.aberration.x * clamp(1.0 + group.distance / lens.aberration.w, 0.0, 1.0) : 0.0;
+    bool spectral = SPECTRAL && !staged && lens.dispersion > 0.0 && lens.spectralTaps != 0u;
+    uint taps = staged ? (spread > 0.0 ? 7u : 1u) : lens.dispersion <= 0.0 ? 1u : spectral ? SPECTRAL_TAPS : 3u;
+    vec2 n = staged ? refractionNormal(group, lens) : vec2(0.0);
+    vec2 turned = vec2(n.x * lens.aberration.y - n.y * lens.aberration.z, n.x * lens.aberration.z + n.y * lens.aberration.y);
+    vec3 sum = vec3(0.0);
+    for (uint tap = 0u; tap < taps; tap++) {
+        vec2 backdrop = source;
+        vec2 label = source;
+        vec3 weight = vec3(1.0);
+        if (staged) {
+            float k = taps == 1u ? 0.0 : float(3 - int(tap)) / 3.0;
+            if (taps != 1u) { weight = vec3(max(k, 0.0) * 0.5, (1.0 - abs(k)) / 3.0, max(-k, 0.0) * 0.5); }
+            // The middle tap is the pixel itself, whose group sample is known.
+            vec2 q = k == 0.0 ? p : p + turned * (spread * k);
+            vec4 landed = stagedPositions(q, group, k == 0.0, lens, withLabel);
+            backdrop = landed.xy;
+            label = group.center + (landed.zw - group.center) * lens.labelInverseMagnification;
+        } else if (spectral) {
+            uint base = SPECTRAL_OFFSET + tap * 4u;
+            backdrop = p + offset * (1.0 + lens.dispersion * tableAt(base));
+            label = backdrop;
+            weight = vec3(tableAt(base + 1u), tableAt(base + 2u), tableAt(base + 3u));
+        } else if (taps == 3u) {
+            if (tap != 1u) { backdrop = p + offset * (tap == 0u ? 1.0 - lens.dispersion : 1.0 + lens.dispersion); }
+            label = backdrop;
+            weight = vec3(tap == 0u ? 1.0 : 0.0, tap == 1u ? 1.0 : 0.0, tap == 2u ? 1.0 : 0.0);
+        }
+        sum = sum + sampleContent(backdrop, label, lens, withLabel) * weight;
+    }
+    return sum;
+}
+
 // The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light;
 // with or without the label row it sees.
 vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
-    vec3 content = lens.stageModel != 0u
-        ? aberratedContent(p, group, lens, withLabel)
-        : dispersedContent(p, samplePosition(p, group, lens), lens, withLabel);
-    vec3 color = content * (1.0 - lens.darkening);
+    vec3 color = lensContent(p, group, lens, withLabel) * (1.0 - lens.darkening);
     color = applySaturation(color, lens.saturation);
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     // Apple's face: its YCbCr composite, then the tint as its fill.

@@ -41,6 +41,7 @@ public final class ReferenceRenderer {
             }
             let plan = reuse.plan(parameters)
             let planned = plan.parameters
+            if plan.baseFromBackdrop { _ = base.update(fromContentsOf: planned.backdrop) }
             if let region = plan.composeRegion {
                 let context = Self.context(
                     planned, scratch: scratch, frosted: frosted, output: base, composite: composite)

@@ -172,21 +172,45 @@ struct ShaderContext {
         unpackColor(lens.readsComposite != 0 ? compositePixels[index] : backdrop[index])
     }
 
-    func sampleFrosted(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
-        let texel = position - SIMD2(repeating: 0.5)
-        let base = texel.rounded(.down)
-        let t = texel - base
+    func levelSize(_ extent: UInt32, _ level: UInt32) -> Int32 {
+        Int32((extent + (1 << level) - 1) >> level)
+    }
+
+    func levelTexel(_ x: Int32, _ y: Int32, _ lens: LensParams) -> SIMD3<Float> {
+        let size = Int32(1) << lens.frostLevel
         let w = Int32(frame.width)
         let h = Int32(frame.height)
-        let region = SIMD4<Int32>(truncatingIfNeeded: lens.sourceRegion)
+        var sum = SIMD3<Float>(repeating: 0)
+        for dy in 0..<size {
+            let sy = min(y * size + dy, h - 1)
+            for dx in 0..<size {
+                let sx = min(x * size + dx, w - 1)
+                sum = sum + sourceColor(Int(sy * w + sx), lens)
+            }
+        }
+        return sum * (1 / Float(size * size))
+    }
+
+    func sampleFrosted(_ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+        let level = lens.frostLevel
+        let texel = position * (1 / Float(UInt32(1) << level)) - SIMD2(repeating: 0.5)
+        let base = texel.rounded(.down)
+        let t = texel - base
+        let stride = Int32(frame.width)
+        let w = levelSize(frame.width, level)
+        let h = levelSize(frame.height, level)
+        let roundUp = (UInt32(1) << level) - 1
+        let region = SIMD4<Int32>(
+            Int32(lens.sourceRegion.x >> level), Int32(lens.sourceRegion.y >> level),
+            Int32((lens.sourceRegion.z + roundUp) >> level), Int32((lens.sourceRegion.w + roundUp) >> level))
         let x0 = clamp(mirrorIndex(Int32(base.x), w), region.x, region.z - 1)
         let x1 = clamp(mirrorIndex(Int32(base.x) + 1, w), region.x, region.z - 1)
         let y0 = clamp(mirrorIndex(Int32(base.y), h), region.y, region.w - 1)
         let y1 = clamp(mirrorIndex(Int32(base.y) + 1, h), region.y, region.w - 1)
-        let a = rgb(frosted[Int(y0 * w + x0)])
-        let b = rgb(frosted[Int(y0 * w + x1)])
-        let c = rgb(frosted[Int(y1 * w + x0)])
-        let d = rgb(frosted[Int(y1 * w + x1)])
+        let a = rgb(frosted[Int(y0 * stride + x0)])
+        let b = rgb(frosted[Int(y0 * stride + x1)])
+        let c = rgb(frosted[Int(y1 * stride + x0)])
+        let d = rgb(frosted[Int(y1 * stride + x1)])
         let top = a + (b - a) * t.x
         let bottom = c + (d - c) * t.x
         return top + (bottom - top) * t.y
@@ -373,30 +397,12 @@ struct ShaderContext {
         return color
     }
 
-    func sampleContent(_ position: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
-        let color = sampleFrosted(position, lens)
-        if !withLabel || lens.labelOnFace != 0 { return color }
-        return labelOver(color, position, lens)
-    }
-
-    func dispersedContent(_ p: SIMD2<Float>, _ source: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool)
+    func sampleContent(_ backdrop: SIMD2<Float>, _ label: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool)
         -> SIMD3<Float>
     {
-        if lens.dispersion <= 0 { return sampleContent(source, lens, withLabel) }
-        let offset = source - p
-        if lens.spectralTaps == 0 {
-            return SIMD3(
-                sampleContent(p + offset * (1 - lens.dispersion), lens, withLabel).x,
-                sampleContent(source, lens, withLabel).y,
-                sampleContent(p + offset * (1 + lens.dispersion), lens, withLabel).z)
-        }
-        var sum = SIMD3<Float>(repeating: 0)
-        for tap in 0..<UInt32(TableLayout.spectralTaps) {
-            let base = Int(UInt32(TableLayout.spectralOffset) + tap * 4)
-            let tapColor = sampleContent(p + offset * (1 + lens.dispersion * tables[base]), lens, withLabel)
-            sum = sum + tapColor * SIMD3(tables[base + 1], tables[base + 2], tables[base + 3])
-        }
-        return sum
+        let color = sampleFrosted(backdrop, lens)
+        if !withLabel || lens.labelOnFace != 0 { return color }
+        return labelOver(color, label, lens)
     }
 
     // ---- Apple's lens, stage by stage (the stage model) ----
@@ -413,45 +419,37 @@ struct ShaderContext {
             upperBound: SIMD2(lens.stageBox.z, lens.stageBox.w) - SIMD2(repeating: 0.5))
     }
 
-    func stagedPosition(_ p: SIMD2<Float>, _ first: GroupSample, _ stages: SIMD4<Float>, _ lens: LensParams)
-        -> SIMD2<Float>
-    {
-        var q = p
-        if stages.x != 0 { q = clampToStageBox(q + stageOffset(first, stages.x, stages.y, lens), lens) }
-        if stages.z != 0 {
-            q = clampToStageBox(q + stageOffset(groupSample(q, lens, true), stages.z, stages.w, lens), lens)
+    func stagedPositions(
+        _ q: SIMD2<Float>, _ known: GroupSample, _ knownAtQ: Bool, _ lens: LensParams, _ withLabel: Bool
+    ) -> SIMD4<Float> {
+        var landed = SIMD4(q.x, q.y, q.x, q.y)
+        var atQ = known
+        var haveAtQ = knownAtQ
+        let count: UInt32 = withLabel && lens.labelOnFace == 0 ? 4 : 2
+        for stage in 0..<count {
+            let chain = stage < 2 ? lens.backdropStages : lens.labelStages
+            let first = stage & 1 == 0
+            let amount = first ? chain.x : chain.z
+            if amount == 0 { continue }
+            var r = stage < 2 ? SIMD2(landed.x, landed.y) : SIMD2(landed.z, landed.w)
+            var at = atQ
+            if !first || !haveAtQ {
+                at = groupSample(r, lens, true)
+                if first {
+                    atQ = at
+                    haveAtQ = true
+                }
+            }
+            r = clampToStageBox(r + stageOffset(at, amount, first ? chain.y : chain.w, lens), lens)
+            if stage < 2 {
+                landed.x = r.x
+                landed.y = r.y
+            } else {
+                landed.z = r.x
+                landed.w = r.y
+            }
         }
-        return q
-    }
-
-    func stagedContent(_ q: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool)
-        -> SIMD3<Float>
-    {
-        let color = sampleFrosted(stagedPosition(q, group, lens.backdropStages, lens), lens)
-        if !withLabel || lens.labelOnFace != 0 { return color }
-        let label = stagedPosition(q, group, lens.labelStages, lens)
-        return labelOver(color, group.center + (label - group.center) * lens.labelInverseMagnification, lens)
-    }
-
-    func aberratedContent(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool)
-        -> SIMD3<Float>
-    {
-        let spread = lens.aberration.x * clamp(1 + group.distance / lens.aberration.w, 0, 1)
-        if !(spread > 0) { return stagedContent(p, group, lens, withLabel) }
-        let n = refractionNormal(group, lens)
-        let direction = SIMD2(
-            n.x * lens.aberration.y - n.y * lens.aberration.z, n.x * lens.aberration.z + n.y * lens.aberration.y)
-        var sum = SIMD3<Float>(repeating: 0)
-        for tap in 0..<7 {
-            let k = Float(3 - tap) / 3
-            let q = p + direction * (spread * k)
-            let tapColor =
-                tap == 3
-                ? stagedContent(p, group, lens, withLabel)
-                : stagedContent(q, groupSample(q, lens, true), lens, withLabel)
-            sum = sum + tapColor * SIMD3(max(k, 0) * 0.5, (1 - abs(k)) / 3, max(-k, 0) * 0.5)
-        }
-        return sum
+        return landed
     }
 
     func integerPower(_ base: Float, _ exponent: UInt32) -> Float {
@@ -530,12 +528,53 @@ struct ShaderContext {
         return group.center + (displaced - group.center) * lens.inverseMagnification
     }
 
+    // ---- What the glass shows ----
+
+    func lensContent(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool)
+        -> SIMD3<Float>
+    {
+        let staged = lens.stageModel != 0
+        let source = staged ? p : samplePosition(p, group, lens)
+        let offset = source - p
+        let spread =
+            staged && lens.aberration.x > 0
+            ? lens.aberration.x * clamp(1 + group.distance / lens.aberration.w, 0, 1) : 0
+        let spectral = !staged && lens.dispersion > 0 && lens.spectralTaps != 0
+        let taps: UInt32 =
+            staged
+            ? (spread > 0 ? 7 : 1) : lens.dispersion <= 0 ? 1 : spectral ? UInt32(TableLayout.spectralTaps) : 3
+        let n = staged ? refractionNormal(group, lens) : SIMD2<Float>(repeating: 0)
+        let turned = SIMD2(
+            n.x * lens.aberration.y - n.y * lens.aberration.z, n.x * lens.aberration.z + n.y * lens.aberration.y)
+        var sum = SIMD3<Float>(repeating: 0)
+        for tap in 0..<taps {
+            var backdrop = source
+            var label = source
+            var weight = SIMD3<Float>(repeating: 1)
+            if staged {
+                let k: Float = taps == 1 ? 0 : Float(3 - Int32(tap)) / 3
+                if taps != 1 { weight = SIMD3(max(k, 0) * 0.5, (1 - abs(k)) / 3, max(-k, 0) * 0.5) }
+                let q = k == 0 ? p : p + turned * (spread * k)
+                let landed = stagedPositions(q, group, k == 0, lens, withLabel)
+                backdrop = SIMD2(landed.x, landed.y)
+                label = group.center + (SIMD2(landed.z, landed.w) - group.center) * lens.labelInverseMagnification
+            } else if spectral {
+                let base = Int(UInt32(TableLayout.spectralOffset) + tap * 4)
+                backdrop = p + offset * (1 + lens.dispersion * tables[base])
+                label = backdrop
+                weight = SIMD3(tables[base + 1], tables[base + 2], tables[base + 3])
+            } else if taps == 3 {
+                if tap != 1 { backdrop = p + offset * (tap == 0 ? 1 - lens.dispersion : 1 + lens.dispersion) }
+                label = backdrop
+                weight = SIMD3(tap == 0 ? 1 : 0, tap == 1 ? 1 : 0, tap == 2 ? 1 : 0)
+            }
+            sum = sum + sampleContent(backdrop, label, lens, withLabel) * weight
+        }
+        return sum
+    }
+
     func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
-        let content =
-            lens.stageModel != 0
-            ? aberratedContent(p, group, lens, withLabel)
-            : dispersedContent(p, samplePosition(p, group, lens), lens, withLabel)
-        var color = content * (1 - lens.darkening)
+        var color = lensContent(p, group, lens, withLabel) * (1 - lens.darkening)
         color = applySaturation(color, lens.saturation)
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         if lens.faceLevels.w != 0 { color = recolorOver(color, lens.faceLevels, 1) }
@@ -570,18 +609,20 @@ struct ShaderContext {
     }
 
     func frost(_ x: Int, _ y: Int, _ lens: LensParams, axis: UInt32) {
-        let w = Int32(frame.width)
-        let h = Int32(frame.height)
+        let w = levelSize(frame.width, lens.frostLevel)
+        let h = levelSize(frame.height, lens.frostLevel)
+        if Int32(x) >= w || Int32(y) >= h { return }
+        let stride = Int32(frame.width)
         let radius = Int32(lens.kernelRadius)
         var sum = SIMD3<Float>(repeating: 0)
         for i in -radius...radius {
             let weight = tables[Int(lens.kernelOffset) + Int(abs(i))]
             if axis == 0 {
                 let sx = mirrorIndex(Int32(x) + i, w)
-                sum = sum + sourceColor(Int(Int32(y) * w + sx), lens) * weight
+                sum = sum + levelTexel(sx, Int32(y), lens) * weight
             } else {
                 let sy = mirrorIndex(Int32(y) + i, h)
-                sum = sum + rgb(scratch[Int(sy * w + Int32(x))]) * weight
+                sum = sum + rgb(scratch[Int(sy * stride + Int32(x))]) * weight
             }
         }
         let index = y * Int(frame.width) + x

@@ -23,8 +23,11 @@ public final class FrameReuse {
         public var uploadLabel: Bool
         /// The foreground (or the frame size) changed: upload it again.
         public var uploadForeground: Bool
-        /// Where the base layer (backdrop with the resting label) must be composed again; nil when
-        /// the kept copy is current everywhere.
+        /// The base layer (backdrop with the resting label) starts over as a copy of the backdrop:
+        /// off the label it is the backdrop itself, so only the label's ink box is composed.
+        public var baseFromBackdrop: Bool
+        /// Where the compose pass runs: with ``baseFromBackdrop``, the box of the label's ink
+        /// (nil without ink); otherwise the damaged part of the kept base (nil when it is current).
         public var composeRegion: PixelRegion?
     }
 
@@ -37,6 +40,8 @@ public final class FrameReuse {
     private var linearBlending: UInt32 = 0
     private var baseIsCurrent = false
     private var kernelIDs: [[Float]: Int32] = [:]
+    /// The pyramid level of each kernel id's blur.
+    private var levelOfID: [Int32: Int] = [:]
     /// The largest kernel radius any tile may hold, in pixels.
     private var largestRadius = 0
     /// The kernel each tile of the scratch (horizontal pass) and frosted (vertical pass) buffers holds; −1: none.
@@ -55,6 +60,7 @@ public final class FrameReuse {
         foreground = []
         baseIsCurrent = false
         kernelIDs = [:]
+        levelOfID = [:]
         largestRadius = 0
         scratchKernel = []
         frostedKernel = []
@@ -71,12 +77,14 @@ public final class FrameReuse {
         let labelChanged = !sameSize || labelWords != parameters.labelWords
         let foregroundChanged = !sameSize || foreground != parameters.foreground
         var composeRegion: PixelRegion?
+        var baseFromBackdrop = false
         if !sameSize || !baseIsCurrent {
             kernelIDs = [:]
+            levelOfID = [:]
             largestRadius = 0
             scratchKernel = [Int32](repeating: -1, count: columns * rows)
             frostedKernel = scratchKernel
-            composeRegion = parameters.fullFrame
+            baseFromBackdrop = true
         } else if backdropChanged {
             let damaged = Self.damagedTiles(
                 backdrop, parameters.backdrop, width: parameters.width, height: parameters.height, columns: columns)
@@ -88,7 +96,12 @@ public final class FrameReuse {
         if labelChanged || restingColor != parameters.frame.restingColor
             || linearBlending != parameters.frame.linearBlending
         {
-            composeRegion = parameters.fullFrame
+            baseFromBackdrop = true
+        }
+        if baseFromBackdrop {
+            composeRegion = Self.inkBounds(
+                parameters.labelWords, wordsPerRow: Int(parameters.frame.labelWordsPerRow), width: parameters.width,
+                height: parameters.height)
         }
         width = parameters.width
         height = parameters.height
@@ -105,11 +118,16 @@ public final class FrameReuse {
             var lens = parameters.lenses[index]
             var lists = LensTileLists(of: lens, in: parameters.tiles)
             let kernelStart = Int(lens.kernelOffset)
-            let kernel = Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)])
+            // A tile's blur is its kernel at its pyramid level (the level's texels share the tile's memory).
+            let kernel =
+                Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)]) + [Float(lens.frostLevel)]
             // A blur of the composite (glass lying on glass) is of this frame only: never kept.
             let composite = lens.readsComposite != 0
             let id = composite ? -1 : kernelIDs[kernel] ?? Int32(kernelIDs.count)
-            if !composite { kernelIDs[kernel] = id }
+            if !composite {
+                kernelIDs[kernel] = id
+                levelOfID[id] = Int(lens.frostLevel)
+            }
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
             lists.frost = lists.frost.filter { composite || frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
             let rowsNeeded = Tiling.rowTiles(
@@ -128,7 +146,27 @@ public final class FrameReuse {
         trimmed.tiles += parameters.tiles[foregroundStart..<foregroundStart + Int(parameters.frame.foregroundTileCount)]
         return Plan(
             parameters: trimmed, uploadBackdrop: backdropChanged, uploadLabel: labelChanged,
-            uploadForeground: foregroundChanged, composeRegion: composeRegion)
+            uploadForeground: foregroundChanged, baseFromBackdrop: baseFromBackdrop, composeRegion: composeRegion)
+    }
+
+    /// The box of the regular label row's ink (the first `wordsPerRow × height` words, 4 pixels a
+    /// word), whole words wide; nil without ink.
+    package static func inkBounds(_ words: [UInt32], wordsPerRow: Int, width: Int, height: Int) -> PixelRegion? {
+        guard wordsPerRow > 0, words.count >= wordsPerRow * height else { return nil }
+        var x0 = Int.max
+        var x1 = 0
+        var y0 = Int.max
+        var y1 = 0
+        for y in 0..<height {
+            let row = y * wordsPerRow
+            guard let first = (0..<wordsPerRow).first(where: { words[row + $0] != 0 }) else { continue }
+            let last = (0..<wordsPerRow).last { words[row + $0] != 0 }!
+            x0 = min(x0, first * 4)
+            x1 = max(x1, min(width, last * 4 + 4))
+            y0 = min(y0, y)
+            y1 = y + 1
+        }
+        return y0 == Int.max ? nil : PixelRegion(x0: x0, y0: y0, x1: x1, y1: y1)
     }
 
     /// Tiles where two backdrops of the same size differ.
@@ -153,16 +191,23 @@ public final class FrameReuse {
         return damaged
     }
 
-    /// Forgets the blur of every tile within the largest kernel radius of a damaged tile.
+    /// Forgets the blur of every tile within the largest kernel radius of a damaged tile, each at
+    /// the pyramid level its blur was made at (a damaged 16-px tile lies inside level tile
+    /// `tile >> level`, since a level tile spans 16 texels of 2^level pixels).
     private func forgetFrost(near damaged: [Bool], columns: Int, rows: Int) {
         let reach = (largestRadius + TableLayout.tileSize - 1) / TableLayout.tileSize
+        func forget(_ records: inout [Int32], at index: Int, level: Int) {
+            if records[index] >= 0, levelOfID[records[index]] == level { records[index] = -1 }
+        }
         for index in damaged.indices where damaged[index] {
-            let column = index % columns
-            let row = index / columns
-            for y in max(0, row - reach)...min(rows - 1, row + reach) {
-                for x in max(0, column - reach)...min(columns - 1, column + reach) {
-                    scratchKernel[y * columns + x] = -1
-                    frostedKernel[y * columns + x] = -1
+            for level in 0...FrostPyramid.deepestLevel {
+                let column = (index % columns) >> level
+                let row = (index / columns) >> level
+                for y in max(0, row - reach)...min(rows - 1, row + reach) {
+                    for x in max(0, column - reach)...min(columns - 1, column + reach) {
+                        forget(&scratchKernel, at: y * columns + x, level: level)
+                        forget(&frostedKernel, at: y * columns + x, level: level)
+                    }
                 }
             }
         }

@@ -41,8 +41,10 @@ struct LensBuilder {
         lists.shapes += geometry.map(\.parameters)
 
         let restingFrost = element.lift?.restingFrost ?? styled.optics.frost
-        let kernel = OpticsTables.gaussianKernel(
-            sigma: (restingFrost + (styled.optics.frost - restingFrost) * progress) * scale)
+        let sigma = (restingFrost + (styled.optics.frost - restingFrost) * progress) * scale
+        let level = FrostPyramid.level(sigma: sigma)
+        lens.frostLevel = UInt32(level)
+        let kernel = OpticsTables.gaussianKernel(sigma: FrostPyramid.levelSigma(sigma: sigma, level: level))
         lens.kernelOffset = UInt32(lists.tables.count)
         lens.kernelRadius = UInt32(kernel.count - 1)
         lists.tables += kernel
@@ -85,7 +87,8 @@ struct LensBuilder {
     private func stack(_ lens: inout LensParams, reading tileLists: LensTileLists, over lists: inout LensLists) {
         guard
             let footprint = Tiling.frostFootprint(
-                tileLists, kernelRadius: Int(lens.kernelRadius), width: width, height: height)
+                tileLists, kernelRadius: Int(lens.kernelRadius), level: Int(lens.frostLevel), width: width,
+                height: height)
         else { return }
         for below in lists.lenses.indices {
             let overlap = lists.regions[below].lens.intersection(footprint)

@@ -200,9 +200,9 @@ public struct LensParams: Sendable, Equatable {
     /// 1: the label row lies on this glass's face (a platter's content view): drawn over its tint
     /// and resting fill, not refracted; 0: under the glass, refracted and magnified with the content.
     public var labelOnFace: UInt32 = 0
-    /// Pads the struct to a whole vec4, as std430 pads the GLSL array element.
-    public var padding1: UInt32 = 0
-    /// See `padding1`.
+    /// The frost pyramid level: the frost works on the canvas at 1/2^level (``FrostPyramid``).
+    public var frostLevel: UInt32 = 0
+    /// Pads the struct to a whole vec4, as std140 and std430 pad it in GLSL.
     public var padding2: UInt32 = 0
     /// Stage model: the backdrop's two stages in sampling order: amount (positive samples outward)
     /// and height of the first, then of the second; amount 0 skips a stage.
@@ -284,7 +284,7 @@ public struct LensParams: Sendable, Equatable {
         ("compositeRegion", MemoryLayout<Self>.offset(of: \.compositeRegion)!),
         ("readsComposite", MemoryLayout<Self>.offset(of: \.readsComposite)!),
         ("labelOnFace", MemoryLayout<Self>.offset(of: \.labelOnFace)!),
-        ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
+        ("frostLevel", MemoryLayout<Self>.offset(of: \.frostLevel)!),
         ("padding2", MemoryLayout<Self>.offset(of: \.padding2)!),
         ("backdropStages", MemoryLayout<Self>.offset(of: \.backdropStages)!),
         ("labelStages", MemoryLayout<Self>.offset(of: \.labelStages)!),
@@ -389,7 +389,7 @@ extension PixelRegion {
     var bounds: SIMD4<UInt32> { SIMD4(UInt32(x0), UInt32(y0), UInt32(x1), UInt32(y1)) }
 
     /// The region a parameter-block `bounds` holds.
-    init(bounds: SIMD4<UInt32>) {
+    package init(bounds: SIMD4<UInt32>) {
         self.init(x0: Int(bounds.x), y0: Int(bounds.y), x1: Int(bounds.z), y1: Int(bounds.w))
     }
 }

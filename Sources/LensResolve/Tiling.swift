@@ -72,15 +72,22 @@ enum Tiling {
     /// normal and c a blend of the candidate shapes' centres, so its extremes come from the
     /// centres and the corners of the grown tile; dispersion scales the offset by 1 ± k; then the
     /// box is mirrored at the canvas edge and clamped into the source box, as `sampleFrosted`
-    /// does. The vertical pass writes every tile those boxes touch; the horizontal pass writes
-    /// them grown by the kernel radius in rows.
+    /// does. Frost tiles are tiles of the lens's pyramid level (``FrostPyramid``): the box is
+    /// taken to level texels, with one texel more each way for the bilinear read-back once the
+    /// level is coarser than the canvas. The vertical pass writes every tile those boxes touch;
+    /// the horizontal pass writes them grown by the kernel radius in rows.
     static func frostTiles(
         for lens: LensParams, lensTiles: [(tile: SIMD2<UInt32>, candidates: [Int])], geometry: [ShapeGeometry],
         source: PixelRegion, shift: Double, width: Int, height: Int, labelIn: (PixelRegion) -> Bool = { _ in true }
     ) -> (frost: [SIMD2<UInt32>], rows: [SIMD2<UInt32>], reachesLabel: [Bool]) {
         let size = TableLayout.tileSize
-        let columns = (width + size - 1) / size
-        let rows = (height + size - 1) / size
+        let level = Int(lens.frostLevel)
+        let texel = Double(1 << level)
+        let levelWidth = FrostPyramid.size(width, level: level)
+        let levelHeight = FrostPyramid.size(height, level: level)
+        let levelSource = source.atLevel(level)
+        let columns = (levelWidth + size - 1) / size
+        let rows = (levelHeight + size - 1) / size
         var frost = [Bool](repeating: false, count: columns * rows)
         var reachesLabel: [Bool] = []
         let scale = Double(lens.inverseMagnification)
@@ -109,18 +116,21 @@ enum Tiling {
                     }
                 }
             }
-            var lower = samples.reduce(SIMD2(repeating: Double.infinity)) { pointwiseMin($0, $1) } - 2
-            var upper = samples.reduce(SIMD2(repeating: -Double.infinity)) { pointwiseMax($0, $1) } + 2
-            for (axis, extent) in [(0, Double(width)), (1, Double(height))] {
-                if lower[axis] < 0 { upper[axis] = max(upper[axis], -lower[axis]) }
-                if upper[axis] > extent { lower[axis] = min(lower[axis], 2 * extent - upper[axis]) }
-            }
+            let low = samples.reduce(SIMD2(repeating: Double.infinity)) { pointwiseMin($0, $1) } - 2
+            let high = samples.reduce(SIMD2(repeating: -Double.infinity)) { pointwiseMax($0, $1) } + 2
             // The label is sampled at the same positions, mirrored but not held inside the source.
+            let label = mirrored(low, high, width: Double(width), height: Double(height))
             reachesLabel.append(
                 labelIn(
-                    PixelRegion(covering: lower.x, lower.y, upper.x, upper.y, margin: 1, width: width, height: height)))
-            lower = pointwiseMax(lower, SIMD2(Double(source.x0), Double(source.y0)))
-            upper = pointwiseMin(upper, SIMD2(Double(source.x1), Double(source.y1)))
+                    PixelRegion(
+                        covering: label.lower.x, label.lower.y, label.upper.x, label.upper.y, margin: 1,
+                        width: width, height: height)))
+            let readBack = level == 0 ? 0.0 : 1.0
+            var (lower, upper) = mirrored(
+                low / texel - readBack, high / texel + readBack, width: Double(levelWidth),
+                height: Double(levelHeight))
+            lower = pointwiseMax(lower, SIMD2(Double(levelSource.x0), Double(levelSource.y0)))
+            upper = pointwiseMin(upper, SIMD2(Double(levelSource.x1), Double(levelSource.y1)))
             guard lower.x < upper.x, lower.y < upper.y else { continue }
             for y in Int(lower.y) / size...min(rows - 1, Int(upper.y.rounded(.up)) / size) {
                 for x in Int(lower.x) / size...min(columns - 1, Int(upper.x.rounded(.up)) / size) {
@@ -134,6 +144,19 @@ enum Tiling {
         )
         .sorted().map { SIMD2(UInt32($0 % columns), UInt32($0 / columns)) }
         return (frostList, horizontal, reachesLabel)
+    }
+
+    /// The box `lower`…`upper` with what mirroring at the canvas edge (as `mirrorIndex`) brings in.
+    private static func mirrored(_ low: SIMD2<Double>, _ high: SIMD2<Double>, width: Double, height: Double)
+        -> (lower: SIMD2<Double>, upper: SIMD2<Double>)
+    {
+        var lower = low
+        var upper = high
+        for (axis, extent) in [(0, width), (1, height)] {
+            if lower[axis] < 0 { upper[axis] = max(upper[axis], -lower[axis]) }
+            if upper[axis] > extent { lower[axis] = min(lower[axis], 2 * extent - upper[axis]) }
+        }
+        return (lower, upper)
     }
 
     /// The row tiles (indices `y * columns + x`) the vertical frost pass of `frost` reads: each
@@ -176,17 +199,21 @@ enum Tiling {
 }
 
 extension Tiling {
-    /// The pixels a lens's frost passes read: its row and frost tiles, grown sideways by the kernel
-    /// radius (the horizontal pass reads that far), clamped to the canvas; nil without tiles.
-    static func frostFootprint(_ lists: LensTileLists, kernelRadius: Int, width: Int, height: Int) -> PixelRegion? {
+    /// The pixels a lens's frost passes read: its row and frost tiles (of pyramid `level`), grown
+    /// sideways by the kernel radius (the horizontal pass reads that far), taken to pixels and
+    /// clamped to the canvas; nil without tiles.
+    static func frostFootprint(_ lists: LensTileLists, kernelRadius: Int, level: Int, width: Int, height: Int)
+        -> PixelRegion?
+    {
         let read = lists.rows + lists.frost
         guard !read.isEmpty else { return nil }
         let size = TableLayout.tileSize
         let xs = read.map { Int($0.x) }
         let ys = read.map { Int($0.y) }
         return PixelRegion(
-            x0: max(0, (xs.min() ?? 0) * size - kernelRadius), y0: (ys.min() ?? 0) * size,
-            x1: min(width, ((xs.max() ?? 0) + 1) * size + kernelRadius), y1: min(height, ((ys.max() ?? 0) + 1) * size))
+            x0: max(0, ((xs.min() ?? 0) * size - kernelRadius) << level), y0: ((ys.min() ?? 0) * size) << level,
+            x1: min(width, (((xs.max() ?? 0) + 1) * size + kernelRadius) << level),
+            y1: min(height, (((ys.max() ?? 0) + 1) * size) << level))
     }
 }
 

@@ -1,40 +1,83 @@
 internal import CVulkan
 import Foundation
 
-/// Owns a uniform and texel (and transfer source/destination) `VkBuffer` and its host-visible, coherent memory, mapped for its whole life.
-/// Host writes before a submit are visible to that submit; reads after the fence need the
-/// shader-write → host-read barrier the renderer records.
+/// Owns a `VkBuffer` and its memory, and the host's mapping of it for its whole life when the
+/// host reaches it. Where the memory lies is the buffer's ``Placement``.
 final class Buffer {
+    /// Where a buffer's memory lies, who reads and writes it, and how.
+    enum Placement {
+        /// Host-visible and coherent, mapped, device-local where the device offers it: the host
+        /// writes inputs where the shaders read them and reads the output in place (unified path).
+        case shared
+        /// Device-local and never mapped, host-visible only where the device offers nothing else:
+        /// inputs and intermediates on the discrete path, filled by copies.
+        case deviceLocal
+        /// Host-visible and coherent, mapped, away from the device's own memory where the device
+        /// offers that: the host writes uploads here for the transfer queue to copy out.
+        case staging
+        /// Host-visible and mapped, host-cached where the device offers it (reads through the
+        /// CPU's caches), not necessarily coherent: finished frames are copied here for the host.
+        case readback
+    }
+
     let device: Device
     let handle: VkBuffer
     let memory: VkDeviceMemory
     let size: Int
-    let mapped: UnsafeMutableRawPointer
+    /// The host's view of the memory; nil for a device-local buffer.
+    let mapped: UnsafeMutableRawPointer?
+    /// Whether the memory is `HOST_COHERENT`; if not, device writes need ``invalidate()`` before
+    /// the host reads them.
+    let isCoherent: Bool
 
-    init(device: Device, size: Int) throws {
+    /// - Parameter queueFamilies: the queue families that use the buffer when they are more than
+    ///   one (`VK_SHARING_MODE_CONCURRENT`); empty for one family (`EXCLUSIVE`).
+    init(device: Device, size: Int, placement: Placement, queueFamilies: [UInt32] = []) throws {
         self.device = device
         self.size = max(size, 16)
+        // What the shaders read them as (uniform blocks, texel buffers) and what copies do.
+        let shaderUsage =
+            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue
+            | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
+            | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
+        let hostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue
+        let coherent = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue
+        let deviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue
+        let (usage, required, preferred, avoided): (UInt32, UInt32, UInt32, UInt32) =
+            switch placement {
+            case .shared: (shaderUsage, hostVisible | coherent, deviceLocal, 0)
+            case .deviceLocal: (shaderUsage, 0, deviceLocal, hostVisible)
+            case .staging: (VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue, hostVisible | coherent, 0, deviceLocal)
+            case .readback:
+                (VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, hostVisible, VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue, 0)
+            }
         var info = VkBufferCreateInfo()
         info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
         info.size = VkDeviceSize(self.size)
-        info.usage =
-            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue
-            | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue
-            | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
-            | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
-        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE
-        let handle: VkBuffer = try vkCreate("vkCreateBuffer") { vkCreateBuffer(device.handle, &info, nil, &$0) }
+        info.usage = usage
+        info.sharingMode = queueFamilies.count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE
+        let handle: VkBuffer = try vkCreate("vkCreateBuffer") { created in
+            queueFamilies.withUnsafeBufferPointer { families in
+                if queueFamilies.count > 1 {
+                    info.queueFamilyIndexCount = UInt32(families.count)
+                    info.pQueueFamilyIndices = families.baseAddress
+                }
+                return vkCreateBuffer(device.handle, &info, nil, &created)
+            }
+        }
         var requirements = VkMemoryRequirements()
         vkGetBufferMemoryRequirements(device.handle, handle, &requirements)
         var allocation = VkMemoryAllocateInfo()
         allocation.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO
         allocation.allocationSize = requirements.size
         let memory: VkDeviceMemory
+        let flags: UInt32
         do {
             allocation.memoryTypeIndex = try device.memoryType(
-                typeBits: requirements.memoryTypeBits,
-                required: VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue,
-                preferred: VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue)
+                typeBits: requirements.memoryTypeBits, required: required, preferred: preferred, avoided: avoided)
+            flags = withUnsafeBytes(of: device.memoryProperties.memoryTypes) {
+                $0.bindMemory(to: VkMemoryType.self)[Int(allocation.memoryTypeIndex)].propertyFlags
+            }
             memory = try vkCreate("vkAllocateMemory") { vkAllocateMemory(device.handle, &allocation, nil, &$0) }
         } catch {
             vkDestroyBuffer(device.handle, handle, nil)
@@ -42,9 +85,12 @@ final class Buffer {
         }
         do {
             try vkCheck(vkBindBufferMemory(device.handle, handle, memory, 0), "vkBindBufferMemory")
-            mapped = try vkCreate("vkMapMemory") {
-                vkMapMemory(device.handle, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &$0)
-            }
+            mapped =
+                placement == .deviceLocal
+                ? nil
+                : try vkCreate("vkMapMemory") {
+                    vkMapMemory(device.handle, memory, 0, VkDeviceSize(VK_WHOLE_SIZE), 0, &$0)
+                }
         } catch {
             vkFreeMemory(device.handle, memory, nil)
             vkDestroyBuffer(device.handle, handle, nil)
@@ -52,18 +98,33 @@ final class Buffer {
         }
         self.handle = handle
         self.memory = memory
+        isCoherent = flags & coherent != 0
+        device.bufferAllocations += 1
     }
 
-    /// Copies `values` to the start of the buffer.
-    func upload<T>(_ values: [T]) {
-        values.withUnsafeBytes { bytes in
-            precondition(bytes.count <= size, "upload larger than the buffer")
-            mapped.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+    /// Copies `bytes` into the mapped memory at `offset`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
+        guard let mapped, let source = bytes.baseAddress else {
+            precondition(bytes.isEmpty, "write to a buffer the host does not map")
+            return
         }
+        precondition(offset + bytes.count <= size, "write past the end of the buffer")
+        (mapped + offset).copyMemory(from: source, byteCount: bytes.count)
+    }
+
+    /// Makes what the device wrote visible to the host's mapping; nothing to do on coherent memory.
+    func invalidate() throws {
+        guard !isCoherent else { return }
+        var range = VkMappedMemoryRange()
+        range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE
+        range.memory = memory
+        range.offset = 0
+        range.size = VkDeviceSize(VK_WHOLE_SIZE)
+        try vkCheck(vkInvalidateMappedMemoryRanges(device.handle, 1, &range), "vkInvalidateMappedMemoryRanges")
     }
 
     deinit {
-        vkUnmapMemory(device.handle, memory)
+        if mapped != nil { vkUnmapMemory(device.handle, memory) }
         vkDestroyBuffer(device.handle, handle, nil)
         vkFreeMemory(device.handle, memory, nil)
     }

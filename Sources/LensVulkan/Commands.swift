@@ -78,18 +78,21 @@ final class DescriptorSet {
     deinit { vkDestroyDescriptorPool(layout.device.handle, pool, nil) }
 }
 
-/// Owns a `VkCommandPool` and one primary command buffer from it, re-recorded every frame.
+/// Owns a `VkCommandPool` and one primary command buffer from it, re-recorded every frame and
+/// submitted to the queue whose family the pool belongs to.
 final class CommandBuffer {
     let device: Device
+    let queue: Queue
     let pool: VkCommandPool
     let handle: VkCommandBuffer
 
-    init(device: Device) throws {
+    init(device: Device, queue: Queue) throws {
         self.device = device
+        self.queue = queue
         var poolInfo = VkCommandPoolCreateInfo()
         poolInfo.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO
         poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT.rawValue
-        poolInfo.queueFamilyIndex = device.physical.queueFamily
+        poolInfo.queueFamilyIndex = queue.family
         let pool: VkCommandPool = try vkCreate("vkCreateCommandPool") {
             vkCreateCommandPool(device.handle, &poolInfo, nil, &$0)
         }
@@ -118,21 +121,58 @@ final class CommandBuffer {
         try vkCheck(vkEndCommandBuffer(handle), "vkEndCommandBuffer")
     }
 
-    /// Submits; `fence` signals when the queue has run it.
-    func submit(fence: Fence) throws {
-        try fence.reset()
+    /// Submits to the queue: the commands wait at `waiting.stages` until `waiting.semaphore` is
+    /// signalled; `signalling` and `fence` (reset first) signal when the queue has run them.
+    func submit(
+        waiting: (semaphore: Semaphore, stages: UInt32)? = nil, signalling: Semaphore? = nil, fence: Fence? = nil
+    ) throws {
+        try fence?.reset()
         var commandBuffer: VkCommandBuffer? = handle
-        let result = withUnsafePointer(to: &commandBuffer) { pointer in
-            var submit = VkSubmitInfo()
-            submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
-            submit.commandBufferCount = 1
-            submit.pCommandBuffers = pointer
-            return vkQueueSubmit(device.queue, 1, &submit, fence.handle)
+        var waitSemaphore: VkSemaphore? = waiting?.semaphore.handle
+        var waitStages = waiting?.stages ?? 0
+        var signalSemaphore: VkSemaphore? = signalling?.handle
+        let result = withUnsafePointer(to: &commandBuffer) { commands in
+            withUnsafePointer(to: &waitSemaphore) { wait in
+                withUnsafePointer(to: &waitStages) { stages in
+                    withUnsafePointer(to: &signalSemaphore) { signal in
+                        var submit = VkSubmitInfo()
+                        submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO
+                        submit.commandBufferCount = 1
+                        submit.pCommandBuffers = commands
+                        if waiting != nil {
+                            submit.waitSemaphoreCount = 1
+                            submit.pWaitSemaphores = wait
+                            submit.pWaitDstStageMask = stages
+                        }
+                        if signalling != nil {
+                            submit.signalSemaphoreCount = 1
+                            submit.pSignalSemaphores = signal
+                        }
+                        return vkQueueSubmit(queue.handle, 1, &submit, fence?.handle)
+                    }
+                }
+            }
         }
         try vkCheck(result, "vkQueueSubmit")
     }
 
     deinit { vkDestroyCommandPool(device.handle, pool, nil) }
+}
+
+/// Owns a binary `VkSemaphore`: one submit signals it, a later one (on this queue or another)
+/// waits for it, which also makes the first submit's writes visible to the second.
+final class Semaphore {
+    let device: Device
+    let handle: VkSemaphore
+
+    init(device: Device) throws {
+        self.device = device
+        var info = VkSemaphoreCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO
+        handle = try vkCreate("vkCreateSemaphore") { vkCreateSemaphore(device.handle, &info, nil, &$0) }
+    }
+
+    deinit { vkDestroySemaphore(device.handle, handle, nil) }
 }
 
 /// Owns a `VkFence`.

@@ -3,14 +3,17 @@ import Foundation
 import LensModel
 import LensResolve
 import LensShaders
+import Synchronization
 
 /// The Vulkan compute backend. Creates instance, device and pipelines once; keeps a ring of
 /// `FrameSlot`s (buffers, descriptor set, command buffer, fence, timestamps) so several frames
 /// are in flight, reuses them for every frame, and skips uploads, composing and blurring whose
-/// inputs did not change (`FrameReuse`). Buffers grow when a larger frame arrives. Not
+/// inputs did not change (`FrameReuse`). Buffers grow when a larger frame arrives. Where the
+/// buffers live follows the device's memory (``memoryPath``): host-visible and read in place on
+/// unified memory, device-local behind a staging ring and a readback copy on a discrete GPU. Not
 /// thread-safe: use one renderer per thread.
 public final class VulkanRenderer {
-    private let device: Device
+    let device: Device
     private let setLayout: DescriptorSetLayout
     /// Where the frame and each lens sit in the params buffer, aligned for dynamic offsets.
     private let paramsLayout: ParamsBufferLayout
@@ -29,6 +32,11 @@ public final class VulkanRenderer {
 
     /// The device in use.
     public let deviceDescription: DeviceDescription
+    /// The memory path in use, `.unified` or `.discrete` (never `.automatic`): the device's, or
+    /// the one ``VulkanOptions/memoryPath`` forced.
+    public let memoryPath: MemoryPath
+    /// What crossed between host and device for the frame submitted last.
+    public private(set) var lastTransfers = FrameTransfers()
     /// Whether the validation layer is on.
     public var validationEnabled: Bool { device.instance.validationEnabled }
     /// Everything the validation layer reported so far (warnings and errors).
@@ -44,23 +52,34 @@ public final class VulkanRenderer {
         let choice = try DeviceSelector.choose(instance, preference: options.device)
         device = try Device(instance: instance, physical: choice)
         deviceDescription = choice.description
+        memoryPath =
+            options.memoryPath != .automatic
+            ? options.memoryPath : choice.description.memory.isUnified ? .unified : .discrete
         setLayout = try DescriptorSetLayout(device: device)
         paramsLayout = ParamsBufferLayout(alignment: choice.uniformOffsetAlignment)
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
-        composePipeline = try ComputePipeline(
-            layout: layout, shader: ShaderModule(device: device, name: .compose), cache: cache)
-        frostPipeline = try ComputePipeline(
-            layout: layout, shader: ShaderModule(device: device, name: .frost), cache: cache)
-        overlayPipeline = try ComputePipeline(
-            layout: layout, shader: ShaderModule(device: device, name: .overlay), cache: cache)
-        lensShader = try ShaderModule(device: device, name: .lens)
-        for variant in LensVariant.preloaded {
-            lensPipelines[variant] = try ComputePipeline(
-                layout: layout, shader: lensShader, cache: cache, specialization: variant.constants)
-        }
+        let device = device
+        let lens = try ShaderModule(device: device, name: .lens)
+        lensShader = lens
+        let fixed = try [ShaderModuleName.compose, .frost, .overlay].map { try ShaderModule(device: device, name: $0) }
+        let made = try Self.makePipelines(
+            fixed.map { ($0, []) } + LensVariant.preloaded.map { (lens, $0.constants) }, layout: layout,
+            cache: cache)
+        composePipeline = made[0]
+        frostPipeline = made[1]
+        overlayPipeline = made[2]
+        for (variant, pipeline) in zip(LensVariant.preloaded, made.dropFirst(3)) { lensPipelines[variant] = pipeline }
         cache.save()
-        slots = [try FrameSlot(device: device, setLayout: setLayout)]
+        slots = [try makeSlot()]
+    }
+
+    /// A frame slot for the memory path: on the discrete path it copies on the dedicated transfer
+    /// queue, or on the compute queue where the device has no transfer family (lavapipe).
+    private func makeSlot() throws -> FrameSlot {
+        try FrameSlot(
+            device: device, setLayout: setLayout,
+            transferQueue: memoryPath == .discrete ? device.transfer ?? device.compute : nil)
     }
 
     /// Every physical device Vulkan reports, with why each is or is not usable.
@@ -85,7 +104,7 @@ public final class VulkanRenderer {
         deliver: (Int, RGBA8Image) throws -> Void
     ) throws {
         let ringSize = max(1, framesInFlight)
-        while slots.count < ringSize { slots.append(try FrameSlot(device: device, setLayout: setLayout)) }
+        while slots.count < ringSize { slots.append(try makeSlot()) }
         var delivered = 0
         func deliverUpTo(_ end: Int) throws {
             while delivered < end {
@@ -111,13 +130,16 @@ public final class VulkanRenderer {
             for slot in slots where slot.pending != nil {
                 try? slot.fence.wait()
                 slot.pending = nil
-                slot.reuse.invalidate()
+                slot.forgetContents()
             }
             throw error
         }
     }
 
-    /// Plans, uploads what changed, records and submits one frame on `slot` without waiting.
+    /// Plans, uploads what changed, records and submits one frame on `slot` without waiting. On
+    /// the discrete path that is three submits: the upload copies on the transfer queue (when an
+    /// input changed), the passes on the compute queue, the readback copy on the transfer queue,
+    /// each waiting for the one before through a semaphore; the last signals the slot's fence.
     private func submit(_ parameters: FrameParameters, on slot: FrameSlot) throws {
         let pixelCount = parameters.width * parameters.height
         try ensureBuffers(
@@ -143,45 +165,93 @@ public final class VulkanRenderer {
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
         do {
-            slot.buffer(.params).upload(paramsLayout.bytes(frame: planned.frame, lenses: planned.lenses))
-            slot.buffer(.tables).upload(planned.tables)
-            if plan.uploadBackdrop { slot.buffer(.backdrop).upload(planned.backdrop) }
-            if plan.uploadLabel { slot.buffer(.label).upload(planned.labelWords) }
-            if plan.uploadForeground { slot.buffer(.foreground).upload(planned.foreground) }
-            slot.buffer(.shapes).upload(planned.shapes)
-            slot.buffer(.tiles).upload(planned.tiles)
-            slot.buffer(.tileShapes).upload(planned.tileShapes)
+            slot.beginUploads()
+            slot.upload(paramsLayout.bytes(frame: planned.frame, lenses: planned.lenses), to: .params)
+            slot.upload(planned.tables, to: .tables)
+            if plan.uploadBackdrop { slot.upload(planned.backdrop, to: .backdrop, skipUnchanged: false) }
+            if plan.uploadLabel { slot.upload(planned.labelWords, to: .label, skipUnchanged: false) }
+            if plan.uploadForeground { slot.upload(planned.foreground, to: .foreground, skipUnchanged: false) }
+            slot.upload(planned.shapes, to: .shapes)
+            slot.upload(planned.tiles, to: .tiles)
+            slot.upload(planned.tileShapes, to: .tileShapes)
             let variants = try lensPipelines(for: planned)
             try slot.commandBuffer.record { commands in
-                record(commands, planned, on: slot, composeRegion: plan.composeRegion, lensPipelines: variants)
+                record(
+                    commands, planned, on: slot, baseFromBackdrop: plan.baseFromBackdrop,
+                    composeRegion: plan.composeRegion, lensPipelines: variants)
             }
             try slot.fence.reset()
-            try slot.commandBuffer.submit(fence: slot.fence)
+            if let transfers = slot.transfers {
+                try submitDiscrete(slot, transfers, frameBytes: pixelCount * 4)
+            } else {
+                try slot.commandBuffer.submit(fence: slot.fence)
+            }
         } catch {
-            slot.reuse.invalidate()
+            slot.forgetContents()
+            if let transfers = slot.transfers {
+                // A submit that failed after an earlier one of this frame went through leaves a
+                // semaphore signalled that nobody will wait for: let the queues drain, start afresh.
+                try? device.waitIdle()
+                try? transfers.renewSemaphores()
+            }
             throw error
         }
+        lastTransfers = slot.transfersOfFrame
         slot.pending = FrameSlot.PendingFrame(
             width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
             timestampCount: timestampCount)
     }
 
-    /// Waits for `slot`'s frame and copies it out of the mapped output buffer.
+    /// The discrete path's submits: the staged copies on the transfer queue (when there are any),
+    /// the passes on the compute queue, the readback copy on the transfer queue and the fence.
+    private func submitDiscrete(_ slot: FrameSlot, _ transfers: SlotTransfers, frameBytes: Int) throws {
+        let uploading = !transfers.copies.isEmpty
+        if uploading {
+            try transfers.uploadCommands.record { commands in
+                // The host wrote the staging buffer before this submit (which makes host writes
+                // visible) → the copies read it; the `uploaded` semaphore hands their writes to the passes.
+                for (destination, region) in transfers.copies {
+                    var region = region
+                    vkCmdCopyBuffer(commands, transfers.staging!.handle, destination.handle, 1, &region)
+                }
+            }
+            try transfers.uploadCommands.submit(signalling: transfers.uploaded)
+        }
+        // The compose pass and the base and composite copies are the first to read the inputs.
+        try slot.commandBuffer.submit(
+            waiting: uploading ? (transfers.uploaded, Self.computeAndTransferStages) : nil,
+            signalling: transfers.rendered)
+        try transfers.readbackCommands.record { commands in
+            // The passes wrote output before signalling `rendered`, which this submit waits for → the copy reads it.
+            copy(commands, from: slot.buffer(.output), to: transfers.readback!, bytes: VkDeviceSize(frameBytes))
+            // The readback copy wrote the readback buffer → the host reads it after the fence.
+            memoryBarrier(
+                commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
+                to: (VK_PIPELINE_STAGE_HOST_BIT.rawValue, VK_ACCESS_HOST_READ_BIT.rawValue))
+        }
+        try transfers.readbackCommands.submit(
+            waiting: (transfers.rendered, VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue), fence: slot.fence)
+        slot.noteReadback(bytes: frameBytes)
+    }
+
+    /// Waits for `slot`'s frame and copies it out of the mapped output (unified path) or
+    /// readback (discrete path) buffer.
     private func finish(_ slot: FrameSlot) throws -> RGBA8Image {
         guard let pending = slot.pending else { preconditionFailure("no frame in flight on this slot") }
         do {
             try slot.fence.wait()
         } catch {
             slot.pending = nil
-            slot.reuse.invalidate()
+            slot.forgetContents()
             throw error
         }
         slot.pending = nil
         let started = DispatchTime.now().uptimeNanoseconds
+        let source = slot.frameSource
+        try source.invalidate()
         var image = RGBA8Image(
             width: pending.width, height: pending.height,
-            packedMemory: UnsafeRawBufferPointer(
-                start: slot.buffer(.output).mapped, count: pending.width * pending.height * 4))
+            packedMemory: UnsafeRawBufferPointer(start: source.mapped, count: pending.width * pending.height * 4))
         let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         faults.corruptIfInjected(&image)
         lastStageTimes = try stageTimes(slot, pending, readback: readback)
@@ -207,33 +277,60 @@ public final class VulkanRenderer {
     private func lensPipelines(for parameters: FrameParameters) throws -> [(
         label: ComputePipeline, plain: ComputePipeline
     )] {
-        var created = false
-        func pipeline(_ variant: LensVariant) throws -> ComputePipeline {
-            if let pipeline = lensPipelines[variant] { return pipeline }
-            let pipeline = try ComputePipeline(
-                layout: layout, shader: lensShader, cache: cache, specialization: variant.constants)
-            lensPipelines[variant] = pipeline
-            created = true
-            return pipeline
-        }
-        let pipelines = try parameters.lenses.map { lens in
+        // A variant no tile uses is not compiled: the other one stands in (never dispatched).
+        let wanted = parameters.lenses.map { lens in
             let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
-            let kinds = group.reduce(UInt32(0)) { $0 | 1 << $1.kind }
-            let single = lens.shapeCount == 1
-            let plain = LensVariant(shapeKinds: kinds, singleShape: single, reachesLabel: false)
-            let label = LensVariant(shapeKinds: kinds, singleShape: single, reachesLabel: true)
-            // A variant no tile uses is not compiled: the other one stands in (never dispatched).
-            let plainPipeline = lens.labelTileCount < lens.tileCount ? try pipeline(plain) : nil
-            let labelPipeline = lens.labelTileCount > 0 ? try pipeline(label) : nil
-            let stand = labelPipeline ?? plainPipeline ?? lensPipelines[LensVariant.preloaded[0]]!
-            return (label: labelPipeline ?? stand, plain: plainPipeline ?? stand)
+            return (
+                label: lens.labelTileCount > 0 ? LensVariant(lens: lens, shapes: group, reachesLabel: true) : nil,
+                plain: lens.labelTileCount < lens.tileCount
+                    ? LensVariant(lens: lens, shapes: group, reachesLabel: false) : nil
+            )
         }
-        if created { cache.save() }
-        return pipelines
+        var missing: [LensVariant] = []
+        for variant in wanted.flatMap({ [$0.label, $0.plain] }).compactMap({ $0 })
+        where lensPipelines[variant] == nil && !missing.contains(variant) {
+            missing.append(variant)
+        }
+        if !missing.isEmpty {
+            let made = try Self.makePipelines(
+                missing.map { (lensShader, $0.constants) }, layout: layout, cache: cache)
+            for (variant, pipeline) in zip(missing, made) { lensPipelines[variant] = pipeline }
+            cache.save()
+        }
+        return wanted.map { variants in
+            let label = variants.label.flatMap { lensPipelines[$0] }
+            let plain = variants.plain.flatMap { lensPipelines[$0] }
+            let stand = label ?? plain ?? lensPipelines[LensVariant.preloaded[0]]!
+            return (label: label ?? stand, plain: plain ?? stand)
+        }
+    }
+
+    /// Compiles the pipelines on every core at once (llvmpipe compiles each on the calling
+    /// thread; the pipeline cache is internally synchronised), in the order asked.
+    private static func makePipelines(
+        _ requests: [(shader: ShaderModule, specialization: [UInt32])], layout: PipelineLayout, cache: PipelineCache
+    ) throws -> [ComputePipeline] {
+        // The Vulkan objects are only read here, and vkCreateComputePipelines may run on several
+        // threads at once with the same layout, shaders and cache.
+        nonisolated(unsafe) let requests = requests
+        nonisolated(unsafe) let layout = layout
+        nonisolated(unsafe) let cache = cache
+        nonisolated(unsafe) var results = [Result<ComputePipeline, any Error>?](repeating: nil, count: requests.count)
+        let lock = Mutex(())
+        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
+            let result = Result {
+                try ComputePipeline(
+                    layout: layout, shader: requests[index].shader, cache: cache,
+                    specialization: requests[index].specialization)
+            }
+            lock.withLock { _ in results[index] = result }
+        }
+        return try results.map { try $0!.get() }
     }
 
     private func record(
-        _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, composeRegion: PixelRegion?,
+        _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, baseFromBackdrop: Bool,
+        composeRegion: PixelRegion?,
         lensPipelines: [(label: ComputePipeline, plain: ComputePipeline)]
     ) {
         let queries = slot.queries
@@ -253,19 +350,20 @@ public final class VulkanRenderer {
         let base = slot.base!
         let frameBytes = VkDeviceSize(parameters.width * parameters.height * 4)
         timestamp()
-        if let composeRegion {
-            if composeRegion != parameters.fullFrame {
-                copy(commands, from: base, to: output, bytes: frameBytes)
-                // The base copy wrote output → compose redraws part of it.
+        if baseFromBackdrop || composeRegion != nil {
+            // Off the label the base is the backdrop itself; a partly damaged base starts from the kept one.
+            copy(commands, from: baseFromBackdrop ? slot.buffer(.backdrop) : base, to: output, bytes: frameBytes)
+            if let composeRegion {
+                // The copy wrote output → compose redraws the label's part of it.
                 memoryBarrier(
                     commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
                     to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
+                dispatch(commands, composePipeline, slot, DispatchConstants(region: composeRegion))
             }
-            dispatch(commands, composePipeline, slot, DispatchConstants(region: composeRegion))
             timestamp()
-            // Compose wrote output → the copy reads it into the kept base.
+            // The copy or compose wrote output → the copy reads it into the kept base.
             memoryBarrier(
-                commands, from: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, VK_ACCESS_SHADER_WRITE_BIT.rawValue),
+                commands, from: (Self.computeAndTransferStages, Self.allWrites),
                 to: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_READ_BIT.rawValue))
             copy(commands, from: output, to: base, bytes: frameBytes)
         } else {
@@ -315,6 +413,8 @@ public final class VulkanRenderer {
             commands, overlayPipeline, slot, DispatchConstants(region: parameters.fullFrame),
             workgroups: (parameters.frame.foregroundTileCount, 1))
         timestamp()
+        // Discrete path: the `rendered` semaphore hands output to the readback copy instead.
+        guard slot.transfers == nil else { return }
         // The last compute pass wrote output → the host reads it after the fence.
         memoryBarrier(
             commands, from: (Self.computeAndTransferStages, Self.allWrites),

@@ -20,10 +20,18 @@ public typealias VulkanError = LensVulkan.VulkanError
 public typealias VulkanResult = LensVulkan.VulkanResult
 /// Failures the Vulkan backend fakes on purpose, for tests (`LensVulkan.FaultInjection`).
 public typealias FaultInjection = LensVulkan.FaultInjection
+/// Where the Vulkan backend keeps its buffers: by the device, or forced (`LensVulkan.MemoryPath`).
+public typealias MemoryPath = LensVulkan.MemoryPath
+/// A device's memory heaps, unified or discrete, and its transfer queue (`LensVulkan.DeviceMemoryLayout`).
+public typealias DeviceMemoryLayout = LensVulkan.DeviceMemoryLayout
+/// What crossed between host and device for one Vulkan frame (`LensVulkan.FrameTransfers`).
+public typealias FrameTransfers = LensVulkan.FrameTransfers
 
 /// Which backend renders.
 public enum Backend: String, Sendable, CaseIterable {
-    /// Vulkan when a usable device exists, else the CPU reference.
+    /// The backend that finishes the job first (``BackendChoice/automatic(for:vulkanAvailable:)``):
+    /// the CPU reference for a small still, Vulkan for batches and large frames when a usable
+    /// device exists. Without a ``RenderJob``, Vulkan when a usable device exists, else the CPU.
     case automatic = "auto"
     case vulkan
     case cpu
@@ -46,27 +54,39 @@ public final class LensRenderer {
     public let activeBackend: Backend
     /// Why `.automatic` fell back to the CPU, if it did.
     public let fallbackReason: String?
+    /// What `.automatic` chose for the job, and why; nil when a backend was named or no job given.
+    public let automaticChoice: BackendChoice?
 
-    /// A renderer on `backend`; `.automatic` takes Vulkan when a device works, else the CPU reference.
+    /// A renderer on `backend`. `.automatic` with a `job` takes the backend that finishes it
+    /// first, and without one Vulkan; either falls back to the CPU reference when no device works.
     ///
     /// - Throws: ``VulkanError`` when `.vulkan` was asked for and no device works.
-    public init(backend: Backend = .automatic, vulkanOptions: VulkanOptions = VulkanOptions()) throws {
+    public init(backend: Backend = .automatic, job: RenderJob? = nil, vulkanOptions: VulkanOptions = VulkanOptions())
+        throws
+    {
+        var fallbackReason: String?
+        var choice: BackendChoice?
         switch backend {
         case .cpu:
             vulkan = nil
-            fallbackReason = nil
         case .vulkan:
             vulkan = try VulkanRenderer(options: vulkanOptions)
-            fallbackReason = nil
         case .automatic:
-            do {
-                vulkan = try VulkanRenderer(options: vulkanOptions)
-                fallbackReason = nil
-            } catch {
+            choice = job.map { BackendChoice.automatic(for: $0, vulkanAvailable: true) }
+            if choice?.backend == .cpu {
                 vulkan = nil
-                fallbackReason = "\(error)"
+            } else {
+                do {
+                    vulkan = try VulkanRenderer(options: vulkanOptions)
+                } catch {
+                    vulkan = nil
+                    fallbackReason = "\(error)"
+                    choice = job.map { BackendChoice.automatic(for: $0, vulkanAvailable: false) }
+                }
             }
         }
+        self.fallbackReason = fallbackReason
+        automaticChoice = choice
         activeBackend = vulkan == nil ? .cpu : .vulkan
     }
 
@@ -76,6 +96,10 @@ public final class LensRenderer {
     public var validationMessages: [String] { vulkan?.validationMessages ?? [] }
     /// GPU stage times of the last frame (Vulkan only).
     public var lastStageTimes: GPUStageTimes? { vulkan?.lastStageTimes }
+    /// The Vulkan backend's memory path, `.unified` or `.discrete` (Vulkan only).
+    public var memoryPath: MemoryPath? { vulkan?.memoryPath }
+    /// What crossed between host and device for the last frame submitted (Vulkan only).
+    public var lastTransfers: FrameTransfers? { vulkan?.lastTransfers }
 
     /// Resolves and renders `scene`; relative image paths are looked up in `baseDirectory`.
     public func render(_ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws -> RGBA8Image {

@@ -92,6 +92,33 @@ func compile(_ url: URL) throws -> [UInt32] {
     }
 }
 
+/// Decorates every floating-point arithmetic result `NoContraction`, so no driver fuses a
+/// multiply and an add into one FMA (one rounding where the CPU twin rounds twice): the bit-exact
+/// parity of the backends depends on each `+`, `-`, `*` and `/` rounding on its own. The
+/// decorations go after the module's other annotations, where SPIR-V's layout wants them.
+func forbiddingContraction(_ words: [UInt32]) -> [UInt32] {
+    // FNegate, FAdd, FSub, FMul, FDiv, VectorTimesScalar, Dot: each has (type, result) first.
+    let arithmetic: Set<UInt32> = [127, 129, 131, 133, 136, 142, 148]
+    // Decorate, MemberDecorate, DecorationGroup, GroupDecorate, GroupMemberDecorate, DecorateId, DecorateString, MemberDecorateString.
+    let annotations: Set<UInt32> = [71, 72, 73, 74, 75, 332, 5632, 5633]
+    let opDecorate: UInt32 = 71
+    let noContraction: UInt32 = 42
+    var results: [UInt32] = []
+    var annotationsEnd: Int?
+    var index = 5
+    while index < words.count {
+        let count = Int(words[index] >> 16)
+        let opcode = words[index] & 0xFFFF
+        if annotations.contains(opcode) { annotationsEnd = index + count }
+        if arithmetic.contains(opcode) { results.append(words[index + 2]) }
+        index += max(count, 1)
+    }
+    // Every module has annotations (its descriptor bindings at least).
+    guard let insertAt = annotationsEnd else { return words }
+    let decorations = results.flatMap { [3 << 16 | opDecorate, $0, noContraction] }
+    return Array(words[..<insertAt]) + decorations + Array(words[insertAt...])
+}
+
 /// The entry point, `@main` rather than top-level code so the tool also builds when SwiftPM
 /// parses every executable as a library (as `--sanitize=fuzzer` builds do).
 @main
@@ -107,7 +134,7 @@ enum ShaderCompiler {
         do {
             for path in arguments.dropFirst().sorted() {
                 let url = URL(fileURLWithPath: path)
-                let words = try compile(url)
+                let words = forbiddingContraction(try compile(url))
                 let bytes = words.withUnsafeBufferPointer { Data(buffer: $0) }
                 let name = url.deletingPathExtension().lastPathComponent
                 entries.append("        \"\(name)\": \"\(bytes.base64EncodedString())\",")

@@ -62,7 +62,10 @@ struct AnimateCommand: Command {
         let source = try loadSource()
         let outputURL = Console.outputURL(output.path ?? source.name + ".gif")
         let frameCount = max(1, Int(((duration ?? source.naturalDuration) * fps).rounded()))
-        var renderer = try makeRenderer(backend.choice, device.vulkanOptions)
+        var renderer = try makeRenderer(
+            backend.choice, device.vulkanOptions,
+            job: RenderJob(frames: frameCount, scene: source.frameAt(0), scale: scale.pixelsPerPoint),
+            quiet: progress.style == .none)
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
         let writer = try AnimationWriter(
             output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: format)

@@ -64,10 +64,9 @@ struct BatchCommand: Command {
             if !quiet { printError("nothing to render: every frame of this shard is complete") }
             return
         }
-        let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
-        if let reason = renderer.fallbackReason, !quiet {
-            printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
-        }
+        let renderer = try makeRenderer(
+            backend.choice, device.vulkanOptions, job: try job(manifest, frames: todo.count, first: todo[0]),
+            quiet: quiet)
         let encoder = EncodingQueue(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let progress = Progress(total: todo.count, style: style)
         let cache = ResolveCache()
@@ -116,6 +115,16 @@ struct BatchCommand: Command {
             printError(
                 "wrote \(rendered) frames to \(Console.name(outputURL)) (\(format.rawValue), \(renderer.backendName))"
             )
+        }
+    }
+
+    /// The batch as `--backend auto` weighs it: its frames, each the size of the first.
+    private func job(_ manifest: BatchManifest, frames: Int, first: Int) throws -> RenderJob {
+        do {
+            return RenderJob(frames: frames, scene: try manifest.scene(first).scene, scale: manifest.scale)
+        } catch let error as SceneError {
+            throw CommandFailure(
+                message: "\(manifestPath), frame \(first + 1) (\(manifest.outputStem(first))): \(error)")
         }
     }
 

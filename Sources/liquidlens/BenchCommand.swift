@@ -72,7 +72,7 @@ struct BenchCommand: Command {
             throw UsageError(message: "--chart draws the sweeps; give --sweeps a list")
         }
         let earlier = try comparePath.map(BenchComparison.load)
-        let vulkanOptions = device.vulkanOptions
+        let vulkanOptions = try device.vulkanOptions
         let inFlight = framesInFlight.count
 
         let vulkan: LensRenderer
@@ -86,7 +86,8 @@ struct BenchCommand: Command {
         }
         let deviceName = vulkan.device?.name ?? "none"
         Console.say(
-            "liquidlens bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, Vulkan device \(deviceName)")
+            "liquidlens bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, Vulkan device \(deviceName)"
+                + (vulkan.memoryPath.map { ", \($0.rawValue) memory path" } ?? ""))
 
         var report = BenchReport(
             tool: "liquidlens \(LiquidLensTool.version)", date: ISO8601DateFormatter().string(from: Date()),

@@ -19,8 +19,9 @@ struct GalleryCommand: Command {
             return
         }
         let outputURL = Console.outputURL(output.path)
-        let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
         let cells = FeatureGallery.cells.map { (name: $0.name, scene: $0.scene) }
+        let renderer = try makeRenderer(
+            backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene))
         let sheet = try renderContactSheet(cells, columns: FeatureGallery.columns, on: renderer)
         try PNGCodec.write(sheet, to: outputURL)
         Console.say("wrote \(Console.name(outputURL)) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
@@ -46,8 +47,9 @@ struct PresetsCommand: Command {
             return
         }
         let sheetURL = Console.outputURL(sheet)
-        let renderer = try makeRenderer(backend.choice, device.vulkanOptions)
         let cells = ThemePreset.allCases.map { (name: $0.rawValue, scene: $0.sampleScene()) }
+        let renderer = try makeRenderer(
+            backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene))
         let image = try renderContactSheet(cells, columns: 6, on: renderer)
         try PNGCodec.write(image, to: sheetURL)
         Console.say("wrote \(Console.name(sheetURL)) (\(cells.count) presets, \(image.width)×\(image.height) px)")

@@ -18,10 +18,10 @@ struct ExamplesCommand: Command {
     }
 }
 
-/// `liquidlens devices`: the Vulkan devices and whether each is usable.
+/// `liquidlens devices`: the Vulkan devices, whether each is usable, and its memory.
 struct DevicesCommand: Command {
     static let name = "devices"
-    static let abstract = "List Vulkan devices and why each is or is not usable."
+    static let abstract = "List Vulkan devices, why each is or is not usable, and their memory."
 
     func run() throws {
         let devices: [DeviceDescription]
@@ -33,6 +33,9 @@ struct DevicesCommand: Command {
         if devices.isEmpty {
             print("no Vulkan devices (for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)")
         }
-        for device in devices { print(device) }
+        for device in devices {
+            print(device)
+            print("    \(device.memory)")
+        }
     }
 }

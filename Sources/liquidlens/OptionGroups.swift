@@ -5,6 +5,10 @@ extension Backend: ExpressibleByArgument {
     static var argumentParser: ValueParser<Backend> { .choice(expectation: "auto, vulkan or cpu") }
 }
 
+extension MemoryPath: ExpressibleByArgument {
+    static var argumentParser: ValueParser<MemoryPath> { .choice(expectation: "auto, discrete or unified") }
+}
+
 extension ImageFormat: ExpressibleByArgument {
     static var argumentParser: ValueParser<ImageFormat> { .choice() }
 }
@@ -30,24 +34,62 @@ struct BackendOption: ParsableArguments {
     @Option("backend", help: "auto, vulkan or cpu.") var choice: Backend = .automatic
 }
 
-/// A renderer on `backend`; a Vulkan setup failure is a command failure (exit 1).
-func makeRenderer(_ backend: Backend, _ options: VulkanOptions = VulkanOptions()) throws -> LensRenderer {
+/// A renderer on `backend` for `job`. With `.automatic` it says on stderr (unless `quiet`) which
+/// backend it took and why, or that Vulkan is unavailable; a Vulkan setup failure with
+/// `.vulkan` is a command failure (exit 1).
+func makeRenderer(
+    _ backend: Backend, _ options: VulkanOptions = VulkanOptions(), job: RenderJob? = nil, quiet: Bool = false
+) throws -> LensRenderer {
+    let renderer: LensRenderer
     do {
-        return try LensRenderer(backend: backend, vulkanOptions: options)
+        renderer = try LensRenderer(backend: backend, job: job, vulkanOptions: options)
     } catch {
         throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
     }
+    if !quiet {
+        if let reason = renderer.fallbackReason {
+            printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
+        } else if let choice = renderer.automaticChoice {
+            printError("liquidlens: backend \(choice.backend.rawValue) (auto: \(choice.reason))")
+        }
+    }
+    return renderer
 }
 
-/// `--device`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`, else the best.
+/// `--device` and `--memory`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`,
+/// else the best; where its buffers live, else `$LIQUIDLENS_MEMORY`, else by its heaps.
 struct DeviceOption: ParsableArguments {
     @Option("device", help: "Vulkan device index or name part (or $LIQUIDLENS_DEVICE).") var given: String?
+    @Option(
+        "memory", valueName: "path",
+        help:
+            "auto (by the device's heaps), discrete (device-local buffers, staging, copies) or unified (or $LIQUIDLENS_MEMORY)."
+    )
+    var memory: MemoryPath?
 
     /// The device asked for on the command line or in the environment.
     var selection: String? { given ?? ProcessInfo.processInfo.environment["LIQUIDLENS_DEVICE"] }
 
-    /// Vulkan set up on the selected device.
-    var vulkanOptions: VulkanOptions { VulkanOptions(device: selection) }
+    /// The memory path asked for on the command line or in the environment; a value in the
+    /// environment that names none is a failure (exit 1).
+    var memoryPath: MemoryPath {
+        get throws {
+            if let memory { return memory }
+            guard let text = ProcessInfo.processInfo.environment["LIQUIDLENS_MEMORY"], !text.isEmpty else {
+                return .automatic
+            }
+            guard let path = MemoryPath(rawValue: text) else {
+                throw CommandFailure(
+                    message: "LIQUIDLENS_MEMORY=\(text) names no memory path (expected auto, discrete or unified)")
+            }
+            return path
+        }
+    }
+
+    /// Vulkan set up on the selected device with the selected memory path.
+    var vulkanOptions: VulkanOptions {
+        get throws { VulkanOptions(device: selection, memoryPath: try memoryPath) }
+    }
 }
 
 /// `--validation`: the Khronos validation layer, also on with `$LIQUIDLENS_VALIDATION=1`.

@@ -57,13 +57,8 @@ struct RenderCommand: Command {
         }
         let outputURL = Console.outputURL(output.path ?? defaultOutput)
 
-        let setupStart = Date()
-        let renderer = try makeRenderer(
-            backend.choice, VulkanOptions(device: device.selection, validation: validation.isEnabled))
-        let setupTime = Date().timeIntervalSince(setupStart)
-        if let reason = renderer.fallbackReason {
-            printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
-        }
+        var vulkanOptions = try device.vulkanOptions
+        vulkanOptions.validation = validation.isEnabled
 
         let resolveStart = Date()
         let parameters: FrameParameters
@@ -73,6 +68,12 @@ struct RenderCommand: Command {
             throw CommandFailure(message: "\(scenePath ?? "scene"): \(error)")
         }
         let resolveTime = Date().timeIntervalSince(resolveStart)
+
+        let setupStart = Date()
+        let renderer = try makeRenderer(
+            backend.choice, vulkanOptions,
+            job: RenderJob(frames: timing ? 1 + frames : 1, width: parameters.width, height: parameters.height))
+        let setupTime = Date().timeIntervalSince(setupStart)
 
         let firstStart = Date()
         let image = try renderer.render(parameters)
@@ -117,6 +118,12 @@ struct RenderCommand: Command {
                 String(
                     format: "GPU stages:  compose %.2f ms, frost %.2f ms, lens %.2f ms (last frame, timestamps)",
                     stages.compose, stages.frost, stages.lens))
+        }
+        if let path = renderer.memoryPath, let transfers = renderer.lastTransfers {
+            let inputs = transfers.inputs.isEmpty ? "no input changed" : transfers.inputs.joined(separator: ", ")
+            Console.say(
+                "memory:      \(path.rawValue) path; last frame: \(transfers.uploadedBytes) bytes uploaded (\(inputs)), "
+                    + "\(transfers.copiedBytes) copied, \(transfers.readbackBytes) read back")
         }
     }
 }

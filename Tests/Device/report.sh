@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One-shot report for a machine with a real GPU: builds release, lists the Vulkan devices, checks
 # GPU vs CPU parity on every built-in still (`liquidlens verify`, with a JUnit file and an HTML
-# report) and on one frame of every benchmark workload (`bench` verifies before it times), then
+# report; again with the unified memory path forced) and on one frame of every benchmark workload (`bench` verifies before it times), then
 # runs the benchmark. Everything lands in the folder given. Exit 1 when parity fails anywhere.
 # Usage: Tests/Device/report.sh [folder]   (default ./device-report)
 set -euo pipefail
@@ -19,6 +19,9 @@ printf '{"scenes": [%s]}\n' "$(printf '{"example": "%s"},' $stills | sed 's/,$//
 status=0
 "$bin" verify "$out/stills.json" --junit "$out/parity.xml" --report "$out/parity.html" -q \
     | tee "$out/parity.txt" || status=1
+# The other memory path too: on a discrete GPU, host-visible buffers read across the bus.
+"$bin" verify "$out/stills.json" --memory unified --junit "$out/parity-unified.xml" -q \
+    | tee "$out/parity-unified.txt" || status=1
 "$bin" bench --workload all --backend vulkan --frames 600 --frames-in-flight 3 --json "$out/bench.json" \
     --save-frames "$out/bench-frames" | tee "$out/bench.txt" || status=1
 echo "report in $out ($((SECONDS - start)) s), parity $([[ $status -eq 0 ]] && echo ok || echo FAILED)"

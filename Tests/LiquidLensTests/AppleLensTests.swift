@@ -453,9 +453,13 @@ struct AppleLensTests {
             parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)].map {
                 SIMD2($0.x, $0.y)
             })
-        let width = Int32(parameters.width)
-        let height = Int32(parameters.height)
-        let region = SIMD4<Int32>(truncatingIfNeeded: lens.sourceRegion)
+        // The frost works at a pyramid level: texels, sides and the source region at 1/2^level.
+        let level = lens.frostLevel
+        let source = PixelRegion(
+            x0: Int(lens.sourceRegion.x), y0: Int(lens.sourceRegion.y), x1: Int(lens.sourceRegion.z),
+            y1: Int(lens.sourceRegion.w)
+        ).atLevel(Int(level))
+        let region = SIMD4<Int32>(Int32(source.x0), Int32(source.y0), Int32(source.x1), Int32(source.y1))
         var missing = 0
         var checked = 0
         withShaderContext(parameters) { context in
@@ -471,10 +475,13 @@ struct AppleLensTests {
                             n.x * lens.aberration.z + n.y * lens.aberration.y)
                         let spread = lens.aberration.x * min(max(1 + group.distance / lens.aberration.w, 0), 1)
                         for tap in 0..<7 {
-                            let q = p + turned * (spread * Float(3 - tap) / 3)
-                            let source = context.stagedPosition(
-                                q, context.groupSample(q, lens, true), lens.backdropStages, lens)
-                            let texel = source - SIMD2(repeating: 0.5)
+                            let k = Float(3 - tap) / 3
+                            let q = k == 0 ? p : p + turned * (spread * k)
+                            let landed = context.stagedPositions(q, group, k == 0, lens, false)
+                            let texel =
+                                SIMD2(landed.x, landed.y) * (1 / Float(UInt32(1) << level)) - SIMD2(repeating: 0.5)
+                            let width = context.levelSize(UInt32(parameters.width), level)
+                            let height = context.levelSize(UInt32(parameters.height), level)
                             for dx: Int32 in 0...1 {
                                 for dy: Int32 in 0...1 {
                                     let tx = min(
@@ -586,8 +593,8 @@ struct AppleLensTests {
             func labelPosition(_ p: SIMD2<Float>) -> SIMD2<Float> {
                 let group = context.groupSample(p, lens, true)
                 guard lens.stageModel != 0 else { return context.samplePosition(p, group, lens) }
-                let staged = context.stagedPosition(p, group, lens.labelStages, lens)
-                return group.center + (staged - group.center) * lens.labelInverseMagnification
+                let landed = context.stagedPositions(p, group, true, lens, true)
+                return group.center + (SIMD2(landed.z, landed.w) - group.center) * lens.labelInverseMagnification
             }
             for y in 0..<parameters.height {
                 for x in 0..<parameters.width {

@@ -62,6 +62,18 @@ struct BatchTests {
         }
     }
 
+    @Test("A new base layer composes only the label's ink box; off it the base is the backdrop")
+    func inkBoundsOfLabel() {
+        // 3 words (12 px) a row, 4 rows; ink at pixels (5, 1) and (9, 2).
+        var words = [UInt32](repeating: 0, count: 12)
+        words[1 * 3 + 1] = 0xFF << 8
+        words[2 * 3 + 2] = 0xFF << 8
+        #expect(
+            FrameReuse.inkBounds(words, wordsPerRow: 3, width: 10, height: 4)
+                == PixelRegion(x0: 4, y0: 1, x1: 10, y1: 3))
+        #expect(FrameReuse.inkBounds([UInt32](repeating: 0, count: 12), wordsPerRow: 3, width: 10, height: 4) == nil)
+    }
+
     @Test("Frame reuse skips what did not change and redoes what did")
     func frameReusePlans() throws {
         var scene = BuiltInScene.probeGrid.scene
@@ -69,13 +81,13 @@ struct BatchTests {
         let parameters = try LensRenderer.resolve(scene)
         let reuse = FrameReuse()
         let first = reuse.plan(parameters)
-        #expect(first.composeRegion == parameters.fullFrame)
+        #expect(first.baseFromBackdrop)
         #expect(first.uploadBackdrop && first.uploadLabel)
         #expect(first.parameters.lenses[0].frostTileCount == parameters.lenses[0].frostTileCount)
         #expect(first.parameters.lenses[0].frostTileCount > 0)
 
         let again = reuse.plan(parameters)
-        #expect(again.composeRegion == nil)
+        #expect(!again.baseFromBackdrop && again.composeRegion == nil)
         #expect(!again.uploadBackdrop && !again.uploadLabel)
         #expect(again.parameters.lenses[0].frostTileCount == 0)
         #expect(again.parameters.lenses[0].rowTileCount == 0)

@@ -202,7 +202,13 @@ struct GeometryOpticsTests {
             parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)].map {
                 SIMD2($0.x, $0.y)
             })
-        let region = SIMD4<Int32>(truncatingIfNeeded: lens.sourceRegion)
+        let level = lens.frostLevel
+        let levelSource = PixelRegion(
+            x0: Int(lens.sourceRegion.x), y0: Int(lens.sourceRegion.y), x1: Int(lens.sourceRegion.z),
+            y1: Int(lens.sourceRegion.w)
+        ).atLevel(Int(level))
+        let region = SIMD4<Int32>(
+            Int32(levelSource.x0), Int32(levelSource.y0), Int32(levelSource.x1), Int32(levelSource.y1))
         var missing = 0
         withShaderContext(parameters) { context in
             for tile in parameters.tiles[Int(lens.tileOffset)..<Int(lens.tileOffset + lens.tileCount)] {
@@ -215,14 +221,16 @@ struct GeometryOpticsTests {
                         for scale in stride(
                             from: 1 - lens.dispersion, through: 1 + lens.dispersion, by: lens.dispersion / 3)
                         {
-                            let texel = p + (source - p) * scale - SIMD2(repeating: 0.5)
+                            let position = p + (source - p) * scale
+                            let texel = position * (1 / Float(UInt32(1) << level)) - SIMD2(repeating: 0.5)
+                            let side = context.levelSize(240, level)
                             for dx: Int32 in 0...1 {
                                 for dy: Int32 in 0...1 {
                                     let tx = min(
-                                        max(context.mirrorIndex(Int32(texel.x.rounded(.down)) + dx, 240), region.x),
+                                        max(context.mirrorIndex(Int32(texel.x.rounded(.down)) + dx, side), region.x),
                                         region.z - 1)
                                     let ty = min(
-                                        max(context.mirrorIndex(Int32(texel.y.rounded(.down)) + dy, 240), region.y),
+                                        max(context.mirrorIndex(Int32(texel.y.rounded(.down)) + dy, side), region.y),
                                         region.w - 1)
                                     if !frostTiles.contains(SIMD2(UInt32(tx) / 16, UInt32(ty) / 16)) { missing += 1 }
                                 }
@@ -233,6 +241,50 @@ struct GeometryOpticsTests {
             }
         }
         #expect(missing == 0, "\(missing) texel reads outside the frosted tiles")
+    }
+
+    @Test(
+        "The frost pyramid blurs by σ at every level: a point's spread through the glass", arguments: [1.0, 3, 6, 12])
+    func pyramidBlursBySigma(sigma: Double) throws {
+        var optics = Optics()
+        optics.bevelWidth = 0
+        optics.bevelAmount = 0
+        optics.frost = sigma
+        optics.rimLight = RimLight(
+            key: RimLobe(angle: -45, amount: 0), fill: RimLobe(angle: 135, amount: 0), width: 0, falloff: 1)
+        optics.shadow = .off
+        let scene = Scene(
+            canvas: Canvas(width: 240, height: 240, scale: 1),
+            background: [
+                BackgroundLayer(.solid(.black)),
+                BackgroundLayer(
+                    .fill(
+                        shape: .roundedRectangle(cornerRadii: [0, 0, 0, 0]),
+                        frame: Rect(x: 118, y: 118, width: 4, height: 4),
+                        color: .white)),
+            ],
+            glass: [
+                GlassElement(
+                    shape: .roundedRectangle(cornerRadii: [0, 0, 0, 0]),
+                    frame: Rect(x: 20, y: 20, width: 200, height: 200),
+                    optics: optics)
+            ])
+        let image = try render(resolve(scene), on: .cpu)
+        // Light (linear) about the square's centre: its second moment along x is the blur's
+        // variance plus the 4-px square's own, (4² − 1)/12 = 5/4.
+        var total = 0.0
+        var moment = 0.0
+        for y in 40..<200 {
+            for x in 40..<200 {
+                let code = Double(image.pixels[(y * 240 + x) * 4]) / 255
+                let light = code <= 0.04045 ? code / 12.92 : pow((code + 0.055) / 1.055, 2.4)
+                let dx = Double(x) + 0.5 - 120
+                total += light
+                moment += light * dx * dx
+            }
+        }
+        let measured = (moment / total - 1.25).squareRoot()
+        #expect(abs(measured - sigma) <= 0.15 * sigma + 0.3, "σ \(sigma) spreads as \(measured)")
     }
 
     @Test(
@@ -356,7 +408,8 @@ struct GeometryOpticsTests {
         #expect(liftedShape.centerHalfSize.z == 110 && liftedShape.centerHalfSize.w == 22, "196×28 grows to 220×44")
         #expect(resting.bevelAmount == 0 && half.bevelAmount == 10 && lifted.bevelAmount == 20)
         #expect(resting.inverseMagnification == 1 && abs(1 / lifted.inverseMagnification - 1.2) < 1e-6)
-        #expect(resting.kernelRadius == 0 && lifted.kernelRadius == 12)
+        // σ 4 px runs at the ¼-scale level with σ √(16 − 1.25 − 2.67)/4 ≈ 0.87 texels: radius 3.
+        #expect(resting.kernelRadius == 0 && lifted.frostLevel == 2 && lifted.kernelRadius == 3)
         #expect(
             abs(resting.restingFill.w - 0.4) < 1e-6 && abs(half.restingFill.w - 0.2) < 1e-6 && lifted.restingFill.w == 0
         )

@@ -117,6 +117,23 @@ struct LayoutTests {
         #expect(offsets["exponent"] == 36)
     }
 
+    @Test("Every float add, subtract, multiply, divide, negate and dot is NoContraction", arguments: ShaderModuleName.allCases)
+    func arithmeticIsNotContracted(module: ShaderModuleName) {
+        let words = module.spirv
+        var arithmetic: [UInt32] = []
+        var exact = Set<UInt32>()
+        var index = 5
+        while index < words.count {
+            let count = Int(words[index] >> 16)
+            let opcode = words[index] & 0xFFFF
+            if [127, 129, 131, 133, 136, 142, 148].contains(opcode) { arithmetic.append(words[index + 2]) }
+            if opcode == 71, count == 3, words[index + 2] == 42 { exact.insert(words[index + 1]) }
+            index += max(count, 1)
+        }
+        #expect(!arithmetic.isEmpty)
+        #expect(arithmetic.filter { !exact.contains($0) }.isEmpty, "contractible arithmetic in \(module.rawValue)")
+    }
+
     @Test("The table offsets and tile size in the GLSL match TableLayout")
     func tableConstantsAgree() throws {
         let source = try String(

@@ -74,7 +74,9 @@ struct VulkanFailureTests {
     func realFailureCarriesItsResult() throws {
         let instance = try Instance(validation: false)
         let device = try Device(instance: instance, physical: DeviceSelector.choose(instance, preference: nil))
-        let error = try #require(throws: VulkanError.self) { try Buffer(device: device, size: 1 << 40) }
+        let error = try #require(throws: VulkanError.self) {
+            try Buffer(device: device, size: 1 << 40, placement: .shared)
+        }
         #expect(error.isOutOfMemory, "\(error)")
         let call = try #require(error.call)
         let result = try #require(error.result)

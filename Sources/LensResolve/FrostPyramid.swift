@@ -1,0 +1,40 @@
+import Foundation
+import LensModel
+
+/// The frost's pyramid, as Apple takes the blur by level of detail from a ¼-scale backdrop: a
+/// frost of σ pixels runs at level L (the canvas at 1/2^L, each texel the box average of its
+/// 2^L × 2^L pixels) with a Gaussian of the σ that remains, and the lens reads it back bilinearly.
+/// The work of a blur falls by 2^L per axis, so a cold frame costs far less than linearly in σ and
+/// distinct thumbnails never pay full-scale blurs.
+public enum FrostPyramid {
+    /// The deepest level: ¼ scale, as Apple's backdrop.
+    public static let deepestLevel = 2
+
+    /// The level for a frost of `sigma` pixels: the deepest whose texel stays within σ/2 (finer
+    /// levels for light frost, where a ¼-scale texel would show).
+    public static func level(sigma: Double) -> Int {
+        var level = 0
+        while level < deepestLevel, sigma >= Double(2 << level) { level += 1 }
+        return level
+    }
+
+    /// The Gaussian σ, in level texels, that with the box average (variance (4^L − 1)/12 px²) and
+    /// the bilinear read-back (a tent of one texel: 4^L/6 px²) blurs by `sigma` pixels in all.
+    public static func levelSigma(sigma: Double, level: Int) -> Double {
+        let texel = Double(1 << level)
+        let box = (texel * texel - 1) / 12
+        let readBack = level == 0 ? 0 : texel * texel / 6
+        return max(0, sigma * sigma - box - readBack).squareRoot() / texel
+    }
+
+    /// Texels across `extent` pixels at `level`: the last one may cover fewer pixels.
+    public static func size(_ extent: Int, level: Int) -> Int { (extent + (1 << level) - 1) >> level }
+}
+
+extension PixelRegion {
+    /// The texels of pyramid `level` that cover this region's pixels.
+    package func atLevel(_ level: Int) -> PixelRegion {
+        let round = (1 << level) - 1
+        return PixelRegion(x0: x0 >> level, y0: y0 >> level, x1: (x1 + round) >> level, y1: (y1 + round) >> level)
+    }
+}
