@@ -422,6 +422,35 @@ struct AppleLensTests {
         #expect(lens.shadow.w == Float(preset.shadow.opacity) && lens.bevelWidth == 16)
     }
 
+    @Test("Scene files spell the stage model, the face, the size law and Apple's rim; presets start from them")
+    func decoding() throws {
+        let optics = try JSONDecoder().decode(
+            Optics.self,
+            from: Data(
+                #"""
+                {"preset": "segmentLens", "stages": [{"amount": 9, "height": 36}, {"amount": -8.8, "height": 7.04, "target": "label"}],
+                 "aberration": {"amount": 2, "angle": -20}, "face": "faceDark", "sizeLaw": "clear",
+                 "rimLight": {"curvature": 0.7, "recolor": {"white": 1.2, "black": 0.1}}}
+                """#.utf8))
+        #expect(optics.model == .stages && optics.preset == .segmentLens)
+        #expect(
+            optics.stages == [
+                DisplacementStage(amount: 9, height: 36, target: .backdrop),
+                DisplacementStage(amount: -8.8, height: 7.04, target: .label),
+            ])
+        #expect(optics.aberration == Aberration(amount: 2, angle: -20, band: 8.8))
+        #expect(optics.face == .faceDark && optics.sizeLaw == .clear)
+        #expect(
+            optics.rimLight.curvature == 0.7
+                && optics.rimLight.recolor == ColorLevels(white: 1.2, black: 0.1, saturation: 1))
+        let lens = Optics(preset: .segmentLens)
+        #expect(
+            lens.stages == DisplacementStage.segmentLens && lens.aberration == .segmentLens && lens.rimLight == .apple)
+        #expect(
+            Optics(preset: .regular).face == .faceLight && Optics(preset: .regularDark).rimLight.recolor == .vibrantDark
+        )
+    }
+
     // MARK: Both backends, the tiles
 
     static let presetScenes = ParityScene.all.filter {

@@ -77,6 +77,18 @@ struct SceneDecodingTests {
                 ##"{"canvas": {"width": 100, "height": 80}, "label": {"mask": "m.png", "accent": "#ff0000", "accentColor": "#fff"}}"##,
             keyPath: "label.accentColor", message: "unknown key"),
         BadScene(json: #"{"canvas": {"width": 100, "height": 80}"#, keyPath: "", message: "not valid JSON"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"stages": [{"amount": 1, "height": 2}, {"amount": 1, "height": 2}, {"amount": 1, "height": 2}]}}]}"#,
+            keyPath: "glass[0].optics.stages", message: "at most 2 stages may move the backdrop"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"stages": [{"amount": 1, "height": 0, "target": "label"}]}}]}"#,
+            keyPath: "glass[0].optics.stages[0].height", message: "must be between 0.01 and 1000"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"face": "faceMedium"}}]}"#,
+            keyPath: "glass[0].optics.face", message: "unknown colour levels"),
     ]
 
     @Test("Unknown keys and out-of-range values name the key path", arguments: badScenes)
