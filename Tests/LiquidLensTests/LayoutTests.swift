@@ -117,7 +117,9 @@ struct LayoutTests {
         #expect(offsets["exponent"] == 36)
     }
 
-    @Test("Every float add, subtract, multiply, divide, negate and dot is NoContraction", arguments: ShaderModuleName.allCases)
+    @Test(
+        "Every float add, subtract, multiply, divide, negate and dot is NoContraction",
+        arguments: ShaderModuleName.allCases)
     func arithmeticIsNotContracted(module: ShaderModuleName) {
         let words = module.spirv
         var arithmetic: [UInt32] = []
