@@ -99,7 +99,7 @@ if podman run --rm --entrypoint ldd "$image" /usr/local/bin/liquidlens | grep -q
 fi
 run --version
 
-run render -o /out/showcase.png | tee "$work/render.log"
+run render --backend vulkan -o /out/showcase.png | tee "$work/render.log"
 grep -q "vulkan, llvmpipe" "$work/render.log" || fail "render did not run on lavapipe"
 run render --backend cpu -o - >"$work/out/stdout.png"
 run diff /out/showcase.png /out/stdout.png --threshold 1 | grep -q "over 1/255: 0 px" \
