@@ -478,17 +478,7 @@ struct AppleLensTests {
         scene.glass[0].optics.frost = 3
         let parameters = try resolve(scene)
         let lens = parameters.lenses[0]
-        let frostTiles = Set(
-            parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)].map {
-                SIMD2($0.x, $0.y)
-            })
-        // The frost works at a pyramid level: texels, sides and the source region at 1/2^level.
-        let level = lens.frostLevel
-        let source = PixelRegion(
-            x0: Int(lens.sourceRegion.x), y0: Int(lens.sourceRegion.y), x1: Int(lens.sourceRegion.z),
-            y1: Int(lens.sourceRegion.w)
-        ).atLevel(Int(level))
-        let region = SIMD4<Int32>(Int32(source.x0), Int32(source.y0), Int32(source.x1), Int32(source.y1))
+        let coverage = FrostTileCoverage(parameters)
         var missing = 0
         var checked = 0
         withShaderContext(parameters) { context in
@@ -507,22 +497,8 @@ struct AppleLensTests {
                             let k = Float(3 - tap) / 3
                             let q = k == 0 ? p : p + turned * (spread * k)
                             let landed = context.stagedPositions(q, group, k == 0, lens, false)
-                            let texel =
-                                SIMD2(landed.x, landed.y) * (1 / Float(UInt32(1) << level)) - SIMD2(repeating: 0.5)
-                            let width = context.levelSize(UInt32(parameters.width), level)
-                            let height = context.levelSize(UInt32(parameters.height), level)
-                            for dx: Int32 in 0...1 {
-                                for dy: Int32 in 0...1 {
-                                    let tx = min(
-                                        max(context.mirrorIndex(Int32(texel.x.rounded(.down)) + dx, width), region.x),
-                                        region.z - 1)
-                                    let ty = min(
-                                        max(context.mirrorIndex(Int32(texel.y.rounded(.down)) + dy, height), region.y),
-                                        region.w - 1)
-                                    checked += 1
-                                    if !frostTiles.contains(SIMD2(UInt32(tx) / 16, UInt32(ty) / 16)) { missing += 1 }
-                                }
-                            }
+                            checked += 4
+                            missing += coverage.misses(at: SIMD2(landed.x, landed.y), context)
                         }
                     }
                 }

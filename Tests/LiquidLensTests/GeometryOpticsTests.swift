@@ -198,17 +198,7 @@ struct GeometryOpticsTests {
             ], blend: 20, optics: optics)
         let parameters = try resolve(Self.scene([element]))
         let lens = parameters.lenses[0]
-        let frostTiles = Set(
-            parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)].map {
-                SIMD2($0.x, $0.y)
-            })
-        let level = lens.frostLevel
-        let levelSource = PixelRegion(
-            x0: Int(lens.sourceRegion.x), y0: Int(lens.sourceRegion.y), x1: Int(lens.sourceRegion.z),
-            y1: Int(lens.sourceRegion.w)
-        ).atLevel(Int(level))
-        let region = SIMD4<Int32>(
-            Int32(levelSource.x0), Int32(levelSource.y0), Int32(levelSource.x1), Int32(levelSource.y1))
+        let coverage = FrostTileCoverage(parameters)
         var missing = 0
         withShaderContext(parameters) { context in
             for tile in parameters.tiles[Int(lens.tileOffset)..<Int(lens.tileOffset + lens.tileCount)] {
@@ -221,20 +211,7 @@ struct GeometryOpticsTests {
                         for scale in stride(
                             from: 1 - lens.dispersion, through: 1 + lens.dispersion, by: lens.dispersion / 3)
                         {
-                            let position = p + (source - p) * scale
-                            let texel = position * (1 / Float(UInt32(1) << level)) - SIMD2(repeating: 0.5)
-                            let side = context.levelSize(240, level)
-                            for dx: Int32 in 0...1 {
-                                for dy: Int32 in 0...1 {
-                                    let tx = min(
-                                        max(context.mirrorIndex(Int32(texel.x.rounded(.down)) + dx, side), region.x),
-                                        region.z - 1)
-                                    let ty = min(
-                                        max(context.mirrorIndex(Int32(texel.y.rounded(.down)) + dy, side), region.y),
-                                        region.w - 1)
-                                    if !frostTiles.contains(SIMD2(UInt32(tx) / 16, UInt32(ty) / 16)) { missing += 1 }
-                                }
-                            }
+                            missing += coverage.misses(at: p + (source - p) * scale, context)
                         }
                     }
                 }

@@ -107,6 +107,46 @@ func withShaderContext<T>(_ parameters: FrameParameters, _ body: (ShaderContext)
     return try body(shaderContext(tables: parameters.tables, shapes: parameters.shapes, allShapes: candidates))
 }
 
+/// The frost tiles of a resolved frame's first lens, and how many of a sample's texel reads fall
+/// outside them: the four texels of `sampleFrosted`'s bilinear read, at the lens's pyramid level,
+/// mirrored at the level's edge and held inside the level's source region as the shader does.
+struct FrostTileCoverage {
+    let level: UInt32
+    let frostTiles: Set<SIMD2<UInt32>>
+    let region: SIMD4<Int32>
+    let width: Int32
+    let height: Int32
+
+    init(_ parameters: FrameParameters) {
+        let lens = parameters.lenses[0]
+        level = lens.frostLevel
+        frostTiles = Set(
+            parameters.tiles[Int(lens.frostTileOffset)..<Int(lens.frostTileOffset + lens.frostTileCount)].map {
+                SIMD2($0.x, $0.y)
+            })
+        let source = PixelRegion(bounds: lens.sourceRegion).atLevel(Int(level))
+        region = SIMD4(Int32(source.x0), Int32(source.y0), Int32(source.x1), Int32(source.y1))
+        width = Int32(FrostPyramid.size(parameters.width, level: Int(level)))
+        height = Int32(FrostPyramid.size(parameters.height, level: Int(level)))
+    }
+
+    /// The reads (0…4) of a sample at `position` (pixels) that land outside the frosted tiles.
+    func misses(at position: SIMD2<Float>, _ context: ShaderContext) -> Int {
+        let texel = position * (1 / Float(UInt32(1) << level)) - SIMD2(repeating: 0.5)
+        var missing = 0
+        for dx: Int32 in 0...1 {
+            for dy: Int32 in 0...1 {
+                let tx = min(
+                    max(context.mirrorIndex(Int32(texel.x.rounded(.down)) + dx, width), region.x), region.z - 1)
+                let ty = min(
+                    max(context.mirrorIndex(Int32(texel.y.rounded(.down)) + dy, height), region.y), region.w - 1)
+                if !frostTiles.contains(SIMD2(UInt32(tx) / 16, UInt32(ty) / 16)) { missing += 1 }
+            }
+        }
+        return missing
+    }
+}
+
 extension RGBA8Image {
     /// The pixels of a rectangle.
     func cropped(x: Range<Int>, y: Range<Int>) -> RGBA8Image {
