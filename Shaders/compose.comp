@@ -14,5 +14,5 @@ void main() {
         return;
     }
     vec3 background = unpackColor(backdropAt(index));
-    storeOutput(index, packColor(composeLabel(background, glyph, frame.restingColor)));
+    storeOutput(index, packColor(composeLabel(background, glyph, frame.restingColor, vec3(1.0))));
 }

@@ -111,12 +111,43 @@ layout(constant_id = 2) const bool REACHES_LABEL = true;
 layout(constant_id = 3) const bool SPECTRAL = true;
 // Whether the lens pass writes the composite (glass above looks through this group).
 layout(constant_id = 4) const bool WRITES_COMPOSITE = true;
+// A specialised lens pipeline knows which optional stages its lens uses: for each stage whose bit
+// is in KNOWN, FEATURES has the bit exactly when the stage's runtime condition holds. llvmpipe
+// runs both sides of every branch under a lane mask, so a stage compiled out is the only stage it
+// skips. Stages not known (all, in the other passes) test the parameters. Twin: LensFeatures in
+// Sources/LensVulkan.
+layout(constant_id = 5) const uint KNOWN = 0u;
+layout(constant_id = 6) const uint FEATURES = 0u;
+const uint F_LINEAR_BLENDING = 1u;     // frame.linearBlending != 0
+const uint F_STAGE_MODEL = 2u;         // lens.stageModel != 0
+const uint F_ABERRATION = 4u;          // lens.aberration.x > 0
+const uint F_DISPERSION = 8u;          // lens.dispersion > 0
+const uint F_WARPS = 16u;              // lens.warpsContentBelow != 0
+const uint F_PROFILE = 32u;            // lens.profileOffset != 0 (the physical model's table)
+const uint F_LABEL_ON_FACE = 64u;      // lens.labelOnFace != 0
+const uint F_LIFTED_LABEL = 128u;      // lens.liftedContentAlpha > 0
+const uint F_FACE_LEVELS = 256u;       // lens.faceLevels.w != 0
+const uint F_TINT = 512u;              // lens.tint.a > 0 or lens.gradientCount != 0
+const uint F_GRADIENT = 1024u;         // lens.gradientCount != 0
+const uint F_RESTING_FILL = 2048u;     // lens.restingFill.a > 0
+const uint F_RIM = 4096u;              // lens.rimWidth > 0
+const uint F_RIM_RECOLOR = 8192u;      // lens.rimRecolor.w != 0
+const uint F_EDGE_HIGHLIGHT = 16384u;  // lens.edgeHighlight.x > 0
+const uint F_SHIMMER = 32768u;         // lens.shimmer.z > 0
+const uint F_FRESNEL = 65536u;         // lens.fresnel > 0
+const uint F_CONTOUR = 131072u;        // lens.contourOpacity > 0 and lens.contourWidth > 0
+const uint F_INNER_SHADOW = 262144u;   // lens.innerShadow.w > 0
+const uint F_DROP_SHADOW = 524288u;    // lens.shadow.w > 0
+
+// Whether an optional stage runs: known to a specialised pipeline, tested otherwise.
+bool uses(uint feature, bool condition) {
+    return (KNOWN & feature) != 0u ? (FEATURES & feature) != 0u : condition;
+}
 
 const uint SRGB_DECODE_OFFSET = 0u;     // 256 linear values of the 8-bit sRGB codes
-const uint SRGB_ENCODE_OFFSET = 256u;   // 255 linear thresholds where the rounded code steps up
-const uint SPECTRAL_OFFSET = 511u;      // 7 taps x (scale, r, g, b) of the spectral dispersion
+const uint SPECTRAL_OFFSET = 256u;      // 7 taps x (scale, r, g, b) of the spectral dispersion
 const uint SPECTRAL_TAPS = 7u;
-const uint SRGB_BUCKET_OFFSET = 539u;   // first code of each float bucket (bits >> 16) of [0, 1)
+const uint SRGB_BUCKET_OFFSET = 284u;   // encode word of each float bucket (bits >> 16) of [0, 1)
 const uint PROFILE_SAMPLES = 256u;      // samples of a physical displacement profile
 
 // Descriptors, chosen for how llvmpipe (and GPUs) load: the frame and the dispatched lens are
@@ -153,7 +184,8 @@ layout(set = 0, binding = 14) uniform usamplerBuffer frostedTexels;
 
 // ---- Loads: how the GPU reads its texel buffers (the Swift twin subscripts its arrays). ----
 
-float tableAt(uint index) { return uintBitsToFloat(texelFetch(tableWords, int(index)).r); }
+uint tableWordAt(uint index) { return texelFetch(tableWords, int(index)).r; }
+float tableAt(uint index) { return uintBitsToFloat(tableWordAt(index)); }
 uint backdropAt(uint index) { return texelFetch(backdropWords, int(index)).r; }
 uint foregroundAt(uint index) { return texelFetch(foregroundWords, int(index)).r; }
 uvec4 tileAt(uint index) { return texelFetch(tileTexels, int(index)); }
@@ -218,16 +250,14 @@ float srgbDecode(uint code) {
 }
 
 // The count of rounding thresholds at or below the value: exact, and no pow() whose
-// approximation differs. The value's float bucket gives the count at the bucket's start; a bucket
-// holds at most one threshold, so one comparison finishes it.
+// approximation differs. The value's float bucket (its bits >> 16) holds the code at the bucket's
+// start and the low bits of the one threshold inside it, if any: one read and one comparison.
 uint srgbEncode(float value) {
     if (!(value > 0.0)) { return 0u; }
     if (value >= 1.0) { return 255u; }
-    uint code = uint(tableAt(SRGB_BUCKET_OFFSET + (floatBitsToUint(value) >> 16u)));
-    if (code < 255u && value >= tableAt(SRGB_ENCODE_OFFSET + code)) {
-        code = code + 1u;
-    }
-    return code;
+    uint bits = floatBitsToUint(value);
+    uint word = tableWordAt(SRGB_BUCKET_OFFSET + (bits >> 16u));
+    return (word & 255u) + ((bits & 65535u) >= (word >> 8u) ? 1u : 0u);
 }
 
 vec3 unpackColor(uint packed) {
@@ -238,33 +268,48 @@ uint packColor(vec3 color) {
     return srgbEncode(color.r) | (srgbEncode(color.g) << 8u) | (srgbEncode(color.b) << 16u) | (255u << 24u);
 }
 
-// A layer over linear `below` on 8-bit sRGB codes, as Core Animation blends 8-bit layers: below
-// is taken to its code, the layer (premultiplied, in codes 0…255) laid over it, the result
-// rounded to a code and decoded. Exact on both backends: table lookups, one multiply-add, floor.
-vec3 blendCodes(vec3 below, vec3 layerCodes, float alpha) {
-    vec3 codes = vec3(float(srgbEncode(below.r)), float(srgbEncode(below.g)), float(srgbEncode(below.b)));
-    vec3 blended = clamp(floor(codes * (1.0 - alpha) + layerCodes + vec3(0.5)), vec3(0.0), vec3(255.0));
-    return vec3(srgbDecode(uint(blended.r)), srgbDecode(uint(blended.g)), srgbDecode(uint(blended.b)));
+// One channel of a layer over linear `below` on 8-bit sRGB codes, as Core Animation blends 8-bit
+// layers: below is taken to its code, the layer (premultiplied, in codes 0…255) laid over it, the
+// result rounded to a code and decoded. Exact on both backends: table lookups, one multiply-add, floor.
+float blendCode(float below, float layerCode, float alpha) {
+    float code = float(srgbEncode(below));
+    float blended = clamp(floor(code * (1.0 - alpha) + layerCode + 0.5), 0.0, 255.0);
+    return srgbDecode(uint(blended));
 }
 
-// A layer (rgb premultiplied in the blend space, alpha) over linear `below`: on sRGB codes as
-// Core Animation does, or in linear light when the scene asks.
-vec3 blendOver(vec3 below, vec4 layer) {
+// The channels whose `channels` entry is non-zero blended, the others passed through: a dispersion
+// tap keeps one channel of what it samples, so it pays for one channel's table reads.
+vec3 blendCodes(vec3 below, vec3 layerCodes, float alpha, vec3 channels) {
+    return vec3(
+        channels.r != 0.0 ? blendCode(below.r, layerCodes.r, alpha) : below.r,
+        channels.g != 0.0 ? blendCode(below.g, layerCodes.g, alpha) : below.g,
+        channels.b != 0.0 ? blendCode(below.b, layerCodes.b, alpha) : below.b);
+}
+
+// A layer (rgb premultiplied in the blend space, alpha) over linear `below`, in the channels
+// `channels` keeps: on sRGB codes as Core Animation does, or in linear light when the scene asks.
+vec3 blendChannelsOver(vec3 below, vec4 layer, vec3 channels) {
     if (!(layer.a > 0.0)) { return below; }
-    if (frame.linearBlending != 0u) { return below * (1.0 - layer.a) + layer.rgb; }
-    return blendCodes(below, layer.rgb * 255.0, layer.a);
+    if (uses(F_LINEAR_BLENDING, frame.linearBlending != 0u)) { return below * (1.0 - layer.a) + layer.rgb; }
+    return blendCodes(below, layer.rgb * 255.0, layer.a, channels);
 }
 
-vec3 composeLabel(vec3 background, float glyph, vec4 labelColor) {
-    return blendOver(background, vec4(labelColor.rgb * glyph, glyph * labelColor.a));
+vec3 blendOver(vec3 below, vec4 layer) {
+    return blendChannelsOver(below, layer, vec3(1.0));
+}
+
+vec3 composeLabel(vec3 background, float glyph, vec4 labelColor, vec3 channels) {
+    return blendChannelsOver(background, vec4(labelColor.rgb * glyph, glyph * labelColor.a), channels);
 }
 
 // The foreground (straight-alpha sRGB) over the finished frame.
 vec3 composeForeground(vec3 color, uint foreground) {
     float alpha = float(foreground >> 24u) / 255.0;
-    if (frame.linearBlending != 0u) { return blendOver(color, vec4(unpackColor(foreground) * alpha, alpha)); }
+    if (uses(F_LINEAR_BLENDING, frame.linearBlending != 0u)) {
+        return blendOver(color, vec4(unpackColor(foreground) * alpha, alpha));
+    }
     vec3 codes = vec3(float(foreground & 255u), float((foreground >> 8u) & 255u), float((foreground >> 16u) & 255u));
-    return blendCodes(color, codes * alpha, alpha);
+    return blendCodes(color, codes * alpha, alpha, vec3(1.0));
 }
 
 vec3 applySaturation(vec3 color, float saturation) {
@@ -292,12 +337,12 @@ vec3 yccLevels(vec3 color, vec4 levels) {
 // to 0..1) laid over itself with `alpha`, on 8-bit sRGB codes as Core Animation filters its
 // layers (in linear light when the scene blends there). Alpha 1 is the face's full replacement.
 vec3 recolorOver(vec3 color, vec4 levels, float alpha) {
-    if (frame.linearBlending != 0u) {
+    if (uses(F_LINEAR_BLENDING, frame.linearBlending != 0u)) {
         return color + (clamp(yccLevels(color, levels), vec3(0.0), vec3(1.0)) - color) * alpha;
     }
     vec3 codes = vec3(float(srgbEncode(color.r)), float(srgbEncode(color.g)), float(srgbEncode(color.b)));
     vec3 recolored = clamp(yccLevels(codes / 255.0, levels), vec3(0.0), vec3(1.0)) * 255.0;
-    return blendCodes(color, recolored * alpha, alpha);
+    return blendCodes(color, recolored * alpha, alpha, vec3(1.0));
 }
 
 // Position along an axis: 0 at the origin, 1 at the far corner.
@@ -479,29 +524,33 @@ GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
     group.ellipseNormal = vec2(0.0);
     group.center = vec2(0.0);
     uint count = SINGLE_SHAPE ? 1u : tileCandidates.y;
-    for (uint i = 0u; i < count; i++) {
+    // Exit test last (see lensContent); the trips are the tile's, the same for every lane.
+    for (uint i = 0u;;) {
         ShapeParams shape = shapeAt(tileShapeAt(tileCandidates.x + i));
         vec2 local = p - shape.centerHalfSize.xy;
-        if (i > 0u && boundsDistance(local, shape) > group.distance + lens.blend) { continue; }
-        float distance = shapeDistance(local, shape);
-        vec2 lightNormal = vec2(0.0);
-        vec2 ellipse = vec2(0.0);
-        if (withNormals) {
-            lightNormal = lightingNormal(local, shape, lens.normalSmoothing);
-            ellipse = ellipseNormal(local, shape);
-        }
-        float h = 1.0;
-        if (i > 0u) {
-            if (lens.blend > 0.0) {
-                h = clamp(0.5 + 0.5 * (group.distance - distance) / lens.blend, 0.0, 1.0);
-            } else {
-                h = distance < group.distance ? 1.0 : 0.0;
+        if (i < count && (i == 0u || boundsDistance(local, shape) <= group.distance + lens.blend)) {
+            float distance = shapeDistance(local, shape);
+            vec2 lightNormal = vec2(0.0);
+            vec2 ellipse = vec2(0.0);
+            if (withNormals) {
+                lightNormal = lightingNormal(local, shape, lens.normalSmoothing);
+                ellipse = ellipseNormal(local, shape);
             }
+            float h = 1.0;
+            if (i > 0u) {
+                if (lens.blend > 0.0) {
+                    h = clamp(0.5 + 0.5 * (group.distance - distance) / lens.blend, 0.0, 1.0);
+                } else {
+                    h = distance < group.distance ? 1.0 : 0.0;
+                }
+            }
+            group.distance = group.distance + (distance - group.distance) * h - lens.blend * h * (1.0 - h);
+            group.lightNormal = group.lightNormal + (lightNormal - group.lightNormal) * h;
+            group.ellipseNormal = group.ellipseNormal + (ellipse - group.ellipseNormal) * h;
+            group.center = group.center + (shape.centerHalfSize.xy - group.center) * h;
         }
-        group.distance = group.distance + (distance - group.distance) * h - lens.blend * h * (1.0 - h);
-        group.lightNormal = group.lightNormal + (lightNormal - group.lightNormal) * h;
-        group.ellipseNormal = group.ellipseNormal + (ellipse - group.ellipseNormal) * h;
-        group.center = group.center + (shape.centerHalfSize.xy - group.center) * h;
+        i++;
+        if (i >= count) { break; }
     }
     group.lightNormal = safeNormalize(group.lightNormal);
     group.ellipseNormal = safeNormalize(group.ellipseNormal);
@@ -530,7 +579,7 @@ float bandPosition(float distance, LensParams lens) {
 // Apple-fit bevel: inward shift A * (1 - sqrt(1 - x^2)); the physical model reads its table.
 float surfaceDisplacement(float distance, LensParams lens) {
     float x = bandPosition(distance, lens);
-    if (lens.profileOffset == 0u) {
+    if (!uses(F_PROFILE, lens.profileOffset != 0u)) {
         return lens.bevelAmount * (1.0 - sqrt(1.0 - x * x));
     }
     float t = x * float(PROFILE_SAMPLES - 1u);
@@ -548,7 +597,7 @@ float smoothStep01(float edge0, float edge1, float x) {
 
 float dropShadow(vec2 p, LensParams lens) {
     float opacity = lens.shadow.w;
-    if (opacity <= 0.0) { return 0.0; }
+    if (!uses(F_DROP_SHADOW, opacity > 0.0)) { return 0.0; }
     float distance = groupDistance(p - lens.shadow.xy, lens);
     float radius = lens.shadow.z;
     if (radius < 0.5) { return opacity * coverage(distance); }
@@ -558,7 +607,7 @@ float dropShadow(vec2 p, LensParams lens) {
 // Dark where the glass is inside its own shape but outside the shape shifted by the offset.
 float innerShadow(vec2 p, LensParams lens) {
     float opacity = lens.innerShadow.w;
-    if (opacity <= 0.0) { return 0.0; }
+    if (!uses(F_INNER_SHADOW, opacity > 0.0)) { return 0.0; }
     float distance = groupDistance(p - lens.innerShadow.xy, lens);
     float radius = max(lens.innerShadow.z, 0.5);
     return opacity * smoothStep01(-radius, radius, distance);
@@ -571,8 +620,8 @@ float featherMask(float distance, LensParams lens) {
 }
 
 // The label row at `position` over `below`: resting, turning accent under the feathered lens mask,
-// punched out by the lifted label where the scene has one.
-vec3 labelOver(vec3 below, vec2 position, LensParams lens) {
+// punched out by the lifted label where the scene has one; in the channels `channels` keeps.
+vec3 labelOver(vec3 below, vec2 position, LensParams lens, vec3 channels) {
     vec3 color = below;
     if (!REACHES_LABEL) { return color; }
     float glyph = sampleLabel(position, 0u);
@@ -580,22 +629,23 @@ vec3 labelOver(vec3 below, vec2 position, LensParams lens) {
     if (glyph > 0.0) {
         float accentShare = featherMask(groupDistance(position, lens), lens) * lens.accentStrength;
         vec4 labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare;
-        color = composeLabel(color, glyph * (1.0 - lens.liftedContentAlpha), labelColor);
+        color = composeLabel(color, glyph * (1.0 - lens.liftedContentAlpha), labelColor, channels);
     }
-    if (lens.liftedContentAlpha > 0.0) {
+    if (uses(F_LIFTED_LABEL, lens.liftedContentAlpha > 0.0)) {
         float lifted = sampleLabel(position, frame.liftedLabelWordOffset);
-        color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor);
+        color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor, channels);
     }
     return color;
 }
 
 // What the glass sees: the frosted backdrop (or composite) read at `backdrop` and, unless the label
 // lies on this glass's face, the label row (the LensTint accent copy, refracted with it) read at
-// `label` (the same position but in the stage model).
-vec3 sampleContent(vec2 backdrop, vec2 label, LensParams lens, bool withLabel) {
+// `label` (the same position but in the stage model). Only the channels `channels` keeps are
+// exact; the caller weighs the others by 0.
+vec3 sampleContent(vec2 backdrop, vec2 label, LensParams lens, bool withLabel, vec3 channels) {
     vec3 color = sampleFrosted(backdrop, lens);
-    if (!withLabel || lens.labelOnFace != 0u) { return color; }
-    return labelOver(color, label, lens);
+    if (!withLabel || uses(F_LABEL_ON_FACE, lens.labelOnFace != 0u)) { return color; }
+    return labelOver(color, label, lens, channels);
 }
 
 // ---- Apple's lens, stage by stage (the stage model) ----
@@ -622,24 +672,28 @@ vec4 stagedPositions(vec2 q, GroupSample known, bool knownAtQ, LensParams lens, 
     vec4 landed = vec4(q, q);
     GroupSample atQ = known;
     bool haveAtQ = knownAtQ;
-    uint count = withLabel && lens.labelOnFace == 0u ? 4u : 2u;
-    for (uint stage = 0u; stage < count; stage++) {
+    uint count = withLabel && !uses(F_LABEL_ON_FACE, lens.labelOnFace != 0u) ? 4u : 2u;
+    // Exit test last (see lensContent); the trips are the lens's, the same for every lane.
+    for (uint stage = 0u;;) {
         vec4 chain = stage < 2u ? lens.backdropStages : lens.labelStages;
         bool first = (stage & 1u) == 0u;
         float amount = first ? chain.x : chain.z;
-        if (amount == 0.0) { continue; }
-        vec2 r = stage < 2u ? landed.xy : landed.zw;
-        // A chain's first stage starts at q, whose group sample is taken once.
-        GroupSample at = atQ;
-        if (!first || !haveAtQ) {
-            at = groupSample(r, lens, true);
-            if (first) {
-                atQ = at;
-                haveAtQ = true;
+        if (amount != 0.0) {
+            vec2 r = stage < 2u ? landed.xy : landed.zw;
+            // A chain's first stage starts at q, whose group sample is taken once.
+            GroupSample at = atQ;
+            if (!first || !haveAtQ) {
+                at = groupSample(r, lens, true);
+                if (first) {
+                    atQ = at;
+                    haveAtQ = true;
+                }
             }
+            r = clampToStageBox(r + stageOffset(at, amount, first ? chain.y : chain.w, lens), lens);
+            if (stage < 2u) { landed.xy = r; } else { landed.zw = r; }
         }
-        r = clampToStageBox(r + stageOffset(at, amount, first ? chain.y : chain.w, lens), lens);
-        if (stage < 2u) { landed.xy = r; } else { landed.zw = r; }
+        stage++;
+        if (stage == count) { break; }
     }
     return landed;
 }
@@ -653,25 +707,25 @@ float integerPower(float base, uint exponent) {
 // The rim band fades by its curvature from the silhouette to its inner edge, where it ends over
 // one pixel (Apple's CASDFKeyFillHighlightEffect); the lit band lightens to white or is recoloured.
 vec3 rimLight(vec3 color, vec2 normal, float distance, LensParams lens) {
-    if (lens.rimWidth <= 0.0) { return color; }
+    if (!uses(F_RIM, lens.rimWidth > 0.0)) { return color; }
     float fade = 1.0 - lens.rimCurvature * clamp(-distance / lens.rimWidth, 0.0, 1.0);
     float band = fade * clamp(lens.rimWidth + distance + 0.5, 0.0, 1.0);
     float key = integerPower(max(normal.x * lens.keyLight.x + normal.y * lens.keyLight.y, 0.0), lens.rimFalloff) * lens.keyLight.z;
     float fill = integerPower(max(normal.x * lens.fillLight.x + normal.y * lens.fillLight.y, 0.0), lens.rimFalloff) * lens.fillLight.z;
     float light = min((key + fill) * band, 1.0);
-    if (lens.rimRecolor.w == 0.0) { return color + (vec3(1.0) - color) * light; }
+    if (!uses(F_RIM_RECOLOR, lens.rimRecolor.w != 0.0)) { return color + (vec3(1.0) - color) * light; }
     return recolorOver(color, lens.rimRecolor, light);
 }
 
 // Fresnel-like ambient (1 - n_z)^3 of the quarter-circle surface, then the thin dark contour.
 vec3 edgeShading(vec3 color, float distance, LensParams lens) {
     vec3 result = color;
-    if (lens.fresnel > 0.0) {
+    if (uses(F_FRESNEL, lens.fresnel > 0.0)) {
         float x = bandPosition(distance, lens);
         float tilt = 1.0 - sqrt(1.0 - x * x);
         result = result + (vec3(1.0) - result) * min(lens.fresnel * tilt * tilt * tilt, 1.0);
     }
-    if (lens.contourOpacity > 0.0 && lens.contourWidth > 0.0) {
+    if (uses(F_CONTOUR, lens.contourOpacity > 0.0 && lens.contourWidth > 0.0)) {
         result = result * (1.0 - lens.contourOpacity * clamp(1.0 + distance / lens.contourWidth, 0.0, 1.0));
     }
     return result;
@@ -679,7 +733,7 @@ vec3 edgeShading(vec3 color, float distance, LensParams lens) {
 
 // The flat tint, or the gradient tint's stops (evenly spaced along its axis) blended at p.
 vec4 tintAt(vec2 p, LensParams lens) {
-    if (lens.gradientCount == 0u) { return lens.tint; }
+    if (!uses(F_GRADIENT, lens.gradientCount != 0u)) { return lens.tint; }
     float u = clamp(axisPosition(p, lens.gradientAxis), 0.0, 1.0);
     float f = u * float(lens.gradientCount - 1u);
     uint index = min(uint(floor(f)), lens.gradientCount - 2u);
@@ -694,7 +748,7 @@ vec4 tintAt(vec2 p, LensParams lens) {
 // alpha runs through three stops from the top-leading to the bottom-trailing corner.
 vec3 edgeHighlightStroke(vec3 color, vec2 p, float distance, LensParams lens) {
     float width = lens.edgeHighlight.x;
-    if (width <= 0.0) { return color; }
+    if (!uses(F_EDGE_HIGHLIGHT, width > 0.0)) { return color; }
     float stroke = clamp(distance + width + 0.5, 0.0, 1.0);
     float u = clamp(axisPosition(p, lens.highlightAxis), 0.0, 1.0);
     float alpha = u < 0.5
@@ -707,7 +761,7 @@ vec3 edgeHighlightStroke(vec3 color, vec2 p, float distance, LensParams lens) {
 
 // The shimmer highlight: a soft white band across the diagonal, centred at shimmer.x.
 vec3 shimmerBand(vec3 color, vec2 p, LensParams lens) {
-    if (lens.shimmer.z <= 0.0) { return color; }
+    if (!uses(F_SHIMMER, lens.shimmer.z > 0.0)) { return color; }
     float x = abs(axisPosition(p, lens.highlightAxis) - lens.shimmer.x) / lens.shimmer.y;
     float band = 1.0 - smoothStep01(0.0, 1.0, x);
     return color + (vec3(1.0) - color) * (lens.shimmer.z * band);
@@ -715,7 +769,7 @@ vec3 shimmerBand(vec3 color, vec2 p, LensParams lens) {
 
 // Where the glass at pixel centre p looks: refracted along the normal, then magnified.
 vec2 samplePosition(vec2 p, GroupSample group, LensParams lens) {
-    if (lens.warpsContentBelow == 0u) { return p; }
+    if (!uses(F_WARPS, lens.warpsContentBelow != 0u)) { return p; }
     vec2 normal = refractionNormal(group, lens);
     vec2 displaced = p - normal * surfaceDisplacement(group.distance, lens);
     return group.center + (displaced - group.center) * lens.inverseMagnification;
@@ -732,39 +786,48 @@ vec2 samplePosition(vec2 p, GroupSample group, LensParams lens) {
 // One loop over the taps, so the content sampling (with its label) is compiled once: a weight of
 // 1 or 0 per channel picks a channel exactly (x * 1 + y * 0 + z * 0 is x).
 vec3 lensContent(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
-    bool staged = lens.stageModel != 0u;
+    bool staged = uses(F_STAGE_MODEL, lens.stageModel != 0u);
     vec2 source = staged ? p : samplePosition(p, group, lens);
     vec2 offset = source - p;
-    float spread = staged && lens.aberration.x > 0.0
+    float spread = staged && uses(F_ABERRATION, lens.aberration.x > 0.0)
         ? lens.aberration.x * clamp(1.0 + group.distance / lens.aberration.w, 0.0, 1.0) : 0.0;
-    bool spectral = SPECTRAL && !staged && lens.dispersion > 0.0 && lens.spectralTaps != 0u;
-    uint taps = staged ? (spread > 0.0 ? 7u : 1u) : lens.dispersion <= 0.0 ? 1u : spectral ? SPECTRAL_TAPS : 3u;
+    bool dispersed = uses(F_DISPERSION, lens.dispersion > 0.0);
+    bool spectral = SPECTRAL && !staged && dispersed && lens.spectralTaps != 0u;
+    uint taps = staged ? (spread > 0.0 ? 7u : 1u) : !dispersed ? 1u : spectral ? SPECTRAL_TAPS : 3u;
     vec2 n = staged ? refractionNormal(group, lens) : vec2(0.0);
     vec2 turned = vec2(n.x * lens.aberration.y - n.y * lens.aberration.z, n.x * lens.aberration.z + n.y * lens.aberration.y);
+    // Every lane makes the same trips (one with fewer taps idles through the rest) and the exit
+    // test comes last: llvmpipe leaves a loop only at its back edge, so a test at the top would
+    // run the body once more for no lane, and lanes that leave early kept adding on lavapipe.
+    uint trips = staged ? (uses(F_ABERRATION, lens.aberration.x > 0.0) ? 7u : 1u) : taps;
     vec3 sum = vec3(0.0);
-    for (uint tap = 0u; tap < taps; tap++) {
-        vec2 backdrop = source;
-        vec2 label = source;
-        vec3 weight = vec3(1.0);
-        if (staged) {
-            float k = taps == 1u ? 0.0 : float(3 - int(tap)) / 3.0;
-            if (taps != 1u) { weight = vec3(max(k, 0.0) * 0.5, (1.0 - abs(k)) / 3.0, max(-k, 0.0) * 0.5); }
-            // The middle tap is the pixel itself, whose group sample is known.
-            vec2 q = k == 0.0 ? p : p + turned * (spread * k);
-            vec4 landed = stagedPositions(q, group, k == 0.0, lens, withLabel);
-            backdrop = landed.xy;
-            label = group.center + (landed.zw - group.center) * lens.labelInverseMagnification;
-        } else if (spectral) {
-            uint base = SPECTRAL_OFFSET + tap * 4u;
-            backdrop = p + offset * (1.0 + lens.dispersion * tableAt(base));
-            label = backdrop;
-            weight = vec3(tableAt(base + 1u), tableAt(base + 2u), tableAt(base + 3u));
-        } else if (taps == 3u) {
-            if (tap != 1u) { backdrop = p + offset * (tap == 0u ? 1.0 - lens.dispersion : 1.0 + lens.dispersion); }
-            label = backdrop;
-            weight = vec3(tap == 0u ? 1.0 : 0.0, tap == 1u ? 1.0 : 0.0, tap == 2u ? 1.0 : 0.0);
+    for (uint tap = 0u;;) {
+        if (tap < taps) {
+            vec2 backdrop = source;
+            vec2 label = source;
+            vec3 weight = vec3(1.0);
+            if (staged) {
+                float k = taps == 1u ? 0.0 : float(3 - int(tap)) / 3.0;
+                if (taps != 1u) { weight = vec3(max(k, 0.0) * 0.5, (1.0 - abs(k)) / 3.0, max(-k, 0.0) * 0.5); }
+                // The middle tap is the pixel itself, whose group sample is known.
+                vec2 q = k == 0.0 ? p : p + turned * (spread * k);
+                vec4 landed = stagedPositions(q, group, k == 0.0, lens, withLabel);
+                backdrop = landed.xy;
+                label = group.center + (landed.zw - group.center) * lens.labelInverseMagnification;
+            } else if (spectral) {
+                uint base = SPECTRAL_OFFSET + tap * 4u;
+                backdrop = p + offset * (1.0 + lens.dispersion * tableAt(base));
+                label = backdrop;
+                weight = vec3(tableAt(base + 1u), tableAt(base + 2u), tableAt(base + 3u));
+            } else if (taps == 3u) {
+                if (tap != 1u) { backdrop = p + offset * (tap == 0u ? 1.0 - lens.dispersion : 1.0 + lens.dispersion); }
+                label = backdrop;
+                weight = vec3(tap == 0u ? 1.0 : 0.0, tap == 1u ? 1.0 : 0.0, tap == 2u ? 1.0 : 0.0);
+            }
+            sum = sum + sampleContent(backdrop, label, lens, withLabel, weight) * weight;
         }
-        sum = sum + sampleContent(backdrop, label, lens, withLabel) * weight;
+        tap++;
+        if (tap == trips) { break; }
     }
     return sum;
 }
@@ -776,11 +839,11 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
     color = applySaturation(color, lens.saturation);
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     // Apple's face: its YCbCr composite, then the tint as its fill.
-    if (lens.faceLevels.w != 0.0) { color = recolorOver(color, lens.faceLevels, 1.0); }
-    color = applyTint(color, tintAt(p, lens));
-    color = blendOver(color, lens.restingFill);
+    if (uses(F_FACE_LEVELS, lens.faceLevels.w != 0.0)) { color = recolorOver(color, lens.faceLevels, 1.0); }
+    if (uses(F_TINT, lens.tint.a > 0.0 || lens.gradientCount != 0u)) { color = applyTint(color, tintAt(p, lens)); }
+    if (uses(F_RESTING_FILL, lens.restingFill.a > 0.0)) { color = blendOver(color, lens.restingFill); }
     // A platter's label sits in its content view: over its face, not refracted by it.
-    if (withLabel && lens.labelOnFace != 0u) { color = labelOver(color, p, lens); }
+    if (withLabel && uses(F_LABEL_ON_FACE, lens.labelOnFace != 0u)) { color = labelOver(color, p, lens, vec3(1.0)); }
     color = rimLight(color, group.lightNormal, group.distance, lens);
     color = edgeHighlightStroke(color, p, group.distance, lens);
     color = shimmerBand(color, p, lens);

@@ -21,12 +21,13 @@ public enum ColorTables {
         Float(srgbToLinear((Double($0) - 0.5) / 255))
     }
 
-    /// Where the encode search starts: entry b is the code of the smallest value whose float bits
-    /// shifted right by 16 equal b, for every value in (0, 1). No bucket holds more than one
-    /// threshold, so the shaders encode with one table read and one comparison.
-    public static let srgbEncodeBuckets: [Float] = {
+    /// The encode table, one word per float bucket (value bits shifted right by 16) of (0, 1):
+    /// the bucket's first code in the low 8 bits and, above them, the low 16 bits of the threshold
+    /// inside the bucket where the code steps up (0x10000 where none does). No bucket holds more
+    /// than one threshold, so the shaders encode with one table read and one integer comparison.
+    public static let srgbEncodeBuckets: [UInt32] = {
         let thresholds = srgbEncodeThresholds
-        var buckets: [Float] = []
+        var buckets: [UInt32] = []
         var code = 0
         for bucket in 0..<encodeBucketCount {
             let start = Float(bitPattern: UInt32(bucket) << 16)
@@ -34,7 +35,9 @@ public enum ColorTables {
             let end = Float(bitPattern: UInt32(bucket + 1) << 16)
             precondition(
                 code + 1 >= thresholds.count || thresholds[code + 1] >= end, "an encode bucket holds two thresholds")
-            buckets.append(Float(code))
+            let stepsInside = code < thresholds.count && thresholds[code] < end
+            let step = stepsInside ? thresholds[code].bitPattern & 0xFFFF : 0x10000
+            buckets.append(UInt32(code) | step << 8)
         }
         return buckets
     }()

@@ -34,11 +34,8 @@ struct ShaderContext {
     func srgbEncode(_ value: Float) -> UInt32 {
         if !(value > 0) { return 0 }
         if value >= 1 { return 255 }
-        var code = UInt32(tables[TableLayout.srgbEncodeBucketOffset + Int(value.bitPattern >> 16)])
-        if code < 255 && value >= tables[TableLayout.srgbEncodeOffset + Int(code)] {
-            code = code + 1
-        }
-        return code
+        let word = tables[TableLayout.srgbEncodeBucketOffset + Int(value.bitPattern >> 16)].bitPattern
+        return (word & 255) + ((value.bitPattern & 0xFFFF) >= (word >> 8) ? 1 : 0)
     }
 
     func unpackColor(_ packed: UInt32) -> SIMD3<Float> {
@@ -49,29 +46,44 @@ struct ShaderContext {
         srgbEncode(color.x) | (srgbEncode(color.y) << 8) | (srgbEncode(color.z) << 16) | (255 << 24)
     }
 
-    func blendCodes(_ below: SIMD3<Float>, _ layerCodes: SIMD3<Float>, _ alpha: Float) -> SIMD3<Float> {
-        let codes = SIMD3(Float(srgbEncode(below.x)), Float(srgbEncode(below.y)), Float(srgbEncode(below.z)))
-        let blended = (codes * (1 - alpha) + layerCodes + SIMD3(repeating: 0.5)).rounded(.down)
-            .clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
-        return SIMD3(srgbDecode(UInt32(blended.x)), srgbDecode(UInt32(blended.y)), srgbDecode(UInt32(blended.z)))
+    func blendCode(_ below: Float, _ layerCode: Float, _ alpha: Float) -> Float {
+        let code = Float(srgbEncode(below))
+        let blended = clamp((code * (1 - alpha) + layerCode + 0.5).rounded(.down), 0, 255)
+        return srgbDecode(UInt32(blended))
     }
 
-    func blendOver(_ below: SIMD3<Float>, _ layer: SIMD4<Float>) -> SIMD3<Float> {
+    func blendCodes(_ below: SIMD3<Float>, _ layerCodes: SIMD3<Float>, _ alpha: Float, _ channels: SIMD3<Float>)
+        -> SIMD3<Float>
+    {
+        SIMD3(
+            channels.x != 0 ? blendCode(below.x, layerCodes.x, alpha) : below.x,
+            channels.y != 0 ? blendCode(below.y, layerCodes.y, alpha) : below.y,
+            channels.z != 0 ? blendCode(below.z, layerCodes.z, alpha) : below.z)
+    }
+
+    func blendChannelsOver(_ below: SIMD3<Float>, _ layer: SIMD4<Float>, _ channels: SIMD3<Float>) -> SIMD3<Float> {
         if !(layer.w > 0) { return below }
         let rgb = SIMD3(layer.x, layer.y, layer.z)
         if frame.linearBlending != 0 { return below * (1 - layer.w) + rgb }
-        return blendCodes(below, rgb * 255, layer.w)
+        return blendCodes(below, rgb * 255, layer.w, channels)
     }
 
-    func composeLabel(_ background: SIMD3<Float>, _ glyph: Float, _ labelColor: SIMD4<Float>) -> SIMD3<Float> {
-        blendOver(background, SIMD4(SIMD3(labelColor.x, labelColor.y, labelColor.z) * glyph, glyph * labelColor.w))
+    func blendOver(_ below: SIMD3<Float>, _ layer: SIMD4<Float>) -> SIMD3<Float> {
+        blendChannelsOver(below, layer, SIMD3(repeating: 1))
+    }
+
+    func composeLabel(
+        _ background: SIMD3<Float>, _ glyph: Float, _ labelColor: SIMD4<Float>, _ channels: SIMD3<Float>
+    ) -> SIMD3<Float> {
+        blendChannelsOver(
+            background, SIMD4(SIMD3(labelColor.x, labelColor.y, labelColor.z) * glyph, glyph * labelColor.w), channels)
     }
 
     func composeForeground(_ color: SIMD3<Float>, _ foreground: UInt32) -> SIMD3<Float> {
         let alpha = Float(foreground >> 24) / 255
         if frame.linearBlending != 0 { return blendOver(color, SIMD4(unpackColor(foreground) * alpha, alpha)) }
         let codes = SIMD3(Float(foreground & 255), Float((foreground >> 8) & 255), Float((foreground >> 16) & 255))
-        return blendCodes(color, codes * alpha, alpha)
+        return blendCodes(color, codes * alpha, alpha, SIMD3(repeating: 1))
     }
 
     func applySaturation(_ color: SIMD3<Float>, _ saturation: Float) -> SIMD3<Float> {
@@ -95,7 +107,7 @@ struct ShaderContext {
         }
         let codes = SIMD3(Float(srgbEncode(color.x)), Float(srgbEncode(color.y)), Float(srgbEncode(color.z)))
         let recolored = yccLevels(codes / 255, levels).clamped(lowerBound: .zero, upperBound: .one) * 255
-        return blendCodes(color, recolored * alpha, alpha)
+        return blendCodes(color, recolored * alpha, alpha, SIMD3(repeating: 1))
     }
 
     func axisPosition(_ p: SIMD2<Float>, _ axis: SIMD4<Float>) -> Float {
@@ -381,28 +393,31 @@ struct ShaderContext {
         return clamp(-distance / lens.softness, 0, 1)
     }
 
-    func labelOver(_ below: SIMD3<Float>, _ position: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+    func labelOver(_ below: SIMD3<Float>, _ position: SIMD2<Float>, _ lens: LensParams, _ channels: SIMD3<Float>)
+        -> SIMD3<Float>
+    {
         var color = below
         if !tileReachesLabel { return color }
         let glyph = sampleLabel(position, 0)
         if glyph > 0 {
             let accentShare = featherMask(groupDistance(position, lens), lens) * lens.accentStrength
             let labelColor = frame.restingColor + (frame.accentColor - frame.restingColor) * accentShare
-            color = composeLabel(color, glyph * (1 - lens.liftedContentAlpha), labelColor)
+            color = composeLabel(color, glyph * (1 - lens.liftedContentAlpha), labelColor, channels)
         }
         if lens.liftedContentAlpha > 0 {
             let lifted = sampleLabel(position, frame.liftedLabelWordOffset)
-            color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor)
+            color = composeLabel(color, lifted * lens.liftedContentAlpha, frame.liftedLabelColor, channels)
         }
         return color
     }
 
-    func sampleContent(_ backdrop: SIMD2<Float>, _ label: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool)
-        -> SIMD3<Float>
-    {
+    func sampleContent(
+        _ backdrop: SIMD2<Float>, _ label: SIMD2<Float>, _ lens: LensParams, _ withLabel: Bool,
+        _ channels: SIMD3<Float>
+    ) -> SIMD3<Float> {
         let color = sampleFrosted(backdrop, lens)
         if !withLabel || lens.labelOnFace != 0 { return color }
-        return labelOver(color, label, lens)
+        return labelOver(color, label, lens, channels)
     }
 
     // ---- Apple's lens, stage by stage (the stage model) ----
@@ -568,7 +583,7 @@ struct ShaderContext {
                 label = backdrop
                 weight = SIMD3(tap == 0 ? 1 : 0, tap == 1 ? 1 : 0, tap == 2 ? 1 : 0)
             }
-            sum = sum + sampleContent(backdrop, label, lens, withLabel) * weight
+            sum = sum + sampleContent(backdrop, label, lens, withLabel, weight) * weight
         }
         return sum
     }
@@ -580,7 +595,7 @@ struct ShaderContext {
         if lens.faceLevels.w != 0 { color = recolorOver(color, lens.faceLevels, 1) }
         color = applyTint(color, tintAt(p, lens))
         color = blendOver(color, lens.restingFill)
-        if withLabel && lens.labelOnFace != 0 { color = labelOver(color, p, lens) }
+        if withLabel && lens.labelOnFace != 0 { color = labelOver(color, p, lens, SIMD3(repeating: 1)) }
         color = rimLight(color, group.lightNormal, group.distance, lens)
         color = edgeHighlightStroke(color, p, group.distance, lens)
         color = shimmerBand(color, p, lens)
@@ -598,7 +613,7 @@ struct ShaderContext {
             return
         }
         let background = unpackColor(backdrop[index])
-        outputPixels[index] = packColor(composeLabel(background, glyph, frame.restingColor))
+        outputPixels[index] = packColor(composeLabel(background, glyph, frame.restingColor, SIMD3(repeating: 1)))
     }
 
     func overlay(_ x: Int, _ y: Int) {

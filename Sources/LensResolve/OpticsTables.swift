@@ -50,10 +50,10 @@ public enum OpticsTables {
         }
     }
 
-    /// The tables every frame starts with, in ``TableLayout`` order: sRGB decode, encode
-    /// thresholds, spectral taps, encode buckets.
+    /// The tables every frame starts with, in ``TableLayout`` order: sRGB decode, spectral taps,
+    /// encode buckets (words, carried as float bit patterns like every table entry).
     public static let fixedTables =
-        ColorTables.srgbDecode + ColorTables.srgbEncodeThresholds + spectralTable() + ColorTables.srgbEncodeBuckets
+        ColorTables.srgbDecode + spectralTable() + ColorTables.srgbEncodeBuckets.map { Float(bitPattern: $0) }
 
     /// Seven spectral taps from the red end (scale 1−k) to the blue end (1+k), each weighted into
     /// red, green and blue by a Gaussian response; each channel's weights sum to 1.

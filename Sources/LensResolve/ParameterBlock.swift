@@ -330,13 +330,11 @@ public struct DispatchConstants: Sendable, Equatable {
 public enum TableLayout {
     /// The 256 linear values of the 8-bit sRGB codes.
     public static let srgbDecodeOffset = 0
-    /// The 255 linear thresholds where the rounded sRGB code steps up.
-    public static let srgbEncodeOffset = 256
     /// Spectral dispersion: `spectralTaps` × (offset scale, red, green, blue weights).
-    public static let spectralOffset = 511
+    public static let spectralOffset = 256
     /// Taps of the spectral dispersion (GLSL: `SPECTRAL_TAPS`).
     public static let spectralTaps = 7
-    /// The first code of each float bucket of [0, 1) (`ColorTables.srgbEncodeBuckets`).
+    /// The encode word of each float bucket of [0, 1) (`ColorTables.srgbEncodeBuckets`).
     public static let srgbEncodeBucketOffset = spectralOffset + spectralTaps * 4
     /// Frost kernels and physical displacement profiles follow, one run per lens.
     public static let perLensOffset = srgbEncodeBucketOffset + ColorTables.encodeBucketCount

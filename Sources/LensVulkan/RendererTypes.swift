@@ -14,18 +14,22 @@ public struct VulkanOptions: Sendable {
     public var faultInjection: FaultInjection
     /// Where buffers live: chosen by the device's heaps, or one path forced.
     public var memoryPath: MemoryPath
+    /// Which lens pipelines a lens gets: structural first and exact in the background, or one tier.
+    public var lensSpecialization: LensSpecialization
 
     /// Options with the given settings; each defaults to the usual choice.
     public init(
         device: String? = nil, validation: Bool = false,
         pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory,
-        faultInjection: FaultInjection = .fromEnvironment, memoryPath: MemoryPath = .automatic
+        faultInjection: FaultInjection = .fromEnvironment, memoryPath: MemoryPath = .automatic,
+        lensSpecialization: LensSpecialization = .automatic
     ) {
         self.device = device
         self.validation = validation
         self.pipelineCacheDirectory = pipelineCacheDirectory
         self.faultInjection = faultInjection
         self.memoryPath = memoryPath
+        self.lensSpecialization = lensSpecialization
     }
 
     /// `$LIQUIDLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/liquidlens`, else `~/.cache/liquidlens`.
@@ -56,6 +60,19 @@ public enum MemoryPath: String, Sendable, CaseIterable {
     case unified
 }
 
+/// Which specialised lens pipelines the Vulkan backend compiles (see `LensPipelineStore`). Every
+/// choice draws the same pixels; they differ in when compiling is paid and how fast lenses run.
+public enum LensSpecialization: String, Sendable, CaseIterable {
+    /// A lens's structural pipeline before its first frame; its exact one in the background once
+    /// it recurs, used from the frame after it is ready.
+    case automatic = "auto"
+    /// The exact pipeline before a lens's first frame: the steady speed from the start, the
+    /// longest first frame.
+    case exact
+    /// Structural pipelines only: the shortest compiles, slower lenses.
+    case structural
+}
+
 /// What crossed between host and device for one frame.
 public struct FrameTransfers: Sendable, Equatable {
     /// The inputs the host wrote, by buffer (`params`, `tables`, `backdrop`, `label`, `shapes`,
@@ -76,8 +93,78 @@ public struct FrameTransfers: Sendable, Equatable {
     public init() {}
 }
 
-/// A lens pipeline variant: the `SHAPE_KINDS`, `SINGLE_SHAPE` and `REACHES_LABEL`
-/// specialisation constants.
+/// The optional stages a lens uses (GLSL: the `F_*` bits of the `KNOWN` and `FEATURES`
+/// specialisation constants): a bit is set exactly when the stage's runtime condition holds, so a
+/// specialised pipeline leaves out only stages that would change nothing.
+struct LensFeatures: OptionSet, Hashable {
+    let rawValue: UInt32
+
+    static let linearBlending = Self(rawValue: 1 << 0)
+    static let stageModel = Self(rawValue: 1 << 1)
+    static let aberration = Self(rawValue: 1 << 2)
+    static let dispersion = Self(rawValue: 1 << 3)
+    static let warps = Self(rawValue: 1 << 4)
+    static let profile = Self(rawValue: 1 << 5)
+    static let labelOnFace = Self(rawValue: 1 << 6)
+    static let liftedLabel = Self(rawValue: 1 << 7)
+    static let faceLevels = Self(rawValue: 1 << 8)
+    static let tint = Self(rawValue: 1 << 9)
+    static let gradient = Self(rawValue: 1 << 10)
+    static let restingFill = Self(rawValue: 1 << 11)
+    static let rim = Self(rawValue: 1 << 12)
+    static let rimRecolor = Self(rawValue: 1 << 13)
+    static let edgeHighlight = Self(rawValue: 1 << 14)
+    static let shimmer = Self(rawValue: 1 << 15)
+    static let fresnel = Self(rawValue: 1 << 16)
+    static let contour = Self(rawValue: 1 << 17)
+    static let innerShadow = Self(rawValue: 1 << 18)
+    static let dropShadow = Self(rawValue: 1 << 19)
+
+    static let all = Self(rawValue: (1 << 20) - 1)
+    /// What a lens's first pipeline, compiled before its first frame, specialises: the stages that
+    /// make up most of the code, so few lenses differ in them (a batch of distinct scenes compiles
+    /// a handful) and the rest stay runtime tests until the exact variant is compiled.
+    static let structural: Self = [
+        .linearBlending, .stageModel, .aberration, .dispersion, .warps, .profile, .labelOnFace, .liftedLabel,
+        .faceLevels, .rimRecolor,
+    ]
+
+    /// Each bit with its GLSL name, for the test that the two declarations agree.
+    static let glslNames: [(String, Self)] = [
+        ("F_LINEAR_BLENDING", .linearBlending), ("F_STAGE_MODEL", .stageModel), ("F_ABERRATION", .aberration),
+        ("F_DISPERSION", .dispersion), ("F_WARPS", .warps), ("F_PROFILE", .profile),
+        ("F_LABEL_ON_FACE", .labelOnFace), ("F_LIFTED_LABEL", .liftedLabel), ("F_FACE_LEVELS", .faceLevels),
+        ("F_TINT", .tint), ("F_GRADIENT", .gradient), ("F_RESTING_FILL", .restingFill), ("F_RIM", .rim),
+        ("F_RIM_RECOLOR", .rimRecolor), ("F_EDGE_HIGHLIGHT", .edgeHighlight), ("F_SHIMMER", .shimmer),
+        ("F_FRESNEL", .fresnel), ("F_CONTOUR", .contour), ("F_INNER_SHADOW", .innerShadow),
+        ("F_DROP_SHADOW", .dropShadow),
+    ]
+
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// The stages `lens` uses in a frame that blends linearly or not: each condition as the
+    /// shader tests it.
+    init(lens: LensParams, linearBlending: Bool) {
+        let conditions: [(Self, Bool)] = [
+            (.linearBlending, linearBlending), (.stageModel, lens.stageModel != 0),
+            (.aberration, lens.aberration.x > 0), (.dispersion, lens.dispersion > 0),
+            (.warps, lens.warpsContentBelow != 0), (.profile, lens.profileOffset != 0),
+            (.labelOnFace, lens.labelOnFace != 0), (.liftedLabel, lens.liftedContentAlpha > 0),
+            (.faceLevels, lens.faceLevels.w != 0), (.tint, lens.tint.w > 0 || lens.gradientCount != 0),
+            (.gradient, lens.gradientCount != 0), (.restingFill, lens.restingFill.w > 0), (.rim, lens.rimWidth > 0),
+            (.rimRecolor, lens.rimRecolor.w != 0), (.edgeHighlight, lens.edgeHighlight.x > 0),
+            (.shimmer, lens.shimmer.z > 0), (.fresnel, lens.fresnel > 0),
+            (.contour, lens.contourOpacity > 0 && lens.contourWidth > 0), (.innerShadow, lens.innerShadow.w > 0),
+            (.dropShadow, lens.shadow.w > 0),
+        ]
+        self = conditions.reduce(into: []) { features, condition in
+            if condition.1 { features.insert(condition.0) }
+        }
+    }
+}
+
+/// A lens pipeline variant: the `SHAPE_KINDS`, `SINGLE_SHAPE`, `REACHES_LABEL`, `SPECTRAL`,
+/// `WRITES_COMPOSITE`, `KNOWN` and `FEATURES` specialisation constants.
 struct LensVariant: Hashable {
     /// Bit `1 << kind` for each shape kind in the group.
     var shapeKinds: UInt32
@@ -86,33 +173,37 @@ struct LensVariant: Hashable {
     /// Whether the group disperses by spectral taps (GLSL: `SPECTRAL`).
     var spectral: Bool
     var writesComposite: Bool
+    /// The stages the variant specialises; the others are tested at run time.
+    var known: LensFeatures
+    /// Which of the known stages the lens uses.
+    var features: LensFeatures
 
-    /// The variant of `lens`, a group of `shapes`, for its tiles that reach a label or the others.
-    init(lens: LensParams, shapes: ArraySlice<ShapeParams>, reachesLabel: Bool) {
+    /// The exact variant of `lens`, a group of `shapes`, for its tiles that reach a label or the
+    /// others: every stage known.
+    init(lens: LensParams, shapes: ArraySlice<ShapeParams>, reachesLabel: Bool, linearBlending: Bool) {
         shapeKinds = shapes.reduce(0) { $0 | 1 << $1.kind }
         singleShape = lens.shapeCount == 1
         self.reachesLabel = reachesLabel
         spectral = lens.dispersion > 0 && lens.spectralTaps > 0
         writesComposite = !PixelRegion(bounds: lens.compositeRegion).isEmpty
+        known = .all
+        features = LensFeatures(lens: lens, linearBlending: linearBlending)
     }
 
-    /// The common lens: one rounded box, no spectral taps, not under other glass, over a label and not.
-    static let preloaded = [true, false].map {
-        LensVariant(shapeKinds: 1, singleShape: true, reachesLabel: $0, spectral: false, writesComposite: false)
+    /// The same lens with only its structural stages known (``LensFeatures/structural``).
+    var structural: LensVariant {
+        var variant = self
+        variant.known = known.intersection(.structural)
+        variant.features = features.intersection(.structural)
+        return variant
     }
 
-    private init(
-        shapeKinds: UInt32, singleShape: Bool, reachesLabel: Bool, spectral: Bool, writesComposite: Bool
-    ) {
-        self.shapeKinds = shapeKinds
-        self.singleShape = singleShape
-        self.reachesLabel = reachesLabel
-        self.spectral = spectral
-        self.writesComposite = writesComposite
-    }
-
+    /// The specialisation constants in `constant_id` order.
     var constants: [UInt32] {
-        [shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0, spectral ? 1 : 0, writesComposite ? 1 : 0]
+        [
+            shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0, spectral ? 1 : 0, writesComposite ? 1 : 0,
+            known.rawValue, features.rawValue,
+        ]
     }
 }
 

@@ -22,9 +22,10 @@ public final class VulkanRenderer {
     private let composePipeline: ComputePipeline
     private let frostPipeline: ComputePipeline
     private let overlayPipeline: ComputePipeline
-    private let lensShader: ShaderModule
-    /// Lens pipelines by variant, created on first use and kept for the renderer's life.
-    private var lensPipelines: [LensVariant: ComputePipeline] = [:]
+    /// The lens pipelines specialised for the lenses seen.
+    let lensPipelineStore: LensPipelineStore
+    /// A lens's pipelines for its tiles that reach a label and for the others; nil where it has none.
+    private typealias LensPipelines = (label: ComputePipeline?, plain: ComputePipeline?)
     private var slots: [FrameSlot] = []
     private let faults: FaultInjection
     /// Frames submitted so far, for ``FaultInjection/deviceLostAtFrame``.
@@ -60,19 +61,19 @@ public final class VulkanRenderer {
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
         let device = device
-        let lens = try ShaderModule(device: device, name: .lens)
-        lensShader = lens
         let fixed = try [ShaderModuleName.compose, .frost, .overlay].map { try ShaderModule(device: device, name: $0) }
-        let made = try Self.makePipelines(
-            fixed.map { ($0, []) } + LensVariant.preloaded.map { (lens, $0.constants) }, layout: layout,
-            cache: cache)
+        let made = try LensPipelineStore.compile(fixed.map { ($0, []) }, layout: layout, cache: cache)
         composePipeline = made[0]
         frostPipeline = made[1]
         overlayPipeline = made[2]
-        for (variant, pipeline) in zip(LensVariant.preloaded, made.dropFirst(3)) { lensPipelines[variant] = pipeline }
+        lensPipelineStore = LensPipelineStore(
+            shader: try ShaderModule(device: device, name: .lens), layout: layout, cache: cache,
+            specialization: options.lensSpecialization)
         cache.save()
         slots = [try makeSlot()]
     }
+
+    deinit { lensPipelineStore.cancelPendingCompiles() }
 
     /// A frame slot for the memory path: on the discrete path it copies on the dedicated transfer
     /// queue, or on the compute queue where the device has no transfer family (lavapipe).
@@ -272,66 +273,31 @@ public final class VulkanRenderer {
         }
     }
 
-    /// The specialised lens pipelines of each lens, for its tiles that reach a label and for the
-    /// others, creating the variants not seen before.
-    private func lensPipelines(for parameters: FrameParameters) throws -> [(
-        label: ComputePipeline, plain: ComputePipeline
-    )] {
-        // A variant no tile uses is not compiled: the other one stands in (never dispatched).
+    /// The lens pipelines of each lens, for its tiles that reach a label and for the others (none
+    /// where no tile is of that kind).
+    private func lensPipelines(for parameters: FrameParameters) throws -> [LensPipelines] {
+        let linearBlending = parameters.frame.linearBlending != 0
         let wanted = parameters.lenses.map { lens in
             let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
+            func variant(reachesLabel: Bool) -> LensVariant {
+                LensVariant(lens: lens, shapes: group, reachesLabel: reachesLabel, linearBlending: linearBlending)
+            }
             return (
-                label: lens.labelTileCount > 0 ? LensVariant(lens: lens, shapes: group, reachesLabel: true) : nil,
-                plain: lens.labelTileCount < lens.tileCount
-                    ? LensVariant(lens: lens, shapes: group, reachesLabel: false) : nil
+                label: lens.labelTileCount > 0 ? variant(reachesLabel: true) : nil,
+                plain: lens.labelTileCount < lens.tileCount ? variant(reachesLabel: false) : nil
             )
         }
-        var missing: [LensVariant] = []
-        for variant in wanted.flatMap({ [$0.label, $0.plain] }).compactMap({ $0 })
-        where lensPipelines[variant] == nil && !missing.contains(variant) {
-            missing.append(variant)
-        }
-        if !missing.isEmpty {
-            let made = try Self.makePipelines(
-                missing.map { (lensShader, $0.constants) }, layout: layout, cache: cache)
-            for (variant, pipeline) in zip(missing, made) { lensPipelines[variant] = pipeline }
-            cache.save()
-        }
+        var made = try lensPipelineStore.pipelines(for: wanted.flatMap { [$0.label, $0.plain] }.compactMap { $0 })
+            .makeIterator()
         return wanted.map { variants in
-            let label = variants.label.flatMap { lensPipelines[$0] }
-            let plain = variants.plain.flatMap { lensPipelines[$0] }
-            let stand = label ?? plain ?? lensPipelines[LensVariant.preloaded[0]]!
-            return (label: label ?? stand, plain: plain ?? stand)
+            (label: variants.label.flatMap { _ in made.next() }, plain: variants.plain.flatMap { _ in made.next() })
         }
-    }
-
-    /// Compiles the pipelines on every core at once (llvmpipe compiles each on the calling
-    /// thread; the pipeline cache is internally synchronised), in the order asked.
-    private static func makePipelines(
-        _ requests: [(shader: ShaderModule, specialization: [UInt32])], layout: PipelineLayout, cache: PipelineCache
-    ) throws -> [ComputePipeline] {
-        // The Vulkan objects are only read here, and vkCreateComputePipelines may run on several
-        // threads at once with the same layout, shaders and cache.
-        nonisolated(unsafe) let requests = requests
-        nonisolated(unsafe) let layout = layout
-        nonisolated(unsafe) let cache = cache
-        nonisolated(unsafe) var results = [Result<ComputePipeline, any Error>?](repeating: nil, count: requests.count)
-        let lock = Mutex(())
-        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
-            let result = Result {
-                try ComputePipeline(
-                    layout: layout, shader: requests[index].shader, cache: cache,
-                    specialization: requests[index].specialization)
-            }
-            lock.withLock { _ in results[index] = result }
-        }
-        return try results.map { try $0!.get() }
     }
 
     private func record(
         _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, baseFromBackdrop: Bool,
         composeRegion: PixelRegion?,
-        lensPipelines: [(label: ComputePipeline, plain: ComputePipeline)]
+        lensPipelines: [LensPipelines]
     ) {
         let queries = slot.queries
         var query: UInt32 = 0
@@ -397,14 +363,17 @@ public final class VulkanRenderer {
             // lens reads them, writes output and composite.
             computeBarrier(commands)
             // Tiles that reach a label, then the others: disjoint pixels, so no barrier between them.
-            dispatch(
-                commands, lensPipelines[index].label, slot,
-                DispatchConstants(region: regions.lens, firstTile: lens.tileOffset), lens: index,
-                workgroups: (lens.labelTileCount, 1))
-            dispatch(
-                commands, lensPipelines[index].plain, slot,
-                DispatchConstants(region: regions.lens, firstTile: lens.tileOffset + lens.labelTileCount), lens: index,
-                workgroups: (lens.tileCount - lens.labelTileCount, 1))
+            if let label = lensPipelines[index].label {
+                dispatch(
+                    commands, label, slot, DispatchConstants(region: regions.lens, firstTile: lens.tileOffset),
+                    lens: index, workgroups: (lens.labelTileCount, 1))
+            }
+            if let plain = lensPipelines[index].plain {
+                dispatch(
+                    commands, plain, slot,
+                    DispatchConstants(region: regions.lens, firstTile: lens.tileOffset + lens.labelTileCount),
+                    lens: index, workgroups: (lens.tileCount - lens.labelTileCount, 1))
+            }
             timestamp()
         }
         // The lenses wrote output → the foreground goes over it.

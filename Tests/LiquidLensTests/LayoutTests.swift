@@ -148,7 +148,6 @@ struct LayoutTests {
             }
         }
         #expect(constant("SRGB_DECODE_OFFSET") == TableLayout.srgbDecodeOffset)
-        #expect(constant("SRGB_ENCODE_OFFSET") == TableLayout.srgbEncodeOffset)
         #expect(constant("SPECTRAL_OFFSET") == TableLayout.spectralOffset)
         #expect(constant("SPECTRAL_TAPS") == TableLayout.spectralTaps)
         #expect(constant("SRGB_BUCKET_OFFSET") == TableLayout.srgbEncodeBucketOffset)
