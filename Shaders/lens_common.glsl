@@ -111,12 +111,11 @@ layout(constant_id = 2) const bool REACHES_LABEL = true;
 layout(constant_id = 3) const bool SPECTRAL = true;
 // Whether the lens pass writes the composite (glass above looks through this group).
 layout(constant_id = 4) const bool WRITES_COMPOSITE = true;
-// A specialised lens pipeline knows which optional stages its lens uses: for each stage whose bit
-// is in KNOWN, FEATURES has the bit exactly when the stage's runtime condition holds. llvmpipe
-// runs both sides of every branch under a lane mask, so a stage compiled out is the only stage it
-// skips. Stages not known (all, in the other passes) test the parameters. Twin: LensFeatures in
-// Sources/LensVulkan.
-layout(constant_id = 5) const uint KNOWN = 0u;
+// A specialised lens pipeline knows which optional stages its lens uses: FEATURES has a stage's
+// bit exactly when the stage's runtime condition holds. llvmpipe runs both sides of every branch
+// under a lane mask, so a stage compiled out is the only stage it skips. Unspecialised pipelines
+// (the other passes) test the parameters. Twin: LensFeatures in Sources/LensVulkan.
+layout(constant_id = 5) const bool SPECIALIZED = false;
 layout(constant_id = 6) const uint FEATURES = 0u;
 const uint F_LINEAR_BLENDING = 1u;     // frame.linearBlending != 0
 const uint F_STAGE_MODEL = 2u;         // lens.stageModel != 0
@@ -141,7 +140,7 @@ const uint F_DROP_SHADOW = 524288u;    // lens.shadow.w > 0
 
 // Whether an optional stage runs: known to a specialised pipeline, tested otherwise.
 bool uses(uint feature, bool condition) {
-    return (KNOWN & feature) != 0u ? (FEATURES & feature) != 0u : condition;
+    return SPECIALIZED ? (FEATURES & feature) != 0u : condition;
 }
 
 const uint SRGB_DECODE_OFFSET = 0u;     // 256 linear values of the 8-bit sRGB codes

@@ -131,9 +131,8 @@ final class PipelineCache {
 }
 
 /// Owns one compute `VkPipeline`, optionally specialised: `specialization[i]` is the value of
-/// the shader's `constant_id = i` (32-bit each; booleans as 0 or 1). Immutable, and Vulkan lets any
-/// thread bind a pipeline, so one compiled in the background can be handed to the render thread.
-final class ComputePipeline: @unchecked Sendable {
+/// the shader's `constant_id = i` (32-bit each; booleans as 0 or 1).
+final class ComputePipeline {
     let layout: PipelineLayout
     let handle: VkPipeline
 

@@ -14,22 +14,18 @@ public struct VulkanOptions: Sendable {
     public var faultInjection: FaultInjection
     /// Where buffers live: chosen by the device's heaps, or one path forced.
     public var memoryPath: MemoryPath
-    /// Which lens pipelines a lens gets: structural first and exact in the background, or one tier.
-    public var lensSpecialization: LensSpecialization
 
     /// Options with the given settings; each defaults to the usual choice.
     public init(
         device: String? = nil, validation: Bool = false,
         pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory,
-        faultInjection: FaultInjection = .fromEnvironment, memoryPath: MemoryPath = .automatic,
-        lensSpecialization: LensSpecialization = .automatic
+        faultInjection: FaultInjection = .fromEnvironment, memoryPath: MemoryPath = .automatic
     ) {
         self.device = device
         self.validation = validation
         self.pipelineCacheDirectory = pipelineCacheDirectory
         self.faultInjection = faultInjection
         self.memoryPath = memoryPath
-        self.lensSpecialization = lensSpecialization
     }
 
     /// `$LIQUIDLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/liquidlens`, else `~/.cache/liquidlens`.
@@ -60,19 +56,6 @@ public enum MemoryPath: String, Sendable, CaseIterable {
     case unified
 }
 
-/// Which specialised lens pipelines the Vulkan backend compiles (see `LensPipelineStore`). Every
-/// choice draws the same pixels; they differ in when compiling is paid and how fast lenses run.
-public enum LensSpecialization: String, Sendable, CaseIterable {
-    /// A lens's structural pipeline before its first frame; its exact one in the background once
-    /// it recurs, used from the frame after it is ready.
-    case automatic = "auto"
-    /// The exact pipeline before a lens's first frame: the steady speed from the start, the
-    /// longest first frame.
-    case exact
-    /// Structural pipelines only: the shortest compiles, slower lenses.
-    case structural
-}
-
 /// What crossed between host and device for one frame.
 public struct FrameTransfers: Sendable, Equatable {
     /// The inputs the host wrote, by buffer (`params`, `tables`, `backdrop`, `label`, `shapes`,
@@ -93,9 +76,9 @@ public struct FrameTransfers: Sendable, Equatable {
     public init() {}
 }
 
-/// The optional stages a lens uses (GLSL: the `F_*` bits of the `KNOWN` and `FEATURES`
-/// specialisation constants): a bit is set exactly when the stage's runtime condition holds, so a
-/// specialised pipeline leaves out only stages that would change nothing.
+/// The optional stages a lens uses (GLSL: the `F_*` bits of the `FEATURES` specialisation
+/// constant): a bit is set exactly when the stage's runtime condition holds, so the specialised
+/// pipeline leaves out only stages that would change nothing.
 struct LensFeatures: OptionSet, Hashable {
     let rawValue: UInt32
 
@@ -120,14 +103,8 @@ struct LensFeatures: OptionSet, Hashable {
     static let innerShadow = Self(rawValue: 1 << 18)
     static let dropShadow = Self(rawValue: 1 << 19)
 
+    /// Every stage.
     static let all = Self(rawValue: (1 << 20) - 1)
-    /// What a lens's first pipeline, compiled before its first frame, specialises: the stages that
-    /// make up most of the code, so few lenses differ in them (a batch of distinct scenes compiles
-    /// a handful) and the rest stay runtime tests until the exact variant is compiled.
-    static let structural: Self = [
-        .linearBlending, .stageModel, .aberration, .dispersion, .warps, .profile, .labelOnFace, .liftedLabel,
-        .faceLevels, .rimRecolor,
-    ]
 
     /// Each bit with its GLSL name, for the test that the two declarations agree.
     static let glslNames: [(String, Self)] = [
@@ -164,7 +141,9 @@ struct LensFeatures: OptionSet, Hashable {
 }
 
 /// A lens pipeline variant: the `SHAPE_KINDS`, `SINGLE_SHAPE`, `REACHES_LABEL`, `SPECTRAL`,
-/// `WRITES_COMPOSITE`, `KNOWN` and `FEATURES` specialisation constants.
+/// `WRITES_COMPOSITE` and `FEATURES` specialisation constants. Each is exact for its lens: on
+/// llvmpipe a pipeline specialised further both runs and compiles faster (it has less code), so
+/// lenses do not share looser variants.
 struct LensVariant: Hashable {
     /// Bit `1 << kind` for each shape kind in the group.
     var shapeKinds: UInt32
@@ -173,36 +152,23 @@ struct LensVariant: Hashable {
     /// Whether the group disperses by spectral taps (GLSL: `SPECTRAL`).
     var spectral: Bool
     var writesComposite: Bool
-    /// The stages the variant specialises; the others are tested at run time.
-    var known: LensFeatures
-    /// Which of the known stages the lens uses.
     var features: LensFeatures
 
-    /// The exact variant of `lens`, a group of `shapes`, for its tiles that reach a label or the
-    /// others: every stage known.
+    /// The variant of `lens`, a group of `shapes`, for its tiles that reach a label or the others.
     init(lens: LensParams, shapes: ArraySlice<ShapeParams>, reachesLabel: Bool, linearBlending: Bool) {
         shapeKinds = shapes.reduce(0) { $0 | 1 << $1.kind }
         singleShape = lens.shapeCount == 1
         self.reachesLabel = reachesLabel
         spectral = lens.dispersion > 0 && lens.spectralTaps > 0
         writesComposite = !PixelRegion(bounds: lens.compositeRegion).isEmpty
-        known = .all
         features = LensFeatures(lens: lens, linearBlending: linearBlending)
     }
 
-    /// The same lens with only its structural stages known (``LensFeatures/structural``).
-    var structural: LensVariant {
-        var variant = self
-        variant.known = known.intersection(.structural)
-        variant.features = features.intersection(.structural)
-        return variant
-    }
-
-    /// The specialisation constants in `constant_id` order.
+    /// The specialisation constants in `constant_id` order (`SPECIALIZED` is always on).
     var constants: [UInt32] {
         [
-            shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0, spectral ? 1 : 0, writesComposite ? 1 : 0,
-            known.rawValue, features.rawValue,
+            shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0, spectral ? 1 : 0, writesComposite ? 1 : 0, 1,
+            features.rawValue,
         ]
     }
 }

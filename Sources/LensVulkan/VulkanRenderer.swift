@@ -22,8 +22,9 @@ public final class VulkanRenderer {
     private let composePipeline: ComputePipeline
     private let frostPipeline: ComputePipeline
     private let overlayPipeline: ComputePipeline
-    /// The lens pipelines specialised for the lenses seen.
-    let lensPipelineStore: LensPipelineStore
+    private let lensShader: ShaderModule
+    /// Lens pipelines by variant, created on first use and kept for the renderer's life.
+    private var lensPipelines: [LensVariant: ComputePipeline] = [:]
     /// A lens's pipelines for its tiles that reach a label and for the others; nil where it has none.
     private typealias LensPipelines = (label: ComputePipeline?, plain: ComputePipeline?)
     private var slots: [FrameSlot] = []
@@ -61,19 +62,15 @@ public final class VulkanRenderer {
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
         let device = device
+        lensShader = try ShaderModule(device: device, name: .lens)
         let fixed = try [ShaderModuleName.compose, .frost, .overlay].map { try ShaderModule(device: device, name: $0) }
-        let made = try LensPipelineStore.compile(fixed.map { ($0, []) }, layout: layout, cache: cache)
+        let made = try Self.makePipelines(fixed.map { ($0, []) }, layout: layout, cache: cache)
         composePipeline = made[0]
         frostPipeline = made[1]
         overlayPipeline = made[2]
-        lensPipelineStore = LensPipelineStore(
-            shader: try ShaderModule(device: device, name: .lens), layout: layout, cache: cache,
-            specialization: options.lensSpecialization)
         cache.save()
         slots = [try makeSlot()]
     }
-
-    deinit { lensPipelineStore.cancelPendingCompiles() }
 
     /// A frame slot for the memory path: on the discrete path it copies on the dedicated transfer
     /// queue, or on the compute queue where the device has no transfer family (lavapipe).
@@ -273,8 +270,8 @@ public final class VulkanRenderer {
         }
     }
 
-    /// The lens pipelines of each lens, for its tiles that reach a label and for the others (none
-    /// where no tile is of that kind).
+    /// The specialised lens pipelines of each lens, for its tiles that reach a label and for the
+    /// others (none where no tile is of that kind), creating the variants not seen before.
     private func lensPipelines(for parameters: FrameParameters) throws -> [LensPipelines] {
         let linearBlending = parameters.frame.linearBlending != 0
         let wanted = parameters.lenses.map { lens in
@@ -287,11 +284,43 @@ public final class VulkanRenderer {
                 plain: lens.labelTileCount < lens.tileCount ? variant(reachesLabel: false) : nil
             )
         }
-        var made = try lensPipelineStore.pipelines(for: wanted.flatMap { [$0.label, $0.plain] }.compactMap { $0 })
-            .makeIterator()
-        return wanted.map { variants in
-            (label: variants.label.flatMap { _ in made.next() }, plain: variants.plain.flatMap { _ in made.next() })
+        var missing: [LensVariant] = []
+        for variant in wanted.flatMap({ [$0.label, $0.plain] }).compactMap({ $0 })
+        where lensPipelines[variant] == nil && !missing.contains(variant) {
+            missing.append(variant)
         }
+        if !missing.isEmpty {
+            let made = try Self.makePipelines(
+                missing.map { (lensShader, $0.constants) }, layout: layout, cache: cache)
+            for (variant, pipeline) in zip(missing, made) { lensPipelines[variant] = pipeline }
+            cache.save()
+        }
+        return wanted.map { variants in
+            (label: variants.label.flatMap { lensPipelines[$0] }, plain: variants.plain.flatMap { lensPipelines[$0] })
+        }
+    }
+
+    /// Compiles the pipelines on every core at once (llvmpipe compiles each on the calling
+    /// thread; the pipeline cache is internally synchronised), in the order asked.
+    private static func makePipelines(
+        _ requests: [(shader: ShaderModule, specialization: [UInt32])], layout: PipelineLayout, cache: PipelineCache
+    ) throws -> [ComputePipeline] {
+        // The Vulkan objects are only read here, and vkCreateComputePipelines may run on several
+        // threads at once with the same layout, shaders and cache.
+        nonisolated(unsafe) let requests = requests
+        nonisolated(unsafe) let layout = layout
+        nonisolated(unsafe) let cache = cache
+        nonisolated(unsafe) var results = [Result<ComputePipeline, any Error>?](repeating: nil, count: requests.count)
+        let lock = Mutex(())
+        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
+            let result = Result {
+                try ComputePipeline(
+                    layout: layout, shader: requests[index].shader, cache: cache,
+                    specialization: requests[index].specialization)
+            }
+            lock.withLock { _ in results[index] = result }
+        }
+        return try results.map { try $0!.get() }
     }
 
     private func record(

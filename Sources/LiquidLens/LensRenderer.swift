@@ -22,8 +22,6 @@ public typealias VulkanResult = LensVulkan.VulkanResult
 public typealias FaultInjection = LensVulkan.FaultInjection
 /// Where the Vulkan backend keeps its buffers: by the device, or forced (`LensVulkan.MemoryPath`).
 public typealias MemoryPath = LensVulkan.MemoryPath
-/// Which specialised lens pipelines the Vulkan backend compiles (`LensVulkan.LensSpecialization`).
-public typealias LensSpecialization = LensVulkan.LensSpecialization
 /// A device's memory heaps, unified or discrete, and its transfer queue (`LensVulkan.DeviceMemoryLayout`).
 public typealias DeviceMemoryLayout = LensVulkan.DeviceMemoryLayout
 /// What crossed between host and device for one Vulkan frame (`LensVulkan.FrameTransfers`).

@@ -9,10 +9,6 @@ extension MemoryPath: ExpressibleByArgument {
     static var argumentParser: ValueParser<MemoryPath> { .choice(expectation: "auto, discrete or unified") }
 }
 
-extension LensSpecialization: ExpressibleByArgument {
-    static var argumentParser: ValueParser<LensSpecialization> { .choice(expectation: "auto, exact or structural") }
-}
-
 extension ImageFormat: ExpressibleByArgument {
     static var argumentParser: ValueParser<ImageFormat> { .choice() }
 }
@@ -60,9 +56,8 @@ func makeRenderer(
     return renderer
 }
 
-/// `--device`, `--memory` and `--specialize`: the Vulkan device by index or name part, else
-/// `$LIQUIDLENS_DEVICE`, else the best; where its buffers live, else `$LIQUIDLENS_MEMORY`, else by
-/// its heaps; which lens pipelines it compiles.
+/// `--device` and `--memory`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`,
+/// else the best; where its buffers live, else `$LIQUIDLENS_MEMORY`, else by its heaps.
 struct DeviceOption: ParsableArguments {
     @Option("device", help: "Vulkan device index or name part (or $LIQUIDLENS_DEVICE).") var given: String?
     @Option(
@@ -71,12 +66,6 @@ struct DeviceOption: ParsableArguments {
             "auto (by the device's heaps), discrete (device-local buffers, staging, copies) or unified (or $LIQUIDLENS_MEMORY)."
     )
     var memory: MemoryPath?
-    @Option(
-        "specialize", valueName: "tier",
-        help:
-            "Lens pipelines: auto (structural before a lens's first frame, exact in the background once it recurs), exact or structural."
-    )
-    var specialize: LensSpecialization = .automatic
 
     /// The device asked for on the command line or in the environment.
     var selection: String? { given ?? ProcessInfo.processInfo.environment["LIQUIDLENS_DEVICE"] }
@@ -99,9 +88,7 @@ struct DeviceOption: ParsableArguments {
 
     /// Vulkan set up on the selected device with the selected memory path.
     var vulkanOptions: VulkanOptions {
-        get throws {
-            VulkanOptions(device: selection, memoryPath: try memoryPath, lensSpecialization: specialize)
-        }
+        get throws { VulkanOptions(device: selection, memoryPath: try memoryPath) }
     }
 }
 

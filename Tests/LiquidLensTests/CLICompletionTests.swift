@@ -161,7 +161,7 @@ struct CLICompletionTests {
             result.stderr
                 == """
                 Error: Invalid value 'metal' for '--backend <backend>' (expected auto, vulkan or cpu)
-                Usage: liquidlens presets [--sheet <file.png>] [--backend <backend>] [--device <device>] [--memory <path>] [--specialize <tier>]
+                Usage: liquidlens presets [--sheet <file.png>] [--backend <backend>] [--device <device>] [--memory <path>]
                   See 'liquidlens presets --help' for more information.
 
                 """)

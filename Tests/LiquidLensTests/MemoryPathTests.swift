@@ -22,14 +22,12 @@ enum SharedDiscreteGPU {
         }
     }
 
-    /// Validation on, the discrete path forced, the tests' pipeline cache, and exact lens
-    /// pipelines from the first frame, so the parity suite run here covers them (the shared
-    /// unified renderer covers the structural ones).
+    /// Validation on, the discrete path forced, the tests' pipeline cache.
     static var discreteOptions: VulkanOptions {
         VulkanOptions(
             validation: true,
             pipelineCacheDirectory: FileManager.default.temporaryDirectory.appendingPathComponent(
-                "liquidlens-test-cache"), memoryPath: .discrete, lensSpecialization: .exact)
+                "liquidlens-test-cache"), memoryPath: .discrete)
     }
 }
 
@@ -51,7 +49,7 @@ extension ParityScene {
 @Suite("The discrete memory path: device-local buffers, a staging ring, copies")
 struct MemoryPathTests {
     @Test(
-        "Forced onto the discrete path with exact lens pipelines, the GPU gives the unified path's pixels (structural pipelines), so matches the CPU as it does; validation silent",
+        "Forced onto the discrete path, the GPU gives the unified path's pixels, so matches the CPU as it does; validation silent",
         arguments: ParityScene.all + ParityScene.benchmarkFrames)
     func parity(_ case_: ParityScene) throws {
         let parameters = try resolve(case_.scene)
@@ -60,7 +58,7 @@ struct MemoryPathTests {
             return try gpu.render(parameters)
         }
         let unified = try SharedGPU.with { try $0.render(parameters) }
-        #expect(actual == unified, "neither the memory path nor the lens pipeline's tier changes a pixel")
+        #expect(actual == unified, "the memory path changes no pixel")
         checkParity(case_.name, actual: actual, expected: ReferenceRenderer().render(parameters), prefix: "discrete-")
     }
 

@@ -25,41 +25,18 @@ struct SpecializationTests {
         #expect(LensFeatures.glslNames.reduce(LensFeatures()) { $0.union($1.1) } == .all)
     }
 
-    @Test("A lens's features are the stages its parameters switch on; the structural variant knows only its share")
+    @Test("A lens's features are the stages its parameters switch on, and its pipeline is specialised for them")
     func featuresFollowTheParameters() throws {
         let parameters = try resolve(try BenchmarkWorkload.lensHeavy.scene(0, of: 1, text: TextTests.renderer))
         let lens = parameters.lenses[0]
         let variant = LensVariant(
             lens: lens, shapes: parameters.shapes[...], reachesLabel: true, linearBlending: false)
-        #expect(variant.known == .all)
         #expect(variant.features == [.dispersion, .warps, .tint, .rim, .dropShadow])
-        let structural = variant.structural
-        #expect(structural.known == .structural && structural.features == [.dispersion, .warps])
-        #expect(structural.constants[5] == LensFeatures.structural.rawValue)
+        #expect(variant.constants[5] == 1 && variant.constants[6] == variant.features.rawValue)
         var linear = lens
         linear.shadow.w = 0
         #expect(
             LensFeatures(lens: linear, linearBlending: true)
                 == [.linearBlending, .dispersion, .warps, .tint, .rim])
-    }
-
-    @Test(
-        "By default a lens gets its structural pipeline first and its exact one once it recurs; both draw the same pixels"
-    )
-    func twoTiersDrawTheSame() throws {
-        let parameters = try resolve(try BenchmarkWorkload.lensHeavy.scene(0, of: 1, text: TextTests.renderer))
-        let gpu = try VulkanRenderer(options: VulkanOptions(validation: true))
-        let exact = LensVariant(
-            lens: parameters.lenses[0], shapes: parameters.shapes[...], reachesLabel: true, linearBlending: false)
-        let first = try gpu.render(parameters)
-        let afterFirst = gpu.lensPipelineStore.readyVariants
-        #expect(
-            afterFirst.contains(exact.structural) && !afterFirst.contains(exact), "the first frame: structural only")
-        let second = try gpu.render(parameters)
-        gpu.lensPipelineStore.waitForBackgroundCompiles()
-        #expect(gpu.lensPipelineStore.readyVariants.contains(exact), "the second request compiled the exact variant")
-        let third = try gpu.render(parameters)
-        #expect(first == second && second == third)
-        #expect(gpu.validationMessages.isEmpty, "validation layer: \(gpu.validationMessages)")
     }
 }

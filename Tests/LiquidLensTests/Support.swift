@@ -6,9 +6,7 @@ import Testing
 @testable import LensReference
 
 /// One Vulkan renderer (validation on) shared by all tests, used under a lock: the Vulkan objects
-/// are not thread-safe and llvmpipe's pipeline compile is paid once. It uses structural lens
-/// pipelines only, so which pipeline drew a test's frame never depends on the tests run before
-/// (the discrete-path renderer covers the exact ones).
+/// are not thread-safe and llvmpipe's pipeline compile is paid once.
 enum SharedGPU {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var renderer: VulkanRenderer?
@@ -17,9 +15,7 @@ enum SharedGPU {
         try lock.withLock {
             if renderer == nil {
                 let cache = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-test-cache")
-                renderer = try VulkanRenderer(
-                    options: VulkanOptions(
-                        validation: true, pipelineCacheDirectory: cache, lensSpecialization: .structural))
+                renderer = try VulkanRenderer(options: VulkanOptions(validation: true, pipelineCacheDirectory: cache))
             }
             let before = renderer!.validationMessages.count
             let result = try body(renderer!)
