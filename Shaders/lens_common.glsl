@@ -95,7 +95,6 @@ struct LensParams {
 
 layout(push_constant) uniform DispatchConstants {
     uvec4 region;                // x0, y0, x1, y1 of the pixels this dispatch covers
-    uint axis;                   // frost: 0 horizontal, 1 vertical
     uint firstTile;              // lens: the tile of workgroup 0
 } dispatchInfo;
 
@@ -137,6 +136,13 @@ const uint F_FRESNEL = 65536u;         // lens.fresnel > 0
 const uint F_CONTOUR = 131072u;        // lens.contourOpacity > 0 and lens.contourWidth > 0
 const uint F_INNER_SHADOW = 262144u;   // lens.innerShadow.w > 0
 const uint F_DROP_SHADOW = 524288u;    // lens.shadow.w > 0
+
+// The frost pipelines are specialised by axis, pyramid level (the lens's frostLevel) and source
+// (the lens's readsComposite): llvmpipe would otherwise run both axes' code, and read both
+// sources, at every tap. Twin: FrostVariant in Sources/LensVulkan.
+layout(constant_id = 7) const uint FROST_AXIS = 0u;
+layout(constant_id = 8) const uint FROST_LEVEL = 0u;
+layout(constant_id = 9) const bool FROST_READS_COMPOSITE = false;
 
 // Whether an optional stage runs: known to a specialised pipeline, tested otherwise.
 bool uses(uint feature, bool condition) {
@@ -379,9 +385,9 @@ float sampleLabel(vec2 position, uint wordOffset) {
 }
 
 // The content a frost pass blurs: the backdrop, or, under glass lying on glass, the composite of
-// the backdrop and the glass below.
+// the backdrop and the glass below (FROST_READS_COMPOSITE is the lens's readsComposite).
 vec3 sourceColor(uint index, LensParams lens) {
-    return unpackColor(lens.readsComposite != 0u ? compositeAt(index) : backdropAt(index));
+    return unpackColor(FROST_READS_COMPOSITE ? compositeAt(index) : backdropAt(index));
 }
 
 // Texels across `extent` pixels at pyramid `level` (the last may cover fewer pixels).
@@ -391,8 +397,9 @@ int levelSize(uint extent, uint level) {
 
 // One texel of the frost's pyramid level: the box average of its 2^level x 2^level pixels of the
 // content (the last row and column repeat the canvas edge). Level 0 is the pixel itself.
+// FROST_LEVEL is the lens's frostLevel.
 vec3 levelTexel(int x, int y, LensParams lens) {
-    int size = 1 << lens.frostLevel;
+    int size = 1 << FROST_LEVEL;
     int w = int(frame.width);
     int h = int(frame.height);
     vec3 sum = vec3(0.0);

@@ -303,22 +303,18 @@ public struct LensParams: Sendable, Equatable {
 public struct DispatchConstants: Sendable, Equatable {
     /// x0, y0, x1, y1 of the pixels one dispatch covers.
     public var region: SIMD4<UInt32>
-    /// Frost axis: 0 horizontal, 1 vertical.
-    public var axis: UInt32
     /// Lens: the tile of workgroup 0 in `tiles`.
     public var firstTile: UInt32
 
-    /// The constants for a dispatch over `region`; axis and first tile default to 0.
-    public init(region: PixelRegion, axis: UInt32 = 0, firstTile: UInt32 = 0) {
+    /// The constants for a dispatch over `region`; the first tile defaults to 0.
+    public init(region: PixelRegion, firstTile: UInt32 = 0) {
         self.region = region.bounds
-        self.axis = axis
         self.firstTile = firstTile
     }
 
     /// Byte offsets of each field, named as in GLSL.
     public static let fieldOffsets: [(name: String, offset: Int)] = [
         ("region", MemoryLayout<Self>.offset(of: \.region)!),
-        ("axis", MemoryLayout<Self>.offset(of: \.axis)!),
         ("firstTile", MemoryLayout<Self>.offset(of: \.firstTile)!),
     ]
 

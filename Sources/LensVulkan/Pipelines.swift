@@ -130,18 +130,21 @@ final class PipelineCache {
     deinit { vkDestroyPipelineCache(device.handle, handle, nil) }
 }
 
-/// Owns one compute `VkPipeline`, optionally specialised: `specialization[i]` is the value of
-/// the shader's `constant_id = i` (32-bit each; booleans as 0 or 1).
+/// Owns one compute `VkPipeline`, optionally specialised: `specialization[id]` is the value of
+/// the shader's `constant_id = id` (32-bit each; booleans as 0 or 1).
 final class ComputePipeline {
     let layout: PipelineLayout
     let handle: VkPipeline
 
-    init(layout: PipelineLayout, shader: ShaderModule, cache: PipelineCache, specialization: [UInt32] = []) throws {
+    init(
+        layout: PipelineLayout, shader: ShaderModule, cache: PipelineCache, specialization: [UInt32: UInt32] = [:]
+    ) throws {
         self.layout = layout
-        var entries = specialization.indices.map {
-            VkSpecializationMapEntry(constantID: UInt32($0), offset: UInt32($0 * 4), size: 4)
+        let constants = specialization.sorted { $0.key < $1.key }
+        var entries = constants.indices.map {
+            VkSpecializationMapEntry(constantID: constants[$0].key, offset: UInt32($0 * 4), size: 4)
         }
-        var values = specialization
+        var values = constants.map(\.value)
         handle = try vkCreate("vkCreateComputePipelines") { created in
             entries.withUnsafeMutableBufferPointer { entryPointer in
                 values.withUnsafeMutableBytes { valueBytes in

@@ -164,12 +164,29 @@ struct LensVariant: Hashable {
         features = LensFeatures(lens: lens, linearBlending: linearBlending)
     }
 
-    /// The specialisation constants in `constant_id` order (`SPECIALIZED` is always on).
-    var constants: [UInt32] {
+    /// The specialisation constants by `constant_id` (`SPECIALIZED` is always on).
+    var constants: [UInt32: UInt32] {
         [
-            shapeKinds, singleShape ? 1 : 0, reachesLabel ? 1 : 0, spectral ? 1 : 0, writesComposite ? 1 : 0, 1,
-            features.rawValue,
+            0: shapeKinds, 1: singleShape ? 1 : 0, 2: reachesLabel ? 1 : 0, 3: spectral ? 1 : 0,
+            4: writesComposite ? 1 : 0, 5: 1, 6: features.rawValue,
         ]
+    }
+}
+
+/// A frost pipeline variant: the `FROST_AXIS`, `FROST_LEVEL` and `FROST_READS_COMPOSITE`
+/// specialisation constants, the lens's own values.
+struct FrostVariant: Hashable {
+    /// 0: the horizontal pass into `scratch`; 1: the vertical pass into `frosted`.
+    var axis: UInt32
+    var level: UInt32
+    var readsComposite: Bool
+
+    /// The specialisation constants by `constant_id`.
+    var constants: [UInt32: UInt32] { [7: axis, 8: level, 9: readsComposite ? 1 : 0] }
+
+    /// Both passes of `lens`'s frost, horizontal first.
+    static func passes(of lens: LensParams) -> [FrostVariant] {
+        [0, 1].map { FrostVariant(axis: $0, level: lens.frostLevel, readsComposite: lens.readsComposite != 0) }
     }
 }
 

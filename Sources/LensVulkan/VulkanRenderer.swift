@@ -20,13 +20,18 @@ public final class VulkanRenderer {
     private let layout: PipelineLayout
     private let cache: PipelineCache
     private let composePipeline: ComputePipeline
-    private let frostPipeline: ComputePipeline
     private let overlayPipeline: ComputePipeline
     private let lensShader: ShaderModule
     /// Lens pipelines by variant, created on first use and kept for the renderer's life.
     private var lensPipelines: [LensVariant: ComputePipeline] = [:]
-    /// A lens's pipelines for its tiles that reach a label and for the others; nil where it has none.
-    private typealias LensPipelines = (label: ComputePipeline?, plain: ComputePipeline?)
+    /// Frost pipelines by variant, created on first use and kept for the renderer's life.
+    private var frostPipelines: [FrostVariant: ComputePipeline] = [:]
+    private let frostShader: ShaderModule
+    /// A lens's pipelines: its two frost passes, then the lens pass for its tiles that reach a
+    /// label and for the others (nil where it has none).
+    private typealias LensPipelines = (
+        frost: [ComputePipeline], label: ComputePipeline?, plain: ComputePipeline?
+    )
     private var slots: [FrameSlot] = []
     private let faults: FaultInjection
     /// Frames submitted so far, for ``FaultInjection/deviceLostAtFrame``.
@@ -63,11 +68,11 @@ public final class VulkanRenderer {
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
         let device = device
         lensShader = try ShaderModule(device: device, name: .lens)
-        let fixed = try [ShaderModuleName.compose, .frost, .overlay].map { try ShaderModule(device: device, name: $0) }
-        let made = try Self.makePipelines(fixed.map { ($0, []) }, layout: layout, cache: cache)
+        frostShader = try ShaderModule(device: device, name: .frost)
+        let fixed = try [ShaderModuleName.compose, .overlay].map { try ShaderModule(device: device, name: $0) }
+        let made = try Self.makePipelines(fixed.map { ($0, [:]) }, layout: layout, cache: cache)
         composePipeline = made[0]
-        frostPipeline = made[1]
-        overlayPipeline = made[2]
+        overlayPipeline = made[1]
         cache.save()
         slots = [try makeSlot()]
     }
@@ -270,8 +275,8 @@ public final class VulkanRenderer {
         }
     }
 
-    /// The specialised lens pipelines of each lens, for its tiles that reach a label and for the
-    /// others (none where no tile is of that kind), creating the variants not seen before.
+    /// The specialised frost and lens pipelines of each lens, creating the variants not seen
+    /// before, all at once.
     private func lensPipelines(for parameters: FrameParameters) throws -> [LensPipelines] {
         let linearBlending = parameters.frame.linearBlending != 0
         let wanted = parameters.lenses.map { lens in
@@ -289,21 +294,34 @@ public final class VulkanRenderer {
         where lensPipelines[variant] == nil && !missing.contains(variant) {
             missing.append(variant)
         }
-        if !missing.isEmpty {
+        let frosts = parameters.lenses.map(FrostVariant.passes)
+        var missingFrost: [FrostVariant] = []
+        for variant in frosts.joined() where frostPipelines[variant] == nil && !missingFrost.contains(variant) {
+            missingFrost.append(variant)
+        }
+        if !missing.isEmpty || !missingFrost.isEmpty {
             let made = try Self.makePipelines(
-                missing.map { (lensShader, $0.constants) }, layout: layout, cache: cache)
+                missing.map { (lensShader, $0.constants) } + missingFrost.map { (frostShader, $0.constants) },
+                layout: layout, cache: cache)
             for (variant, pipeline) in zip(missing, made) { lensPipelines[variant] = pipeline }
+            for (variant, pipeline) in zip(missingFrost, made.dropFirst(missing.count)) {
+                frostPipelines[variant] = pipeline
+            }
             cache.save()
         }
-        return wanted.map { variants in
-            (label: variants.label.flatMap { lensPipelines[$0] }, plain: variants.plain.flatMap { lensPipelines[$0] })
+        return zip(wanted, frosts).map { variants, frost in
+            (
+                frost: frost.map { frostPipelines[$0]! }, label: variants.label.flatMap { lensPipelines[$0] },
+                plain: variants.plain.flatMap { lensPipelines[$0] }
+            )
         }
     }
 
     /// Compiles the pipelines on every core at once (llvmpipe compiles each on the calling
     /// thread; the pipeline cache is internally synchronised), in the order asked.
     private static func makePipelines(
-        _ requests: [(shader: ShaderModule, specialization: [UInt32])], layout: PipelineLayout, cache: PipelineCache
+        _ requests: [(shader: ShaderModule, specialization: [UInt32: UInt32])], layout: PipelineLayout,
+        cache: PipelineCache
     ) throws -> [ComputePipeline] {
         // The Vulkan objects are only read here, and vkCreateComputePipelines may run on several
         // threads at once with the same layout, shaders and cache.
@@ -380,13 +398,13 @@ public final class VulkanRenderer {
             computeBarrier(commands)
             let lens = parameters.lenses[index]
             dispatch(
-                commands, frostPipeline, slot, DispatchConstants(region: parameters.fullFrame, axis: 0), lens: index,
-                workgroups: (lens.rowTileCount, 1))
+                commands, lensPipelines[index].frost[0], slot, DispatchConstants(region: parameters.fullFrame),
+                lens: index, workgroups: (lens.rowTileCount, 1))
             // Horizontal frost wrote scratch → vertical frost reads it.
             computeBarrier(commands)
             dispatch(
-                commands, frostPipeline, slot, DispatchConstants(region: parameters.fullFrame, axis: 1), lens: index,
-                workgroups: (lens.frostTileCount, 1))
+                commands, lensPipelines[index].frost[1], slot, DispatchConstants(region: parameters.fullFrame),
+                lens: index, workgroups: (lens.frostTileCount, 1))
             timestamp()
             // Vertical frost wrote frosted, the base copy/earlier lenses wrote output and composite → this
             // lens reads them, writes output and composite.

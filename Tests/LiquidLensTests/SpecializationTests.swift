@@ -39,4 +39,31 @@ struct SpecializationTests {
             LensFeatures(lens: linear, linearBlending: true)
                 == [.linearBlending, .dispersion, .warps, .tint, .rim])
     }
+
+    @Test("The specialisation constants Swift sets are the GLSL ones, by id")
+    func constantIdsAgree() throws {
+        let source = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Shaders/lens_common.glsl"), encoding: .utf8)
+        var ids: [String: UInt32] = [:]
+        for line in source.split(separator: "\n") where line.hasPrefix("layout(constant_id = ") {
+            // layout(constant_id = N) const TYPE NAME = VALUE;
+            let declaration = line.split(separator: ")", maxSplits: 1)
+            let id = UInt32(declaration[0].split(separator: "=")[1].trimmingCharacters(in: .whitespaces))!
+            ids[String(declaration[1].split(separator: " ")[2])] = id
+        }
+        let lensNames = [
+            "SHAPE_KINDS", "SINGLE_SHAPE", "REACHES_LABEL", "SPECTRAL", "WRITES_COMPOSITE", "SPECIALIZED", "FEATURES",
+        ]
+        let parameters = try resolve(try BenchmarkWorkload.lensHeavy.scene(0, of: 1, text: TextTests.renderer))
+        let lens = LensVariant(
+            lens: parameters.lenses[0], shapes: parameters.shapes[...], reachesLabel: true, linearBlending: false)
+        #expect(Set(lens.constants.keys) == Set(lensNames.map { ids[$0]! }))
+        let frost = FrostVariant.passes(of: parameters.lenses[0])
+        #expect(frost.map(\.axis) == [0, 1] && frost.allSatisfy { $0.level == parameters.lenses[0].frostLevel })
+        #expect(
+            Set(frost[1].constants.keys)
+                == Set(["FROST_AXIS", "FROST_LEVEL", "FROST_READS_COMPOSITE"].map { ids[$0]! }))
+        #expect(frost[1].constants[ids["FROST_AXIS"]!] == 1)
+    }
 }
