@@ -52,7 +52,10 @@ public struct BackendChoice: Sendable, Equatable {
     /// and 2.75 s. Past the budget a GPU renders a frame in a fraction of the CPU's time and
     /// wins; on lavapipe, whose lens pass is no faster per frame than the CPU yet, the CPU still
     /// wins single stills up to 5760×3240 (4.4 s against 6.6 s), so the budget is what the setup
-    /// costs, not where lavapipe breaks even.
+    /// costs, not where lavapipe breaks even. Since lens pipelines are specialised per lens and
+    /// compiled with the first frame, setup is 10–20 ms and the first frame carries 0.25–0.35 s of
+    /// compiles per lens (the showcase: 0.47 s on Vulkan, whole run), and lavapipe's lens pass is
+    /// 1.5–2× the CPU's; the budget was left as measured above.
     public static let cpuPixelBudget = 8_000_000
 
     /// Where `job` renders first: the CPU reference when its pixels, all frames together, are
