@@ -75,7 +75,7 @@ struct LensParams {
     uint gradientOffset;         // gradient tint stops in `tables`, rgba premultiplied in the blend space
     uint gradientCount;          // 0: the flat tint
     float opacity;               // share of the glass laid over what is below it
-    uint labelTileCount;         // the first tiles of the group reach a label glyph; the rest skip it
+    uint labelTileCount;         // the first tiles of the group reach a label glyph; 0: none does
     uvec4 compositeRegion;       // x0, y0, x1, y1: where the lens pass also writes the composite (glass above reads it)
     uint readsComposite;         // 1: glass lies below; the frost blurs the composite, not the backdrop
     uint labelOnFace;            // 1: the label lies on this glass's face (a platter's content view), not under it
@@ -102,8 +102,9 @@ layout(push_constant) uniform DispatchConstants {
 // shape, so llvmpipe compiles out the code a group does not use. The results do not change.
 layout(constant_id = 0) const uint SHAPE_KINDS = 7u;
 layout(constant_id = 1) const bool SINGLE_SHAPE = false;
-// Whether the dispatched tiles' samples can reach a label glyph; the variant without skips the
-// label sampling (its tiles would read zero coverage).
+// Whether any of the group's tiles can reach a label glyph; the variant without skips the label
+// sampling (its tiles would read zero coverage). A group with label tiles runs its other tiles
+// with the label sampling too, which reads zero there: one pipeline per group compiles faster.
 layout(constant_id = 2) const bool REACHES_LABEL = true;
 // Whether the spectral dispersion is compiled in: its seven taps are seven inlined content
 // samples, code every other group carries for nothing.

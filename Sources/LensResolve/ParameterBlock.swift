@@ -190,7 +190,8 @@ public struct LensParams: Sendable, Equatable {
     /// Share of the glass laid over what is below it (custom materials).
     public var opacity: Float = 1
     /// The first `labelTileCount` of this group's tiles are those whose samples can reach a label
-    /// glyph; the others skip sampling the label (a pipeline variant without that code).
+    /// glyph; the reference skips sampling the label in the others, and the GPU compiles it out
+    /// of a group none of whose tiles reach it.
     public var labelTileCount: UInt32 = 0
     /// x0, y0, x1, y1 of the pixels where the lens pass also writes, into the composite, what the
     /// glass shows without the label row: the content glass above it sees. Empty: no glass above.
