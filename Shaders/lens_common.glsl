@@ -274,22 +274,22 @@ uint packColor(vec3 color) {
     return srgbEncode(color.r) | (srgbEncode(color.g) << 8u) | (srgbEncode(color.b) << 16u) | (255u << 24u);
 }
 
-// One channel of a layer over linear `below` on 8-bit sRGB codes, as Core Animation blends 8-bit
-// layers: below is taken to its code, the layer (premultiplied, in codes 0…255) laid over it, the
-// result rounded to a code and decoded. Exact on both backends: table lookups, one multiply-add, floor.
-float blendCode(float below, float layerCode, float alpha) {
-    float code = float(srgbEncode(below));
+// One channel of a layer over 8-bit sRGB code `code`, as Core Animation blends 8-bit layers: the
+// layer (premultiplied, in codes 0…255) laid over it, the result rounded to a code and decoded.
+// Exact on both backends: a table lookup, one multiply-add, floor.
+float blendCode(float code, float layerCode, float alpha) {
     float blended = clamp(floor(code * (1.0 - alpha) + layerCode + 0.5), 0.0, 255.0);
     return srgbDecode(uint(blended));
 }
 
-// The channels whose `channels` entry is non-zero blended, the others passed through: a dispersion
-// tap keeps one channel of what it samples, so it pays for one channel's table reads.
+// A layer over linear `below`, each channel taken to its code and blended (blendCode), in the
+// channels whose `channels` entry is non-zero; the others pass through: a dispersion tap keeps
+// one channel of what it samples, so it pays for one channel's table reads.
 vec3 blendCodes(vec3 below, vec3 layerCodes, float alpha, vec3 channels) {
     return vec3(
-        channels.r != 0.0 ? blendCode(below.r, layerCodes.r, alpha) : below.r,
-        channels.g != 0.0 ? blendCode(below.g, layerCodes.g, alpha) : below.g,
-        channels.b != 0.0 ? blendCode(below.b, layerCodes.b, alpha) : below.b);
+        channels.r != 0.0 ? blendCode(float(srgbEncode(below.r)), layerCodes.r, alpha) : below.r,
+        channels.g != 0.0 ? blendCode(float(srgbEncode(below.g)), layerCodes.g, alpha) : below.g,
+        channels.b != 0.0 ? blendCode(float(srgbEncode(below.b)), layerCodes.b, alpha) : below.b);
 }
 
 // A layer (rgb premultiplied in the blend space, alpha) over linear `below`, in the channels
@@ -347,8 +347,11 @@ vec3 recolorOver(vec3 color, vec4 levels, float alpha) {
         return color + (clamp(yccLevels(color, levels), vec3(0.0), vec3(1.0)) - color) * alpha;
     }
     vec3 codes = vec3(float(srgbEncode(color.r)), float(srgbEncode(color.g)), float(srgbEncode(color.b)));
-    vec3 recolored = clamp(yccLevels(codes / 255.0, levels), vec3(0.0), vec3(1.0)) * 255.0;
-    return blendCodes(color, recolored * alpha, alpha, vec3(1.0));
+    vec3 layerCodes = clamp(yccLevels(codes / 255.0, levels), vec3(0.0), vec3(1.0)) * 255.0 * alpha;
+    // Over the codes already taken, not blendCodes, which would encode the colour again.
+    return vec3(
+        blendCode(codes.r, layerCodes.r, alpha), blendCode(codes.g, layerCodes.g, alpha),
+        blendCode(codes.b, layerCodes.b, alpha));
 }
 
 // Position along an axis: 0 at the origin, 1 at the far corner.

@@ -46,8 +46,7 @@ struct ShaderContext {
         srgbEncode(color.x) | (srgbEncode(color.y) << 8) | (srgbEncode(color.z) << 16) | (255 << 24)
     }
 
-    func blendCode(_ below: Float, _ layerCode: Float, _ alpha: Float) -> Float {
-        let code = Float(srgbEncode(below))
+    func blendCode(_ code: Float, _ layerCode: Float, _ alpha: Float) -> Float {
         let blended = clamp((code * (1 - alpha) + layerCode + 0.5).rounded(.down), 0, 255)
         return srgbDecode(UInt32(blended))
     }
@@ -56,9 +55,9 @@ struct ShaderContext {
         -> SIMD3<Float>
     {
         SIMD3(
-            channels.x != 0 ? blendCode(below.x, layerCodes.x, alpha) : below.x,
-            channels.y != 0 ? blendCode(below.y, layerCodes.y, alpha) : below.y,
-            channels.z != 0 ? blendCode(below.z, layerCodes.z, alpha) : below.z)
+            channels.x != 0 ? blendCode(Float(srgbEncode(below.x)), layerCodes.x, alpha) : below.x,
+            channels.y != 0 ? blendCode(Float(srgbEncode(below.y)), layerCodes.y, alpha) : below.y,
+            channels.z != 0 ? blendCode(Float(srgbEncode(below.z)), layerCodes.z, alpha) : below.z)
     }
 
     func blendChannelsOver(_ below: SIMD3<Float>, _ layer: SIMD4<Float>, _ channels: SIMD3<Float>) -> SIMD3<Float> {
@@ -106,8 +105,10 @@ struct ShaderContext {
             return color + (yccLevels(color, levels).clamped(lowerBound: .zero, upperBound: .one) - color) * alpha
         }
         let codes = SIMD3(Float(srgbEncode(color.x)), Float(srgbEncode(color.y)), Float(srgbEncode(color.z)))
-        let recolored = yccLevels(codes / 255, levels).clamped(lowerBound: .zero, upperBound: .one) * 255
-        return blendCodes(color, recolored * alpha, alpha, SIMD3(repeating: 1))
+        let layerCodes = yccLevels(codes / 255, levels).clamped(lowerBound: .zero, upperBound: .one) * 255 * alpha
+        return SIMD3(
+            blendCode(codes.x, layerCodes.x, alpha), blendCode(codes.y, layerCodes.y, alpha),
+            blendCode(codes.z, layerCodes.z, alpha))
     }
 
     func axisPosition(_ p: SIMD2<Float>, _ axis: SIMD4<Float>) -> Float {
