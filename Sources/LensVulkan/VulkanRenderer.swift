@@ -285,15 +285,9 @@ public final class VulkanRenderer {
             return LensVariant(
                 lens: lens, shapes: group, reachesLabel: lens.labelTileCount > 0, linearBlending: linearBlending)
         }
-        var missing: [LensVariant] = []
-        for variant in wanted.compactMap({ $0 }) where lensPipelines[variant] == nil && !missing.contains(variant) {
-            missing.append(variant)
-        }
+        let missing = Self.uncompiled(wanted.compactMap { $0 }, lensPipelines)
         let frosts = parameters.lenses.map(FrostVariant.passes)
-        var missingFrost: [FrostVariant] = []
-        for variant in frosts.joined() where frostPipelines[variant] == nil && !missingFrost.contains(variant) {
-            missingFrost.append(variant)
-        }
+        let missingFrost = Self.uncompiled(frosts.joined(), frostPipelines)
         if !missing.isEmpty || !missingFrost.isEmpty {
             let made = try Self.makePipelines(
                 missing.map { (lensShader, $0.constants) } + missingFrost.map { (frostShader, $0.constants) },
@@ -307,6 +301,14 @@ public final class VulkanRenderer {
         return zip(wanted, frosts).map { variant, frost in
             (frost: frost.map { frostPipelines[$0]! }, lens: variant.flatMap { lensPipelines[$0] })
         }
+    }
+
+    /// The distinct variants among `variants` that `compiled` lacks, in the order first met.
+    private static func uncompiled<Variant: Hashable>(
+        _ variants: some Sequence<Variant>, _ compiled: [Variant: ComputePipeline]
+    ) -> [Variant] {
+        var seen = Set<Variant>()
+        return variants.filter { compiled[$0] == nil && seen.insert($0).inserted }
     }
 
     /// Compiles the pipelines on every core at once (llvmpipe compiles each on the calling
