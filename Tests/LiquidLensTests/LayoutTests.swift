@@ -138,15 +138,7 @@ struct LayoutTests {
 
     @Test("The table offsets and tile size in the GLSL match TableLayout")
     func tableConstantsAgree() throws {
-        let source = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../Shaders/lens_common.glsl"), encoding: .utf8)
-        func constant(_ name: String) -> Int? {
-            let line = source.split(separator: "\n").first { $0.hasPrefix("const uint \(name) = ") }
-            return line.flatMap {
-                Int($0.split(separator: "=")[1].prefix { $0 != "u" }.trimmingCharacters(in: .whitespaces))
-            }
-        }
+        let constant = try LensCommonGLSL().constant
         #expect(constant("SRGB_DECODE_OFFSET") == TableLayout.srgbDecodeOffset)
         #expect(constant("SPECTRAL_OFFSET") == TableLayout.spectralOffset)
         #expect(constant("SPECTRAL_TAPS") == TableLayout.spectralTaps)

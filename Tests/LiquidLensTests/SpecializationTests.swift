@@ -10,17 +10,12 @@ import Testing
 struct SpecializationTests {
     @Test("The GLSL feature bits are LensFeatures' bits")
     func featureBitsAgree() throws {
-        let source = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../Shaders/lens_common.glsl"), encoding: .utf8)
-        let declared = source.split(separator: "\n").filter { $0.hasPrefix("const uint F_") }
-        #expect(declared.count == LensFeatures.glslNames.count, "every GLSL bit has a Swift twin")
+        let glsl = try LensCommonGLSL()
+        #expect(
+            glsl.lines(startingWith: "const uint F_").count == LensFeatures.glslNames.count,
+            "every GLSL bit has a Swift twin")
         for (name, feature) in LensFeatures.glslNames {
-            let line = declared.first { $0.hasPrefix("const uint \(name) = ") }
-            let value = line.flatMap {
-                UInt32($0.split(separator: "=")[1].prefix { $0 != "u" }.trimmingCharacters(in: .whitespaces))
-            }
-            #expect(value == feature.rawValue, "\(name)")
+            #expect(glsl.constant(name) == Int(feature.rawValue), "\(name)")
         }
         #expect(LensFeatures.glslNames.reduce(LensFeatures()) { $0.union($1.1) } == .all)
     }
@@ -42,16 +37,7 @@ struct SpecializationTests {
 
     @Test("The specialisation constants Swift sets are the GLSL ones, by id")
     func constantIdsAgree() throws {
-        let source = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../Shaders/lens_common.glsl"), encoding: .utf8)
-        var ids: [String: UInt32] = [:]
-        for line in source.split(separator: "\n") where line.hasPrefix("layout(constant_id = ") {
-            // layout(constant_id = N) const TYPE NAME = VALUE;
-            let declaration = line.split(separator: ")", maxSplits: 1)
-            let id = UInt32(declaration[0].split(separator: "=")[1].trimmingCharacters(in: .whitespaces))!
-            ids[String(declaration[1].split(separator: " ")[2])] = id
-        }
+        let ids = try LensCommonGLSL().specializationConstantIDs
         let lensNames = [
             "SHAPE_KINDS", "SINGLE_SHAPE", "REACHES_LABEL", "SPECTRAL", "WRITES_COMPOSITE", "SPECIALIZED", "FEATURES",
         ]

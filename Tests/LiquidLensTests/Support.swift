@@ -155,3 +155,36 @@ extension RGBA8Image {
         return RGBA8Image(width: x.count, height: y.count, pixels: pixels)
     }
 }
+
+/// `Shaders/lens_common.glsl`, read as text, for the tests that hold Swift's declarations to it.
+struct LensCommonGLSL {
+    let lines: [Substring]
+
+    init() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Shaders/lens_common.glsl")
+        lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
+    }
+
+    /// The value of `const uint NAME = Nu;`; nil where there is none.
+    func constant(_ name: String) -> Int? {
+        let line = lines.first { $0.hasPrefix("const uint \(name) = ") }
+        return line.flatMap {
+            Int($0.split(separator: "=")[1].prefix { $0 != "u" }.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// The lines that start with `prefix`.
+    func lines(startingWith prefix: String) -> [Substring] { lines.filter { $0.hasPrefix(prefix) } }
+
+    /// Each specialisation constant's id by name: `layout(constant_id = N) const TYPE NAME = VALUE;`.
+    var specializationConstantIDs: [String: UInt32] {
+        var ids: [String: UInt32] = [:]
+        for line in lines(startingWith: "layout(constant_id = ") {
+            let declaration = line.split(separator: ")", maxSplits: 1)
+            let id = UInt32(declaration[0].split(separator: "=")[1].trimmingCharacters(in: .whitespaces))!
+            ids[String(declaration[1].split(separator: " ")[2])] = id
+        }
+        return ids
+    }
+}
