@@ -116,6 +116,8 @@ final class FrameSlot {
         var height: Int
         var lensCount: Int
         var timestampCount: UInt32
+        /// The frame the host stand-in rendered instead, while its pipelines compiled.
+        var standInImage: RGBA8Image? = nil
     }
 
     /// - Parameter transferQueue: the queue the discrete path copies on; nil for the unified path.

@@ -14,18 +14,24 @@ public struct VulkanOptions: Sendable {
     public var faultInjection: FaultInjection
     /// Where buffers live: chosen by the device's heaps, or one path forced.
     public var memoryPath: MemoryPath
+    /// Renders a frame on the host while the pipelines it needs compile in the background (the
+    /// CPU reference, whose pixels are the same); nil waits for them, so the device renders
+    /// every frame.
+    public var standIn: (@Sendable (FrameParameters) -> RGBA8Image)?
 
     /// Options with the given settings; each defaults to the usual choice.
     public init(
         device: String? = nil, validation: Bool = false,
         pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory,
-        faultInjection: FaultInjection = .fromEnvironment, memoryPath: MemoryPath = .automatic
+        faultInjection: FaultInjection = .fromEnvironment, memoryPath: MemoryPath = .automatic,
+        standIn: (@Sendable (FrameParameters) -> RGBA8Image)? = nil
     ) {
         self.device = device
         self.validation = validation
         self.pipelineCacheDirectory = pipelineCacheDirectory
         self.faultInjection = faultInjection
         self.memoryPath = memoryPath
+        self.standIn = standIn
     }
 
     /// `$LIQUIDLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/liquidlens`, else `~/.cache/liquidlens`.

@@ -21,12 +21,10 @@ public final class VulkanRenderer {
     private let cache: PipelineCache
     private let composePipeline: ComputePipeline
     private let overlayPipeline: ComputePipeline
-    private let lensShader: ShaderModule
-    /// Lens pipelines by variant, created on first use and kept for the renderer's life.
-    private var lensPipelines: [LensVariant: ComputePipeline] = [:]
-    /// Frost pipelines by variant, created on first use and kept for the renderer's life.
-    private var frostPipelines: [FrostVariant: ComputePipeline] = [:]
-    private let frostShader: ShaderModule
+    /// The lens and frost pipelines by variant, compiled on first use and kept for the renderer's life.
+    private let compiler: PipelineCompiler
+    /// Renders a frame on the host while its pipelines compile; nil waits for them.
+    private let standIn: (@Sendable (FrameParameters) -> RGBA8Image)?
     /// A lens's pipelines: its two frost passes, then its lens pass (nil where it has no tiles).
     private typealias LensPipelines = (frost: [ComputePipeline], lens: ComputePipeline?)
     private var slots: [FrameSlot] = []
@@ -45,7 +43,10 @@ public final class VulkanRenderer {
     public var validationEnabled: Bool { device.instance.validationEnabled }
     /// Everything the validation layer reported so far (warnings and errors).
     public var validationMessages: [String] { device.instance.validationLog.messages }
-    /// Stage times of the frame delivered last; nil when the queue has no timestamps.
+    /// Frames the host stand-in (``VulkanOptions/standIn``) rendered while their pipelines compiled.
+    public private(set) var standInFrames = 0
+    /// Stage times of the frame delivered last; nil when the queue has no timestamps or the
+    /// stand-in rendered it.
     public private(set) var lastStageTimes: GPUStageTimes?
 
     /// Sets up instance, device and pipelines.
@@ -64,10 +65,14 @@ public final class VulkanRenderer {
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
         cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
         let device = device
-        lensShader = try ShaderModule(device: device, name: .lens)
-        frostShader = try ShaderModule(device: device, name: .frost)
+        compiler = PipelineCompiler(
+            layout: layout, cache: cache, lensShader: try ShaderModule(device: device, name: .lens),
+            frostShader: try ShaderModule(device: device, name: .frost))
+        standIn = options.standIn
         let fixed = try [ShaderModuleName.compose, .overlay].map { try ShaderModule(device: device, name: $0) }
-        let made = try Self.makePipelines(fixed.map { ($0, [:]) }, layout: layout, cache: cache)
+        let made = try PipelineCompiler.compile(fixed.map { ($0, [:]) }, layout: layout, cache: cache).map {
+            try $0.get()
+        }
         composePipeline = made[0]
         overlayPipeline = made[1]
         cache.save()
@@ -80,6 +85,13 @@ public final class VulkanRenderer {
         try FrameSlot(
             device: device, setLayout: setLayout,
             transferQueue: memoryPath == .discrete ? device.transfer ?? device.compute : nil)
+    }
+
+    /// Waits until the pipelines compiling in the background (for frames the stand-in rendered)
+    /// are ready, so the frames after it run on the device.
+    /// - Throws: the ``VulkanError`` a compile failed with.
+    public func waitForPipelines() throws {
+        try compiler.waitForAll()
     }
 
     /// Every physical device Vulkan reports, with why each is or is not usable.
@@ -128,7 +140,7 @@ public final class VulkanRenderer {
             try deliverUpTo(count)
         } catch {
             for slot in slots where slot.pending != nil {
-                try? slot.fence.wait()
+                if slot.pending?.standInImage == nil { try? slot.fence.wait() }
                 slot.pending = nil
                 slot.forgetContents()
             }
@@ -165,6 +177,23 @@ public final class VulkanRenderer {
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
         do {
+            let needed = NeededPipelines(planned)
+            guard
+                let compiled = try compiler.compiled(needed.all)
+                    ?? (standIn == nil ? compiler.waitFor(needed.all) : nil)
+            else {
+                // The host stand-in renders this frame (the same pixels) while the pipelines
+                // compile; the slot's buffers stay as they were, so its next frame plans afresh.
+                slot.forgetContents()
+                lastTransfers = FrameTransfers()
+                standInFrames += 1
+                slot.pending = FrameSlot.PendingFrame(
+                    width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
+                    timestampCount: 0, standInImage: standIn!(parameters))
+                // Compiling starts once the stand-in is done, so the frame has every core.
+                compiler.start(needed.all)
+                return
+            }
             slot.beginUploads()
             slot.upload(paramsLayout.bytes(frame: planned.frame, lenses: planned.lenses), to: .params)
             slot.upload(planned.tables, to: .tables)
@@ -174,11 +203,10 @@ public final class VulkanRenderer {
             slot.upload(planned.shapes, to: .shapes)
             slot.upload(planned.tiles, to: .tiles)
             slot.upload(planned.tileShapes, to: .tileShapes)
-            let variants = try lensPipelines(for: planned)
             try slot.commandBuffer.record { commands in
                 record(
                     commands, planned, on: slot, baseFromBackdrop: plan.baseFromBackdrop,
-                    composeRegion: plan.composeRegion, lensPipelines: variants)
+                    composeRegion: plan.composeRegion, lensPipelines: needed.pipelines(compiled))
             }
             try slot.fence.reset()
             if let transfers = slot.transfers {
@@ -238,6 +266,11 @@ public final class VulkanRenderer {
     /// readback (discrete path) buffer.
     private func finish(_ slot: FrameSlot) throws -> RGBA8Image {
         guard let pending = slot.pending else { preconditionFailure("no frame in flight on this slot") }
+        if let image = pending.standInImage {
+            slot.pending = nil
+            lastStageTimes = nil
+            return image
+        }
         do {
             try slot.fence.wait()
         } catch {
@@ -272,67 +305,36 @@ public final class VulkanRenderer {
         }
     }
 
-    /// The specialised frost and lens pipelines of each lens, creating the variants not seen
-    /// before, all at once. A lens whose tiles reach the label runs its other tiles with the same
-    /// pipeline (they read zero coverage, so the pixels are the same): a second variant for them
-    /// cost a first frame more compiling than it saved (screen: 1.7 s against 1.0 s, the same
-    /// steady frames).
-    private func lensPipelines(for parameters: FrameParameters) throws -> [LensPipelines] {
-        let linearBlending = parameters.frame.linearBlending != 0
-        let wanted = parameters.lenses.map { lens -> LensVariant? in
-            guard lens.tileCount > 0 else { return nil }
-            let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
-            return LensVariant(
-                lens: lens, shapes: group, reachesLabel: lens.labelTileCount > 0, linearBlending: linearBlending)
-        }
-        let missing = Self.uncompiled(wanted.compactMap { $0 }, lensPipelines)
-        let frosts = parameters.lenses.map(FrostVariant.passes)
-        let missingFrost = Self.uncompiled(frosts.joined(), frostPipelines)
-        if !missing.isEmpty || !missingFrost.isEmpty {
-            let made = try Self.makePipelines(
-                missing.map { (lensShader, $0.constants) } + missingFrost.map { (frostShader, $0.constants) },
-                layout: layout, cache: cache)
-            for (variant, pipeline) in zip(missing, made) { lensPipelines[variant] = pipeline }
-            for (variant, pipeline) in zip(missingFrost, made.dropFirst(missing.count)) {
-                frostPipelines[variant] = pipeline
-            }
-            cache.save()
-        }
-        return zip(wanted, frosts).map { variant, frost in
-            (frost: frost.map { frostPipelines[$0]! }, lens: variant.flatMap { lensPipelines[$0] })
-        }
-    }
+    /// The specialised pipelines a frame needs: per lens its lens variant (nil where it has no
+    /// tiles) and its two frost passes. A lens whose tiles reach the label runs its other tiles
+    /// with the same pipeline (they read zero coverage, so the pixels are the same): a second
+    /// variant for them cost a first frame more compiling than it saved (screen: 1.7 s against
+    /// 1.0 s, the same steady frames).
+    private struct NeededPipelines {
+        var lens: [LensVariant?]
+        var frost: [[FrostVariant]]
 
-    /// The distinct variants among `variants` that `compiled` lacks, in the order first met.
-    private static func uncompiled<Variant: Hashable>(
-        _ variants: some Sequence<Variant>, _ compiled: [Variant: ComputePipeline]
-    ) -> [Variant] {
-        var seen = Set<Variant>()
-        return variants.filter { compiled[$0] == nil && seen.insert($0).inserted }
-    }
-
-    /// Compiles the pipelines on every core at once (llvmpipe compiles each on the calling
-    /// thread; the pipeline cache is internally synchronised), in the order asked.
-    private static func makePipelines(
-        _ requests: [(shader: ShaderModule, specialization: [UInt32: UInt32])], layout: PipelineLayout,
-        cache: PipelineCache
-    ) throws -> [ComputePipeline] {
-        // The Vulkan objects are only read here, and vkCreateComputePipelines may run on several
-        // threads at once with the same layout, shaders and cache.
-        nonisolated(unsafe) let requests = requests
-        nonisolated(unsafe) let layout = layout
-        nonisolated(unsafe) let cache = cache
-        nonisolated(unsafe) var results = [Result<ComputePipeline, any Error>?](repeating: nil, count: requests.count)
-        let lock = Mutex(())
-        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
-            let result = Result {
-                try ComputePipeline(
-                    layout: layout, shader: requests[index].shader, cache: cache,
-                    specialization: requests[index].specialization)
+        init(_ parameters: FrameParameters) {
+            let linearBlending = parameters.frame.linearBlending != 0
+            lens = parameters.lenses.map { lens -> LensVariant? in
+                guard lens.tileCount > 0 else { return nil }
+                let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
+                return LensVariant(
+                    lens: lens, shapes: group, reachesLabel: lens.labelTileCount > 0, linearBlending: linearBlending)
             }
-            lock.withLock { _ in results[index] = result }
+            frost = parameters.lenses.map(FrostVariant.passes)
         }
-        return try results.map { try $0!.get() }
+
+        var all: [PipelineVariant] {
+            lens.compactMap { $0.map(PipelineVariant.lens) } + frost.joined().map(PipelineVariant.frost)
+        }
+
+        /// Each lens's pipelines, out of `compiled`.
+        func pipelines(_ compiled: [PipelineVariant: ComputePipeline]) -> [LensPipelines] {
+            zip(lens, frost).map { variant, frost in
+                (frost: frost.map { compiled[.frost($0)]! }, lens: variant.map { compiled[.lens($0)]! })
+            }
+        }
     }
 
     private func record(

@@ -36,6 +36,7 @@ struct AnimateCommand: Command {
     var backend = BackendOption()
     var scale = ScaleOption()
     var device = DeviceOption()
+    var compile = CompileOption()
     var progress = ProgressOption()
     @Flag("resume", help: "Keep complete frames in the output folder; render the rest.") var resume: Bool
     @Flag("force", help: "Replace frames the output folder already holds.") var force: Bool
@@ -65,7 +66,7 @@ struct AnimateCommand: Command {
         var renderer = try makeRenderer(
             backend.choice, device.vulkanOptions,
             job: RenderJob(frames: frameCount, scene: source.frameAt(0), scale: scale.pixelsPerPoint),
-            quiet: progress.style == .none)
+            whileCompiling: compile.policy, quiet: progress.style == .none)
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
         let writer = try AnimationWriter(
             output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: format)
@@ -113,6 +114,7 @@ struct AnimateCommand: Command {
         }
         try writer.finish()
         progress.finish()
+        noteStandIn(renderer)
         Console.say(
             "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
         )

@@ -37,6 +37,7 @@ struct BatchCommand: Command {
     var framesInFlight = FramesInFlightOption()
     var backend = BackendOption()
     var device = DeviceOption()
+    var compile = CompileOption()
     var progress = ProgressOption()
 
     func run() throws {
@@ -66,7 +67,7 @@ struct BatchCommand: Command {
         }
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: try job(manifest, frames: todo.count, first: todo[0]),
-            quiet: quiet)
+            whileCompiling: compile.policy, quiet: quiet)
         let encoder = EncodingQueue(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
         let progress = Progress(total: todo.count, style: style)
         let cache = ResolveCache()
@@ -115,6 +116,7 @@ struct BatchCommand: Command {
             printError(
                 "wrote \(rendered) frames to \(Console.name(outputURL)) (\(format.rawValue), \(renderer.backendName))"
             )
+            noteStandIn(renderer)
         }
     }
 

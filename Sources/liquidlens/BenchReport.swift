@@ -62,6 +62,11 @@ struct BenchReport: Codable {
         var firstFrameMs: Double
         var frameMs: Distribution
         var framesPerSecond: Double
+        /// Frames over the whole render-only batch's time, compile stalls included (absent in
+        /// reports from before it was measured).
+        var batchFramesPerSecond: Double?
+        /// Frames of the render-only batch the CPU reference rendered while Vulkan pipelines compiled.
+        var standInFrames: Int?
         var megapixelsPerSecond: Double
         var gpuStagesMs: Stages?
         var endToEnd: EndToEnd
@@ -144,7 +149,9 @@ struct BenchReport: Codable {
                     "required": ["median", "p90"],
                     "properties": { "median": { "type": "number", "minimum": 0 }, "p90": { "type": "number", "minimum": 0 } }
                   },
-                  "framesPerSecond": { "type": "number", "minimum": 0 },
+                  "framesPerSecond": { "type": "number", "minimum": 0, "description": "1000 / median frame" },
+                  "batchFramesPerSecond": { "type": "number", "minimum": 0, "description": "frames / whole render-only batch, compiles included" },
+                  "standInFrames": { "type": "integer", "minimum": 0, "description": "frames the CPU reference rendered while Vulkan pipelines compiled (--while-compiling cpu)" },
                   "megapixelsPerSecond": { "type": "number", "minimum": 0 },
                   "gpuStagesMs": {
                     "type": "object",

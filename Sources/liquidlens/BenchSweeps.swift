@@ -78,7 +78,7 @@ enum BenchSweeps {
         for point in definition.points {
             let cache = ResolveCache()
             let parameters = try (0..<frames).map { try LensRenderer.resolve(try point.scene($0), cache: cache) }
-            let renderer = try LensRenderer(backend: backend, vulkanOptions: vulkanOptions)
+            let renderer = try LensRenderer(backend: backend, vulkanOptions: vulkanOptions, whileCompiling: .wait)
             let intervals = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight).intervals
             points.append(
                 BenchReport.SweepPoint(

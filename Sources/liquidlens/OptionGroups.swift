@@ -9,6 +9,10 @@ extension MemoryPath: ExpressibleByArgument {
     static var argumentParser: ValueParser<MemoryPath> { .choice(expectation: "auto, discrete or unified") }
 }
 
+extension WhileCompiling: ExpressibleByArgument {
+    static var argumentParser: ValueParser<WhileCompiling> { .choice() }
+}
+
 extension ImageFormat: ExpressibleByArgument {
     static var argumentParser: ValueParser<ImageFormat> { .choice() }
 }
@@ -34,15 +38,26 @@ struct BackendOption: ParsableArguments {
     @Option("backend", help: "auto, vulkan or cpu.") var choice: Backend = .automatic
 }
 
+/// `--while-compiling`: what renders a frame whose Vulkan pipelines are still compiling.
+struct CompileOption: ParsableArguments {
+    @Option(
+        "while-compiling", valueName: "policy",
+        help:
+            "cpu (the CPU reference renders frames whose GPU pipelines are still compiling, with the same pixels) or wait (default: cpu with --backend auto, wait with vulkan)."
+    )
+    var policy: WhileCompiling?
+}
+
 /// A renderer on `backend` for `job`. With `.automatic` it says on stderr (unless `quiet`) which
 /// backend it took and why, or that Vulkan is unavailable; a Vulkan setup failure with
 /// `.vulkan` is a command failure (exit 1).
 func makeRenderer(
-    _ backend: Backend, _ options: VulkanOptions = VulkanOptions(), job: RenderJob? = nil, quiet: Bool = false
+    _ backend: Backend, _ options: VulkanOptions = VulkanOptions(), job: RenderJob? = nil,
+    whileCompiling: WhileCompiling? = nil, quiet: Bool = false
 ) throws -> LensRenderer {
     let renderer: LensRenderer
     do {
-        renderer = try LensRenderer(backend: backend, job: job, vulkanOptions: options)
+        renderer = try LensRenderer(backend: backend, job: job, vulkanOptions: options, whileCompiling: whileCompiling)
     } catch {
         throw CommandFailure(message: "the Vulkan backend is unavailable: \(error)")
     }
@@ -54,6 +69,15 @@ func makeRenderer(
         }
     }
     return renderer
+}
+
+/// Says on stderr how many frames the CPU reference rendered while the GPU pipelines compiled.
+func noteStandIn(_ renderer: LensRenderer) {
+    let count = renderer.standInFrames
+    guard count > 0 else { return }
+    printError(
+        "liquidlens: the CPU reference rendered \(count) frame\(count == 1 ? "" : "s") while the GPU pipelines compiled (--while-compiling wait keeps every frame on the GPU)"
+    )
 }
 
 /// `--device` and `--memory`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`,

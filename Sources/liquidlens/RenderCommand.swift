@@ -25,6 +25,7 @@ struct RenderCommand: Command {
     var backend = BackendOption()
     var scale = ScaleOption()
     var device = DeviceOption()
+    var compile = CompileOption()
     @Flag("timing", help: "Print setup, first-frame and per-frame times.") var timing: Bool
     @Option(
         "frames", valueName: "n", help: "Frames timed after the first with --timing.", parser: .integer(in: 1...10_000))
@@ -72,7 +73,8 @@ struct RenderCommand: Command {
         let setupStart = Date()
         let renderer = try makeRenderer(
             backend.choice, vulkanOptions,
-            job: RenderJob(frames: timing ? 1 + frames : 1, width: parameters.width, height: parameters.height))
+            job: RenderJob(frames: timing ? 1 + frames : 1, width: parameters.width, height: parameters.height),
+            whileCompiling: compile.policy)
         let setupTime = Date().timeIntervalSince(setupStart)
 
         let firstStart = Date()
@@ -88,6 +90,7 @@ struct RenderCommand: Command {
             try printTiming(
                 renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
         }
+        noteStandIn(renderer)
     }
 
     /// Renders `frames` more frames and prints the setup, resolve, first-frame and per-frame times.

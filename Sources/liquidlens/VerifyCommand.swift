@@ -22,7 +22,7 @@ struct VerifyCommand: Command {
         let junit = reports.junitURL
         let manifest = try loadFile(manifestPath, BatchManifest.load(contentsOf:))
         let configuration = try thresholds.configuration(defaults: DiffConfiguration(thresholds: .parity))
-        let gpu = try makeRenderer(.vulkan, device.vulkanOptions)
+        let gpu = try makeRenderer(.vulkan, device.vulkanOptions, whileCompiling: .wait)
         let cpu = try LensRenderer(backend: .cpu)
         let start = Date()
         let imageFolder = reports.imageFolder

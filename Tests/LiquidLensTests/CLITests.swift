@@ -77,6 +77,10 @@ struct CLITests {
             (["render", "--bogus"], "Unknown option '--bogus'"),
             (["render", "--backend", "metal"], "Invalid value 'metal' for '--backend <backend>'"),
             (["render", "--scale", "9"], "Invalid value '9' for '--scale <scale>'"),
+            (
+                ["batch", "m.json", "--while-compiling", "later"],
+                "Invalid value 'later' for '--while-compiling <policy>'"
+            ),
             (["render", "--example", "nope"], "Unknown example 'nope'"),
             (["render", "-o"], "Missing value for '--output <output>'"),
             (["diff", "a.png"], "Missing expected argument '<expected>'"),
@@ -180,6 +184,24 @@ struct CLITests {
         #expect(diff.stdout.contains("max error:   R 0  G 0  B 0  A 0"), "\(diff.stdout)")
         #expect(diff.stdout.contains("over 1/255: 0 px"))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("heat.png").path))
+    }
+
+    @Test("--while-compiling cpu has the CPU reference render the first frame and says so; wait keeps it on the GPU")
+    func whileCompiling() throws {
+        let folder = try temporaryFolder("cli-while-compiling")
+        let standIn = try runCLI(
+            ["render", "--backend", "vulkan", "--while-compiling", "cpu", "-o", "stand-in.png"], in: folder)
+        #expect(standIn.status == 0, "\(standIn.stderr)")
+        #expect(
+            standIn.stderr.contains("the CPU reference rendered 1 frame while the GPU pipelines compiled"),
+            "\(standIn.stderr)")
+        let gpu = try runCLI(
+            ["render", "--backend", "vulkan", "--while-compiling", "wait", "-o", "gpu.png"], in: folder)
+        #expect(gpu.status == 0, "\(gpu.stderr)")
+        #expect(gpu.stderr.isEmpty, "\(gpu.stderr)")
+        let diff = try runCLI(["diff", "stand-in.png", "gpu.png"], in: folder)
+        #expect(diff.status == 0)
+        #expect(diff.stdout.contains("max error:   R 0  G 0  B 0  A 0"), "\(diff.stdout)")
     }
 
     @Test("examples lists the stable built-in names; devices lists lavapipe as usable")

@@ -1,0 +1,193 @@
+import Foundation
+import Synchronization
+
+/// A compile skipped because its renderer went away.
+struct CompileSkipped: Error {}
+
+/// A specialised pipeline the renderer compiles on first use: a lens pass or a frost pass.
+enum PipelineVariant: Hashable {
+    case lens(LensVariant)
+    case frost(FrostVariant)
+
+    var constants: [UInt32: UInt32] {
+        switch self {
+        case .lens(let variant): variant.constants
+        case .frost(let variant): variant.constants
+        }
+    }
+}
+
+/// Compiles the specialised pipelines off the render thread, one batch at a time and each batch
+/// on every core at once, so the renderer can either wait for a frame's pipelines or render the
+/// frame on its host stand-in while they compile. On lavapipe a lens variant takes 0.2–0.3 s of
+/// one core even when Mesa's shader cache holds its machine code (SPIR-V to NIR and its passes
+/// run every time). Owned and called by one renderer on one thread; the queue only touches the
+/// `Finished` box.
+final class PipelineCompiler {
+    private let layout: PipelineLayout
+    private let cache: PipelineCache
+    private let lensShader: ShaderModule
+    private let frostShader: ShaderModule
+    /// One batch at a time, so a batch has every core.
+    private let queue = DispatchQueue(label: "LiquidLens.PipelineCompiler")
+    private let batches = DispatchGroup()
+    private let finished = Finished()
+    /// Pipelines compiled and taken over from `finished`.
+    private var ready: [PipelineVariant: ComputePipeline] = [:]
+    /// Variants handed to the queue and not yet taken over.
+    private var started: Set<PipelineVariant> = []
+
+    /// What the queue hands back: each variant's pipeline or error, under a condition the
+    /// renderer waits on.
+    private final class Finished: @unchecked Sendable {
+        let condition = NSCondition()
+        var results: [PipelineVariant: Result<ComputePipeline, any Error>] = [:]
+        /// Set when the owner goes: compiles not begun are skipped.
+        var abandoned = false
+
+        var isAbandoned: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return abandoned
+        }
+    }
+
+    init(layout: PipelineLayout, cache: PipelineCache, lensShader: ShaderModule, frostShader: ShaderModule) {
+        self.layout = layout
+        self.cache = cache
+        self.lensShader = lensShader
+        self.frostShader = frostShader
+    }
+
+    /// Skips the compiles not begun and waits for those in progress (they use the layout,
+    /// cache and shaders this owner holds): a renderer dropped after a stand-in frame does not
+    /// compile what it will never use.
+    deinit {
+        finished.condition.lock()
+        finished.abandoned = true
+        finished.condition.unlock()
+        batches.wait()
+    }
+
+    /// The pipelines of `variants` if every one is compiled, else nil.
+    /// - Throws: the error a variant's compile failed with (it is tried again when next asked).
+    func compiled(_ variants: [PipelineVariant]) throws -> [PipelineVariant: ComputePipeline]? {
+        if variants.contains(where: { ready[$0] == nil }) {
+            finished.condition.lock()
+            let results = finished.results
+            finished.results = [:]
+            finished.condition.unlock()
+            try takeOver(results)
+        }
+        return readyPipelines(variants)
+    }
+
+    /// Starts compiling the variants among `variants` neither compiled nor started, as one batch.
+    func start(_ variants: [PipelineVariant]) {
+        var seen = Set<PipelineVariant>()
+        let new = variants.filter { ready[$0] == nil && !started.contains($0) && seen.insert($0).inserted }
+        guard !new.isEmpty else { return }
+        started.formUnion(new)
+        enqueue(new)
+    }
+
+    /// The pipelines of `variants`, compiling those not compiled yet and waiting for them.
+    /// - Throws: the error a variant's compile failed with (it is tried again when next asked).
+    func waitFor(_ variants: [PipelineVariant]) throws -> [PipelineVariant: ComputePipeline] {
+        start(variants)
+        let pending = Set(variants).filter { ready[$0] == nil }
+        if !pending.isEmpty {
+            finished.condition.lock()
+            while !pending.allSatisfy({ finished.results[$0] != nil }) { finished.condition.wait() }
+            let results = finished.results
+            finished.results = [:]
+            finished.condition.unlock()
+            try takeOver(results)
+        }
+        // Every variant asked for compiled, or takeOver threw.
+        return readyPipelines(variants)!
+    }
+
+    /// Waits for every compile started so far and takes the pipelines over.
+    /// - Throws: the error a compile failed with (it is tried again when next asked).
+    func waitForAll() throws {
+        batches.wait()
+        finished.condition.lock()
+        let results = finished.results
+        finished.results = [:]
+        finished.condition.unlock()
+        try takeOver(results)
+    }
+
+    /// The pipelines of `variants` if every one is compiled, else nil.
+    private func readyPipelines(_ variants: [PipelineVariant]) -> [PipelineVariant: ComputePipeline]? {
+        var result: [PipelineVariant: ComputePipeline] = [:]
+        for variant in variants {
+            guard let pipeline = ready[variant] else { return nil }
+            result[variant] = pipeline
+        }
+        return result
+    }
+
+    /// Moves finished compiles into `ready`; the first failure is thrown once its batch is in.
+    private func takeOver(_ results: [PipelineVariant: Result<ComputePipeline, any Error>]) throws {
+        var failure: (any Error)?
+        for (variant, result) in results {
+            started.remove(variant)
+            switch result {
+            case .success(let pipeline): ready[variant] = pipeline
+            case .failure(let error): failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Queues one batch: compiled on every core at once, then the cache saved.
+    private func enqueue(_ variants: [PipelineVariant]) {
+        // The Vulkan objects are only read by the batch, and this owner keeps them alive until
+        // the batch is done (deinit waits for it).
+        nonisolated(unsafe) let requests = variants.map { variant in
+            switch variant {
+            case .lens: (shader: lensShader, specialization: variant.constants)
+            case .frost: (shader: frostShader, specialization: variant.constants)
+            }
+        }
+        nonisolated(unsafe) let layout = layout
+        nonisolated(unsafe) let cache = cache
+        let finished = finished
+        queue.async(group: batches) {
+            let results = Self.compile(requests, layout: layout, cache: cache) { finished.isAbandoned }
+            cache.save()
+            finished.condition.lock()
+            for (variant, result) in zip(variants, results) { finished.results[variant] = result }
+            finished.condition.broadcast()
+            finished.condition.unlock()
+        }
+    }
+
+    /// Compiles the pipelines on every core at once (llvmpipe compiles each on the calling
+    /// thread; the pipeline cache is internally synchronised), in the order asked.
+    /// A compile not begun when `skip` says so fails with ``CompileSkipped``.
+    static func compile(
+        _ requests: [(shader: ShaderModule, specialization: [UInt32: UInt32])], layout: PipelineLayout,
+        cache: PipelineCache, skip: @Sendable () -> Bool = { false }
+    ) -> [Result<ComputePipeline, any Error>] {
+        // vkCreateComputePipelines may run on several threads at once with the same layout,
+        // shaders and cache, which are only read.
+        nonisolated(unsafe) let requests = requests
+        nonisolated(unsafe) let layout = layout
+        nonisolated(unsafe) let cache = cache
+        nonisolated(unsafe) var results = [Result<ComputePipeline, any Error>?](repeating: nil, count: requests.count)
+        let lock = Mutex(())
+        DispatchQueue.concurrentPerform(iterations: requests.count) { index in
+            let result = Result {
+                if skip() { throw CompileSkipped() }
+                return try ComputePipeline(
+                    layout: layout, shader: requests[index].shader, cache: cache,
+                    specialization: requests[index].specialization)
+            }
+            lock.withLock { _ in results[index] = result }
+        }
+        return results.map { $0! }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import LensVulkan
+import LiquidLens
+import Testing
+
+@testable import LensReference
+
+/// A Vulkan renderer whose frames wait for no pipeline: the CPU reference stands in while they
+/// compile in the background. Each test makes its own, so its pipelines start uncompiled.
+private func standInRenderer() throws -> VulkanRenderer {
+    let reference = ReferenceRenderer()
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-test-cache")
+    return try VulkanRenderer(
+        options: VulkanOptions(validation: true, pipelineCacheDirectory: cache, standIn: { reference.render($0) }))
+}
+
+@Suite("The CPU reference stands in while the Vulkan pipelines compile", .serialized)
+struct StandInTests {
+    @Test(
+        "A frame whose pipelines are compiling is the stand-in's; once they are ready the GPU renders it, the same pixels",
+        arguments: [BuiltInScene.segmented, .tabBar, .lensMenu])
+    func standInThenDevice(_ scene: BuiltInScene) throws {
+        let parameters = try LensRenderer.resolve(scene.scene)
+        let expected = ReferenceRenderer().render(parameters)
+        let renderer = try standInRenderer()
+        let first = try renderer.render(parameters)
+        #expect(renderer.standInFrames == 1)
+        #expect(renderer.lastStageTimes == nil)
+        try renderer.waitForPipelines()
+        let second = try renderer.render(parameters)
+        #expect(renderer.standInFrames == 1)
+        #expect(renderer.lastStageTimes != nil)
+        #expect(first == expected)
+        #expect(second == expected)
+        #expect(renderer.validationMessages.isEmpty)
+    }
+
+    @Test("A batch mixing stand-in and GPU frames delivers every frame in order, each the CPU reference's")
+    func mixedBatch() throws {
+        let workload = BenchmarkWorkload.thumbnails
+        let known = try LensRenderer.resolve(try workload.scene(0, of: 256))
+        let new = try LensRenderer.resolve(try workload.scene(1, of: 256))
+        let renderer = try standInRenderer()
+        _ = try renderer.render(known)
+        try renderer.waitForPipelines()
+        let frames = [known, new, known, new, known]
+        var delivered: [Int] = []
+        var onDevice: [Bool] = []
+        try renderer.renderBatch(count: frames.count, framesInFlight: 2) {
+            frames[$0]
+        } deliver: { index, image in
+            delivered.append(index)
+            onDevice.append(renderer.lastStageTimes != nil)
+            #expect(image == ReferenceRenderer().render(frames[index]), "frame \(index)")
+        }
+        #expect(delivered == Array(frames.indices))
+        // The known frame's pipelines are compiled; the new one's start compiling after its first frame.
+        #expect(onDevice[0] && onDevice[2] && onDevice[4])
+        #expect(!onDevice[1])
+        #expect(renderer.standInFrames >= 2)
+        #expect(renderer.validationMessages.isEmpty)
+    }
+
+    @Test("LensRenderer stands in by default on auto, waits on vulkan, and does what whileCompiling says")
+    func defaults() throws {
+        let scene = BuiltInScene.segmented.scene
+        let expected = try LensRenderer(backend: .cpu).render(scene)
+        for (backend, policy, standIns) in [
+            (Backend.automatic, WhileCompiling?.none, 1), (.vulkan, nil, 0), (.vulkan, .cpu, 1), (.automatic, .wait, 0),
+        ] {
+            let renderer = try LensRenderer(backend: backend, whileCompiling: policy)
+            #expect(try renderer.render(scene) == expected)
+            #expect(renderer.standInFrames == standIns, "\(backend) \(String(describing: policy))")
+        }
+    }
+}
