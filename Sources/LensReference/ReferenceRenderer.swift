@@ -29,14 +29,10 @@ public final class ReferenceRenderer: @unchecked Sendable {
             let count = parameters.width * parameters.height
             if count != pixelCount {
                 release()
-                base = .allocate(capacity: count)
-                scratch = .allocate(capacity: count)
-                frosted = .allocate(capacity: count)
-                composite = .allocate(capacity: count)
-                base.initialize(repeating: 0)
-                composite.initialize(repeating: 0)
-                scratch.initialize(repeating: .zero)
-                frosted.initialize(repeating: .zero)
+                base = Self.zeroed(count)
+                scratch = Self.zeroed(count)
+                frosted = Self.zeroed(count)
+                composite = Self.zeroed(count)
                 pixelCount = count
                 reuse.invalidate()
             }
@@ -62,11 +58,20 @@ public final class ReferenceRenderer: @unchecked Sendable {
     }
 
     private func release() {
-        base.deallocate()
-        scratch.deallocate()
-        frosted.deallocate()
-        composite.deallocate()
+        free(base.baseAddress)
+        free(scratch.baseAddress)
+        free(frosted.baseAddress)
+        free(composite.baseAddress)
         pixelCount = 0
+    }
+
+    /// `count` zeroed elements (all-zero bits are 0 and 0.0 for the element types used here).
+    /// calloc hands large blocks over as the kernel's zero pages, so a frame faults in only the
+    /// pages it touches: the frost buffers of a 1206×2622 frame are 100 MB, its frost tiles a
+    /// fraction of that.
+    private static func zeroed<Element: BitwiseCopyable>(_ count: Int) -> UnsafeMutableBufferPointer<Element> {
+        let memory = calloc(max(count, 1), MemoryLayout<Element>.stride)!
+        return UnsafeMutableBufferPointer(start: memory.bindMemory(to: Element.self, capacity: count), count: count)
     }
 
     private static func context(
