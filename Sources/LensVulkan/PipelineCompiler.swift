@@ -36,12 +36,18 @@ final class PipelineCompiler {
     private var ready: [PipelineVariant: ComputePipeline] = [:]
     /// Variants handed to the queue and not yet taken over.
     private var started: Set<PipelineVariant> = []
+    /// Which variants are worth compiling, for a renderer with a stand-in; the renderer notes its
+    /// frame times here.
+    var payback = CompilePayback()
+
+    /// A compile's pipeline or error, and how long it took.
+    typealias Compiled = (result: Result<ComputePipeline, any Error>, milliseconds: Double)
 
     /// What the queue hands back: each variant's pipeline or error, under a condition the
     /// renderer waits on.
     private final class Finished: @unchecked Sendable {
         let condition = NSCondition()
-        var results: [PipelineVariant: Result<ComputePipeline, any Error>] = [:]
+        var results: [PipelineVariant: Compiled] = [:]
         /// Set when the owner goes: compiles not begun are skipped.
         var abandoned = false
 
@@ -84,11 +90,24 @@ final class PipelineCompiler {
 
     /// Starts compiling the variants among `variants` neither compiled nor started, as one batch.
     func start(_ variants: [PipelineVariant]) {
-        var seen = Set<PipelineVariant>()
-        let new = variants.filter { ready[$0] == nil && !started.contains($0) && seen.insert($0).inserted }
+        let new = missing(variants)
         guard !new.isEmpty else { return }
         started.formUnion(new)
         enqueue(new)
+    }
+
+    /// Whether every variant among `variants` is compiled or compiling.
+    func allStarted(_ variants: [PipelineVariant]) -> Bool { missing(variants).isEmpty }
+
+    /// Starts compiling those of a stand-in frame's `variants` that ``payback`` finds worth it.
+    func startPaying(_ variants: [PipelineVariant]) {
+        start(payback.toCompile(missing(variants), firstFrame: ready.isEmpty && started.isEmpty))
+    }
+
+    /// The distinct variants among `variants` neither compiled nor started, in the order met.
+    private func missing(_ variants: [PipelineVariant]) -> [PipelineVariant] {
+        var seen = Set<PipelineVariant>()
+        return variants.filter { ready[$0] == nil && !started.contains($0) && seen.insert($0).inserted }
     }
 
     /// The pipelines of `variants`, compiling those not compiled yet and waiting for them.
@@ -129,13 +148,16 @@ final class PipelineCompiler {
         return result
     }
 
-    /// Moves finished compiles into `ready`; the first failure is thrown once its batch is in.
-    private func takeOver(_ results: [PipelineVariant: Result<ComputePipeline, any Error>]) throws {
+    /// Moves finished compiles into `ready`, noting lens compile times; the first failure is
+    /// thrown once its batch is in.
+    private func takeOver(_ results: [PipelineVariant: Compiled]) throws {
         var failure: (any Error)?
-        for (variant, result) in results {
+        for (variant, compiled) in results {
             started.remove(variant)
-            switch result {
-            case .success(let pipeline): ready[variant] = pipeline
+            switch compiled.result {
+            case .success(let pipeline):
+                ready[variant] = pipeline
+                if case .lens = variant { payback.noteLensCompile(milliseconds: compiled.milliseconds) }
             case .failure(let error): failure = failure ?? error
             }
         }
@@ -159,7 +181,7 @@ final class PipelineCompiler {
             let results = Self.compile(requests, layout: layout, cache: cache) { finished.isAbandoned }
             cache.save()
             finished.condition.lock()
-            for (variant, result) in zip(variants, results) { finished.results[variant] = result }
+            for (variant, compiled) in zip(variants, results) { finished.results[variant] = compiled }
             finished.condition.broadcast()
             finished.condition.unlock()
         }
@@ -171,22 +193,24 @@ final class PipelineCompiler {
     static func compile(
         _ requests: [(shader: ShaderModule, specialization: [UInt32: UInt32])], layout: PipelineLayout,
         cache: PipelineCache, skip: @Sendable () -> Bool = { false }
-    ) -> [Result<ComputePipeline, any Error>] {
+    ) -> [Compiled] {
         // vkCreateComputePipelines may run on several threads at once with the same layout,
         // shaders and cache, which are only read.
         nonisolated(unsafe) let requests = requests
         nonisolated(unsafe) let layout = layout
         nonisolated(unsafe) let cache = cache
-        nonisolated(unsafe) var results = [Result<ComputePipeline, any Error>?](repeating: nil, count: requests.count)
+        nonisolated(unsafe) var results = [Compiled?](repeating: nil, count: requests.count)
         let lock = Mutex(())
         DispatchQueue.concurrentPerform(iterations: requests.count) { index in
+            let started = DispatchTime.now().uptimeNanoseconds
             let result = Result {
                 if skip() { throw CompileSkipped() }
                 return try ComputePipeline(
                     layout: layout, shader: requests[index].shader, cache: cache,
                     specialization: requests[index].specialization)
             }
-            lock.withLock { _ in results[index] = result }
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            lock.withLock { _ in results[index] = (result, milliseconds) }
         }
         return results.map { $0! }
     }

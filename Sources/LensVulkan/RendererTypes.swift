@@ -14,9 +14,10 @@ public struct VulkanOptions: Sendable {
     public var faultInjection: FaultInjection
     /// Where buffers live: chosen by the device's heaps, or one path forced.
     public var memoryPath: MemoryPath
-    /// Renders a frame on the host while the pipelines it needs compile in the background (the
-    /// CPU reference, whose pixels are the same); nil waits for them, so the device renders
-    /// every frame.
+    /// Renders a frame on the host (the CPU reference, whose pixels are the same) when a
+    /// pipeline it needs is neither compiled nor compiling; the compiles start after it, as far
+    /// as they pay for themselves (`CompilePayback`). A frame whose missing pipelines are all
+    /// compiling waits for them. nil waits always, so the device renders every frame.
     public var standIn: (@Sendable (FrameParameters) -> RGBA8Image)?
 
     /// Options with the given settings; each defaults to the usual choice.

@@ -71,7 +71,7 @@ public final class VulkanRenderer {
         standIn = options.standIn
         let fixed = try [ShaderModuleName.compose, .overlay].map { try ShaderModule(device: device, name: $0) }
         let made = try PipelineCompiler.compile(fixed.map { ($0, [:]) }, layout: layout, cache: cache).map {
-            try $0.get()
+            try $0.result.get()
         }
         composePipeline = made[0]
         overlayPipeline = made[1]
@@ -178,20 +178,26 @@ public final class VulkanRenderer {
         let planned = plan.parameters
         do {
             let needed = NeededPipelines(planned)
+            // Without a stand-in, or when every pipeline missing is already compiling (waiting
+            // leaves the cores to the compile, and the device frame is the faster one), the
+            // frame waits.
             guard
                 let compiled = try compiler.compiled(needed.all)
-                    ?? (standIn == nil ? compiler.waitFor(needed.all) : nil)
+                    ?? (standIn == nil || compiler.allStarted(needed.all) ? compiler.waitFor(needed.all) : nil)
             else {
-                // The host stand-in renders this frame (the same pixels) while the pipelines
-                // compile; the slot's buffers stay as they were, so its next frame plans afresh.
+                // The host stand-in renders this frame (the same pixels); the slot's buffers stay
+                // as they were, so its next frame plans afresh.
                 slot.forgetContents()
                 lastTransfers = FrameTransfers()
                 standInFrames += 1
+                let started = DispatchTime.now().uptimeNanoseconds
+                let image = standIn!(parameters)
+                compiler.payback.noteStandIn(milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
                 slot.pending = FrameSlot.PendingFrame(
                     width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
-                    timestampCount: 0, standInImage: standIn!(parameters))
+                    timestampCount: 0, standInImage: image)
                 // Compiling starts once the stand-in is done, so the frame has every core.
-                compiler.start(needed.all)
+                compiler.startPaying(needed.all)
                 return
             }
             slot.beginUploads()
@@ -288,6 +294,7 @@ public final class VulkanRenderer {
         let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         faults.corruptIfInjected(&image)
         lastStageTimes = try stageTimes(slot, pending, readback: readback)
+        if standIn != nil, let times = lastStageTimes { compiler.payback.noteDevice(milliseconds: times.total) }
         return image
     }
 

@@ -40,8 +40,11 @@ public enum Backend: String, Sendable, CaseIterable {
 /// What renders a Vulkan frame whose pipelines are still compiling. Pipelines are specialised
 /// per lens and compiled on first use, 0.2–0.3 s of a core per lens on lavapipe.
 public enum WhileCompiling: String, Sendable, CaseIterable {
-    /// The CPU reference renders the frame (the same pixels) while the pipelines compile in the
-    /// background; the GPU takes over from the first frame whose pipelines are ready.
+    /// The CPU reference renders a frame whose pipelines have not started compiling (the same
+    /// pixels); they then compile in the background once the frames that needed them would have
+    /// paid for the compile (the first frame's at once), and the GPU takes over from there. On
+    /// lavapipe, where a lens variant costs 0.2–0.3 s to compile, many distinct small frames
+    /// stay on the CPU, which renders them as fast.
     case cpu
     /// The frame waits for its pipelines: the GPU renders every frame.
     case wait

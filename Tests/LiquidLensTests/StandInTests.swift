@@ -1,9 +1,9 @@
 import Foundation
-import LensVulkan
 import LiquidLens
 import Testing
 
 @testable import LensReference
+@testable import LensVulkan
 
 /// A Vulkan renderer whose frames wait for no pipeline: the CPU reference stands in while they
 /// compile in the background. Each test makes its own, so its pipelines start uncompiled.
@@ -72,5 +72,58 @@ struct StandInTests {
             #expect(try renderer.render(scene) == expected)
             #expect(renderer.standInFrames == standIns, "\(backend) \(String(describing: policy))")
         }
+    }
+}
+
+@Suite("A lens variant is compiled once its stand-in frames would have paid for it")
+struct CompilePaybackTests {
+    /// Two distinct lens variants of the lens-heavy lens, and its frost passes.
+    private func variants() throws -> (lens: [PipelineVariant], frost: [PipelineVariant]) {
+        let parameters = try LensRenderer.resolve(try BenchmarkWorkload.lensHeavy.scene(0, of: 1))
+        let lens = [false, true].map {
+            PipelineVariant.lens(
+                LensVariant(
+                    lens: parameters.lenses[0], shapes: parameters.shapes[...], reachesLabel: true,
+                    linearBlending: $0))
+        }
+        return (lens, FrostVariant.passes(of: parameters.lenses[0]).map(PipelineVariant.frost))
+    }
+
+    @Test("The first frame compiles everything; before the times are measured only frost variants compile")
+    func beforeMeasuring() throws {
+        let (lens, frost) = try variants()
+        var payback = CompilePayback()
+        #expect(payback.toCompile(lens + frost, firstFrame: true) == lens + frost)
+        for _ in 0..<50 { #expect(payback.toCompile(lens + frost, firstFrame: false) == frost) }
+    }
+
+    @Test(
+        "A variant saving 100 ms a frame against a 220 ms compile compiles at its third use, each variant counted alone"
+    )
+    func paysBack() throws {
+        let (lens, frost) = try variants()
+        var payback = CompilePayback()
+        payback.noteStandIn(milliseconds: 200)
+        payback.noteDevice(milliseconds: 100)
+        payback.noteLensCompile(milliseconds: 220)
+        #expect(payback.toCompile([lens[0]], firstFrame: false).isEmpty)
+        #expect(payback.toCompile([lens[0]], firstFrame: false).isEmpty)
+        #expect(payback.toCompile([lens[0], lens[1]] + frost, firstFrame: false) == [lens[0]] + frost)
+        #expect(payback.toCompile([lens[1]], firstFrame: false).isEmpty)
+        #expect(payback.toCompile([lens[1]], firstFrame: false) == [lens[1]])
+    }
+
+    @Test("Where the stand-in is as fast as the device, nothing more compiles; each time kept is the least seen")
+    func neverPays() throws {
+        let (lens, _) = try variants()
+        var payback = CompilePayback()
+        payback.noteStandIn(milliseconds: 30)
+        payback.noteStandIn(milliseconds: 14)
+        payback.noteStandIn(milliseconds: 20)
+        payback.noteDevice(milliseconds: 15)
+        payback.noteLensCompile(milliseconds: 400)
+        payback.noteLensCompile(milliseconds: 220)
+        #expect(payback.standInMs == 14 && payback.deviceMs == 15 && payback.lensCompileMs == 220)
+        for _ in 0..<1000 { #expect(payback.toCompile(lens, firstFrame: false).isEmpty) }
     }
 }
