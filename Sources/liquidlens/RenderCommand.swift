@@ -82,7 +82,9 @@ struct RenderCommand: Command {
         let firstTime = Date().timeIntervalSince(firstStart)
         try PNGCodec.write(image, to: outputURL)
 
-        Console.say("wrote \(Console.name(outputURL)) (\(image.width)×\(image.height) px, \(renderer.backendName))")
+        let renderedBy =
+            renderer.standInFrames > 0 ? "cpu reference, while the Vulkan pipelines compiled" : renderer.backendName
+        Console.say("wrote \(Console.name(outputURL)) (\(image.width)×\(image.height) px, \(renderedBy))")
         for message in renderer.validationMessages {
             printError("validation: \(message)")
         }
