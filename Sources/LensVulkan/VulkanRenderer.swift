@@ -25,6 +25,8 @@ public final class VulkanRenderer {
     private let compiler: PipelineCompiler
     /// Renders a frame on the host while its pipelines compile; nil waits for them.
     private let standIn: (@Sendable (FrameParameters) -> RGBA8Image)?
+    /// The pipelines the stand-in frames since the last frame needed.
+    private var standInWanted: [PipelineVariant] = []
     /// A lens's pipelines: its two frost passes, then its lens pass (nil where it has no tiles).
     private typealias LensPipelines = (frost: [ComputePipeline], lens: ComputePipeline?)
     private var slots: [FrameSlot] = []
@@ -91,7 +93,17 @@ public final class VulkanRenderer {
     /// are ready, so the frames after it run on the device.
     /// - Throws: the ``VulkanError`` a compile failed with.
     public func waitForPipelines() throws {
+        startStandInCompiles()
         try compiler.waitForAll()
+    }
+
+    /// Starts compiling what the stand-in frames since the last frame needed, as far as it pays.
+    /// Not before the next frame: the stand-in frame had every core, and a renderer that renders
+    /// no more frames (one still) compiles nothing it will not use.
+    private func startStandInCompiles() {
+        guard !standInWanted.isEmpty else { return }
+        compiler.startPaying(standInWanted)
+        standInWanted = []
     }
 
     /// Every physical device Vulkan reports, with why each is or is not usable.
@@ -177,6 +189,7 @@ public final class VulkanRenderer {
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
         do {
+            startStandInCompiles()
             let needed = NeededPipelines(planned)
             // Without a stand-in, or when every pipeline missing is already compiling (waiting
             // leaves the cores to the compile, and the device frame is the faster one), the
@@ -196,8 +209,7 @@ public final class VulkanRenderer {
                 slot.pending = FrameSlot.PendingFrame(
                     width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
                     timestampCount: 0, standInImage: image)
-                // Compiling starts once the stand-in is done, so the frame has every core.
-                compiler.startPaying(needed.all)
+                standInWanted += needed.all
                 return
             }
             slot.beginUploads()

@@ -89,6 +89,15 @@ struct CompilePaybackTests {
         return (lens, FrostVariant.passes(of: parameters.lenses[0]).map(PipelineVariant.frost))
     }
 
+    /// A payback that has seen these times, in this order.
+    private func measured(standIn: [Double], device: [Double], compile: [Double]) -> CompilePayback {
+        var payback = CompilePayback()
+        for milliseconds in standIn { payback.noteStandIn(milliseconds: milliseconds) }
+        for milliseconds in device { payback.noteDevice(milliseconds: milliseconds) }
+        for milliseconds in compile { payback.noteLensCompile(milliseconds: milliseconds) }
+        return payback
+    }
+
     @Test("The first frame compiles everything; before the times are measured only frost variants compile")
     func beforeMeasuring() throws {
         let (lens, frost) = try variants()
@@ -102,10 +111,7 @@ struct CompilePaybackTests {
     )
     func paysBack() throws {
         let (lens, frost) = try variants()
-        var payback = CompilePayback()
-        payback.noteStandIn(milliseconds: 200)
-        payback.noteDevice(milliseconds: 100)
-        payback.noteLensCompile(milliseconds: 220)
+        var payback = measured(standIn: [200], device: [100], compile: [220])
         #expect(payback.toCompile([lens[0]], firstFrame: false).isEmpty)
         #expect(payback.toCompile([lens[0]], firstFrame: false).isEmpty)
         #expect(payback.toCompile([lens[0], lens[1]] + frost, firstFrame: false) == [lens[0]] + frost)
@@ -116,13 +122,7 @@ struct CompilePaybackTests {
     @Test("Where the stand-in is as fast as the device, nothing more compiles; each time kept is the least seen")
     func neverPays() throws {
         let (lens, _) = try variants()
-        var payback = CompilePayback()
-        payback.noteStandIn(milliseconds: 30)
-        payback.noteStandIn(milliseconds: 14)
-        payback.noteStandIn(milliseconds: 20)
-        payback.noteDevice(milliseconds: 15)
-        payback.noteLensCompile(milliseconds: 400)
-        payback.noteLensCompile(milliseconds: 220)
+        var payback = measured(standIn: [30, 14, 20], device: [15], compile: [400, 220])
         #expect(payback.standInMs == 14 && payback.deviceMs == 15 && payback.lensCompileMs == 220)
         for _ in 0..<1000 { #expect(payback.toCompile(lens, firstFrame: false).isEmpty) }
     }
