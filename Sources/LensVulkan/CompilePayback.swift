@@ -5,8 +5,8 @@
 /// future would have. Each time is the least seen: compiles, stand-in frames and device frames
 /// slow each other down while they overlap, and a device frame after a stand-in redoes the work
 /// the slot's reuse would have skipped, so the least is the closest to what each costs alone.
-/// The first frame's variants compile at once (nothing is measured yet); frost variants (about
-/// 2 ms each on lavapipe) always do.
+/// The first frame's variants compile at once (nothing is measured yet), and every variant on a
+/// device whose frames cannot be timed; frost variants (about 2 ms each on lavapipe) always do.
 ///
 /// On lavapipe the 256 distinct thumbnails of `bench` need 34 lens variants, 0.22 s of compiling
 /// each, and a device frame saves a millisecond or two, if anything: the CPU renders them. A
@@ -18,6 +18,9 @@ struct CompilePayback {
     private(set) var lensCompileMs: Double?
     /// Frames that needed each lens variant before it was compiled.
     private var uses: [LensVariant: Int] = [:]
+    /// Whether device frames are timed (the queue has timestamps); where they are not, the
+    /// saving cannot be measured and every variant compiles, as without a stand-in.
+    var deviceIsTimed = true
 
     mutating func noteStandIn(milliseconds: Double) { standInMs = min(standInMs ?? milliseconds, milliseconds) }
     mutating func noteDevice(milliseconds: Double) { deviceMs = min(deviceMs ?? milliseconds, milliseconds) }
@@ -44,6 +47,7 @@ struct CompilePayback {
     /// Whether `count` device frames would have saved a lens variant's compile; not before the
     /// three times are measured.
     private func pays(after count: Int) -> Bool {
+        guard deviceIsTimed else { return true }
         guard let standInMs, let deviceMs, let lensCompileMs else { return false }
         return Double(count) * (standInMs - deviceMs) >= lensCompileMs
     }

@@ -9,6 +9,10 @@ enum PipelineVariant: Hashable {
     case lens(LensVariant)
     case frost(FrostVariant)
 
+    var isLens: Bool {
+        if case .lens = self { true } else { false }
+    }
+
     var constants: [UInt32: UInt32] {
         switch self {
         case .lens(let variant): variant.constants
@@ -36,6 +40,8 @@ final class PipelineCompiler {
     private var ready: [PipelineVariant: ComputePipeline] = [:]
     /// Variants handed to the queue and not yet taken over.
     private var started: Set<PipelineVariant> = []
+    /// Compiles that failed, until a frame that needs the variant is told.
+    private var failures: [PipelineVariant: any Error] = [:]
     /// Which variants are worth compiling, for a renderer with a stand-in; the renderer notes its
     /// frame times here.
     var payback = CompilePayback()
@@ -76,14 +82,11 @@ final class PipelineCompiler {
     }
 
     /// The pipelines of `variants` if every one is compiled, else nil.
-    /// - Throws: the error a variant's compile failed with (it is tried again when next asked).
+    /// - Throws: the error one of their compiles failed with (it is tried again when next asked).
     func compiled(_ variants: [PipelineVariant]) throws -> [PipelineVariant: ComputePipeline]? {
         if variants.contains(where: { ready[$0] == nil }) {
-            finished.condition.lock()
-            let results = finished.results
-            finished.results = [:]
-            finished.condition.unlock()
-            try takeOver(results)
+            collect()
+            try throwFailure(of: variants)
         }
         return readyPipelines(variants)
     }
@@ -99,9 +102,11 @@ final class PipelineCompiler {
     /// Whether every variant among `variants` is compiled or compiling.
     func allStarted(_ variants: [PipelineVariant]) -> Bool { missing(variants).isEmpty }
 
-    /// Starts compiling those of a stand-in frame's `variants` that ``payback`` finds worth it.
+    /// Starts compiling those of a stand-in frame's `variants` that ``payback`` finds worth it;
+    /// all of them while no lens variant has been compiled or started.
     func startPaying(_ variants: [PipelineVariant]) {
-        start(payback.toCompile(missing(variants), firstFrame: ready.isEmpty && started.isEmpty))
+        let firstLens = !ready.keys.contains(where: \.isLens) && !started.contains(where: \.isLens)
+        start(payback.toCompile(missing(variants), firstFrame: firstLens))
     }
 
     /// The distinct variants among `variants` neither compiled nor started, in the order met.
@@ -118,12 +123,11 @@ final class PipelineCompiler {
         if !pending.isEmpty {
             finished.condition.lock()
             while !pending.allSatisfy({ finished.results[$0] != nil }) { finished.condition.wait() }
-            let results = finished.results
-            finished.results = [:]
             finished.condition.unlock()
-            try takeOver(results)
+            collect()
+            try throwFailure(of: variants)
         }
-        // Every variant asked for compiled, or takeOver threw.
+        // Every variant asked for is compiled, or its failure was thrown.
         return readyPipelines(variants)!
     }
 
@@ -131,11 +135,8 @@ final class PipelineCompiler {
     /// - Throws: the error a compile failed with (it is tried again when next asked).
     func waitForAll() throws {
         batches.wait()
-        finished.condition.lock()
-        let results = finished.results
-        finished.results = [:]
-        finished.condition.unlock()
-        try takeOver(results)
+        collect()
+        try throwFailure(of: Array(failures.keys))
     }
 
     /// The pipelines of `variants` if every one is compiled, else nil.
@@ -148,20 +149,29 @@ final class PipelineCompiler {
         return result
     }
 
-    /// Moves finished compiles into `ready`, noting lens compile times; the first failure is
-    /// thrown once its batch is in.
-    private func takeOver(_ results: [PipelineVariant: Compiled]) throws {
-        var failure: (any Error)?
+    /// Takes the finished compiles over: pipelines into `ready` (noting lens compile times),
+    /// errors into `failures`.
+    private func collect() {
+        finished.condition.lock()
+        let results = finished.results
+        finished.results = [:]
+        finished.condition.unlock()
         for (variant, compiled) in results {
             started.remove(variant)
             switch compiled.result {
             case .success(let pipeline):
                 ready[variant] = pipeline
-                if case .lens = variant { payback.noteLensCompile(milliseconds: compiled.milliseconds) }
-            case .failure(let error): failure = failure ?? error
+                if variant.isLens { payback.noteLensCompile(milliseconds: compiled.milliseconds) }
+            case .failure(let error): failures[variant] = error
             }
         }
-        if let failure { throw failure }
+    }
+
+    /// Throws the error a compile among `variants` failed with, forgetting the failures of
+    /// `variants` so they are compiled again when next asked for.
+    private func throwFailure(of variants: [PipelineVariant]) throws {
+        let failed = variants.compactMap { failures.removeValue(forKey: $0) }
+        if let error = failed.first { throw error }
     }
 
     /// Queues one batch: compiled on every core at once, then the cache saved.

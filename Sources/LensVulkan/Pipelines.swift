@@ -91,13 +91,14 @@ final class PipelineCache {
     let device: Device
     let handle: VkPipelineCache
     let file: URL?
-    private let loadedBytes: Int
+    /// The size of the cache in its file, loaded or last saved.
+    private var savedBytes: Int
 
     init(device: Device, directory: URL?) throws {
         self.device = device
         file = directory?.appendingPathComponent("pipelines-\(device.physical.pipelineCacheUUID).bin")
         let seed = file.flatMap { try? Data(contentsOf: $0) } ?? Data()
-        loadedBytes = seed.count
+        savedBytes = seed.count
         handle = try vkCreate("vkCreatePipelineCache") { created in
             seed.withUnsafeBytes { bytes in
                 var info = VkPipelineCacheCreateInfo()
@@ -114,7 +115,7 @@ final class PipelineCache {
     func save() {
         guard let file else { return }
         var size = 0
-        guard vkGetPipelineCacheData(device.handle, handle, &size, nil) == VK_SUCCESS, size > loadedBytes else {
+        guard vkGetPipelineCacheData(device.handle, handle, &size, nil) == VK_SUCCESS, size > savedBytes else {
             return
         }
         var data = Data(count: size)
@@ -124,7 +125,7 @@ final class PipelineCache {
         guard result == VK_SUCCESS else { return }
         try? FileManager.default.createDirectory(
             at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? data.prefix(size).write(to: file, options: .atomic)
+        if (try? data.prefix(size).write(to: file, options: .atomic)) != nil { savedBytes = size }
     }
 
     deinit { vkDestroyPipelineCache(device.handle, handle, nil) }

@@ -18,7 +18,6 @@ public final class VulkanRenderer {
     /// Where the frame and each lens sit in the params buffer, aligned for dynamic offsets.
     private let paramsLayout: ParamsBufferLayout
     private let layout: PipelineLayout
-    private let cache: PipelineCache
     private let composePipeline: ComputePipeline
     private let overlayPipeline: ComputePipeline
     /// The lens and frost pipelines by variant, compiled on first use and kept for the renderer's life.
@@ -65,12 +64,13 @@ public final class VulkanRenderer {
         setLayout = try DescriptorSetLayout(device: device)
         paramsLayout = ParamsBufferLayout(alignment: choice.uniformOffsetAlignment)
         layout = try PipelineLayout(setLayout: setLayout, pushConstantSize: DispatchConstants.pushSize)
-        cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
+        let cache = try PipelineCache(device: device, directory: options.pipelineCacheDirectory)
         let device = device
         compiler = PipelineCompiler(
             layout: layout, cache: cache, lensShader: try ShaderModule(device: device, name: .lens),
             frostShader: try ShaderModule(device: device, name: .frost))
         standIn = options.standIn
+        compiler.payback.deviceIsTimed = device.physical.timestampValidBits > 0
         let fixed = try [ShaderModuleName.compose, .overlay].map { try ShaderModule(device: device, name: $0) }
         let made = try PipelineCompiler.compile(fixed.map { ($0, [:]) }, layout: layout, cache: cache).map {
             try $0.result.get()
@@ -89,11 +89,13 @@ public final class VulkanRenderer {
             transferQueue: memoryPath == .discrete ? device.transfer ?? device.compute : nil)
     }
 
-    /// Waits until the pipelines compiling in the background (for frames the stand-in rendered)
-    /// are ready, so the frames after it run on the device.
+    /// Compiles every pipeline the stand-in frames needed, whether or not it has paid for itself
+    /// yet, and waits for them and any other compile in progress, so frames like those run on the
+    /// device from here on.
     /// - Throws: the ``VulkanError`` a compile failed with.
     public func waitForPipelines() throws {
-        startStandInCompiles()
+        compiler.start(standInWanted)
+        standInWanted = []
         try compiler.waitForAll()
     }
 

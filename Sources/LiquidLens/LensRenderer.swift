@@ -44,7 +44,9 @@ public enum WhileCompiling: String, Sendable, CaseIterable {
     /// pixels); they then compile in the background once the frames that needed them would have
     /// paid for the compile (the first frame's at once), and the GPU takes over from there. On
     /// lavapipe, where a lens variant costs 0.2–0.3 s to compile, many distinct small frames
-    /// stay on the CPU, which renders them as fast.
+    /// stay on the CPU, which renders them as fast. A run's frames then come from both
+    /// backends: byte for byte the same output where the two are bit-exact (as on lavapipe,
+    /// every test scene and benchmark workload at 0/255); `.wait` for frames from the GPU alone.
     case cpu
     /// The frame waits for its pipelines: the GPU renders every frame.
     case wait
@@ -125,8 +127,9 @@ public final class LensRenderer {
     /// What crossed between host and device for the last frame submitted (Vulkan only).
     public var lastTransfers: FrameTransfers? { vulkan?.lastTransfers }
 
-    /// Waits until the Vulkan pipelines compiling in the background (``WhileCompiling/cpu``) are
-    /// ready, so the next frames render on the GPU; nothing to wait for on the CPU.
+    /// Compiles the Vulkan pipelines the CPU reference's stand-in frames needed
+    /// (``WhileCompiling/cpu``) and waits for them, so frames like those render on the GPU from
+    /// here on; nothing to wait for on the CPU.
     public func waitForPipelines() throws {
         try vulkan?.waitForPipelines()
     }

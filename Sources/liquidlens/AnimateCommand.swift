@@ -114,7 +114,7 @@ struct AnimateCommand: Command {
         }
         try writer.finish()
         progress.finish()
-        noteStandIn(renderer)
+        if self.progress.style != .none { noteStandIn(renderer) }
         Console.say(
             "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
         )

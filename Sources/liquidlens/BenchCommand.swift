@@ -210,10 +210,11 @@ struct BenchCommand: Command {
         }
         _ = try renderer.render(parameters[0])
         let firstFrameMs = clock.lap()
+        let standInsBefore = renderer.standInFrames
 
         let (intervals, stages) = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
         let renderOnlyFPS = Double(frames) / (intervals.reduce(0, +) / 1000)
-        let standInFrames = renderer.standInFrames
+        let standInFrames = renderer.standInFrames - standInsBefore
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: folder) }

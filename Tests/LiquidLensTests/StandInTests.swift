@@ -119,6 +119,14 @@ struct CompilePaybackTests {
         #expect(payback.toCompile([lens[1]], firstFrame: false) == [lens[1]])
     }
 
+    @Test("On a device whose frames are not timed, every variant compiles at its first use")
+    func untimedDevice() throws {
+        let (lens, frost) = try variants()
+        var payback = CompilePayback()
+        payback.deviceIsTimed = false
+        #expect(payback.toCompile(lens + frost, firstFrame: false) == lens + frost)
+    }
+
     @Test("Where the stand-in is as fast as the device, nothing more compiles; each time kept is the least seen")
     func neverPays() throws {
         let (lens, _) = try variants()
