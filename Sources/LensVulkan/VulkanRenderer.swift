@@ -167,6 +167,18 @@ public final class VulkanRenderer {
     /// input changed), the passes on the compute queue, the readback copy on the transfer queue,
     /// each waiting for the one before through a semaphore; the last signals the slot's fence.
     private func submit(_ parameters: FrameParameters, on slot: FrameSlot) throws {
+        // Planning trims only frost and row tiles, so the frame's pipelines are known before it.
+        startStandInCompiles()
+        let needed = NeededPipelines(parameters)
+        // Without a stand-in, or when every pipeline missing is already compiling (waiting leaves
+        // the cores to the compile, and the device frame is the faster one), the frame waits.
+        guard
+            let compiled = try compiler.compiled(needed.all)
+                ?? (standIn == nil || compiler.allStarted(needed.all) ? compiler.waitFor(needed.all) : nil)
+        else {
+            renderStandIn(parameters, needing: needed.all, on: slot)
+            return
+        }
         let pixelCount = parameters.width * parameters.height
         try ensureBuffers(
             slot,
@@ -191,29 +203,6 @@ public final class VulkanRenderer {
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
         do {
-            startStandInCompiles()
-            let needed = NeededPipelines(planned)
-            // Without a stand-in, or when every pipeline missing is already compiling (waiting
-            // leaves the cores to the compile, and the device frame is the faster one), the
-            // frame waits.
-            guard
-                let compiled = try compiler.compiled(needed.all)
-                    ?? (standIn == nil || compiler.allStarted(needed.all) ? compiler.waitFor(needed.all) : nil)
-            else {
-                // The host stand-in renders this frame (the same pixels); the slot's buffers stay
-                // as they were, so its next frame plans afresh.
-                slot.forgetContents()
-                lastTransfers = FrameTransfers()
-                standInFrames += 1
-                let started = DispatchTime.now().uptimeNanoseconds
-                let image = standIn!(parameters)
-                compiler.payback.noteStandIn(milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
-                slot.pending = FrameSlot.PendingFrame(
-                    width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
-                    timestampCount: 0, standInImage: image)
-                standInWanted += needed.all
-                return
-            }
             slot.beginUploads()
             slot.upload(paramsLayout.bytes(frame: planned.frame, lenses: planned.lenses), to: .params)
             slot.upload(planned.tables, to: .tables)
@@ -248,6 +237,20 @@ public final class VulkanRenderer {
         slot.pending = FrameSlot.PendingFrame(
             width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
             timestampCount: timestampCount)
+    }
+
+    /// The host stand-in renders the frame (the same pixels) into `slot`'s pending frame. The
+    /// slot's buffers and reuse state stay those of its last device frame, which they still hold.
+    private func renderStandIn(_ parameters: FrameParameters, needing variants: [PipelineVariant], on slot: FrameSlot) {
+        lastTransfers = FrameTransfers()
+        standInFrames += 1
+        let started = DispatchTime.now().uptimeNanoseconds
+        let image = standIn!(parameters)
+        compiler.payback.noteStandIn(milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        slot.pending = FrameSlot.PendingFrame(
+            width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
+            timestampCount: 0, standInImage: image)
+        standInWanted += variants
     }
 
     /// The discrete path's submits: the staged copies on the transfer queue (when there are any),

@@ -35,8 +35,10 @@ struct StandInTests {
         #expect(renderer.validationMessages.isEmpty)
     }
 
-    @Test("A batch mixing stand-in and GPU frames delivers every frame in order, each the CPU reference's")
-    func mixedBatch() throws {
+    @Test(
+        "A batch mixing stand-in and GPU frames delivers every frame in order, each the CPU reference's; a slot's device frame after a stand-in reuses what its last device frame left",
+        arguments: [1, 2])
+    func mixedBatch(framesInFlight: Int) throws {
         let workload = BenchmarkWorkload.thumbnails
         let known = try LensRenderer.resolve(try workload.scene(0, of: 256))
         let new = try LensRenderer.resolve(try workload.scene(1, of: 256))
@@ -46,7 +48,7 @@ struct StandInTests {
         let frames = [known, new, known, new, known]
         var delivered: [Int] = []
         var onDevice: [Bool] = []
-        try renderer.renderBatch(count: frames.count, framesInFlight: 2) {
+        try renderer.renderBatch(count: frames.count, framesInFlight: framesInFlight) {
             frames[$0]
         } deliver: { index, image in
             delivered.append(index)
