@@ -43,7 +43,7 @@ struct CompileOption: ParsableArguments {
     @Option(
         "while-compiling", valueName: "policy",
         help:
-            "cpu (the CPU reference renders frames whose GPU pipelines are still compiling, with the same pixels) or wait (default: cpu with --backend auto, wait with vulkan)."
+            "cpu (the CPU reference renders, with the same pixels, frames whose GPU pipelines are not compiled yet; they compile in the background where that pays) or wait (default: cpu with --backend auto, wait with vulkan)."
     )
     var policy: WhileCompiling?
 }
