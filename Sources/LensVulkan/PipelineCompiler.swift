@@ -178,11 +178,8 @@ final class PipelineCompiler {
     private func enqueue(_ variants: [PipelineVariant]) {
         // The Vulkan objects are only read by the batch, and this owner keeps them alive until
         // the batch is done (deinit waits for it).
-        nonisolated(unsafe) let requests = variants.map { variant in
-            switch variant {
-            case .lens: (shader: lensShader, specialization: variant.constants)
-            case .frost: (shader: frostShader, specialization: variant.constants)
-            }
+        nonisolated(unsafe) let requests = variants.map {
+            (shader: $0.isLens ? lensShader : frostShader, specialization: $0.constants)
         }
         nonisolated(unsafe) let layout = layout
         nonisolated(unsafe) let cache = cache

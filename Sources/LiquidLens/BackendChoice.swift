@@ -54,8 +54,9 @@ public struct BackendChoice: Sendable, Equatable {
     /// wins single stills up to 5760×3240 (4.4 s against 6.6 s), so the budget is what the setup
     /// costs, not where lavapipe breaks even. Since lens pipelines are specialised per lens and
     /// compiled with the first frame, setup is 10–20 ms and the first frame carries 0.25–0.35 s of
-    /// compiles per lens (the showcase: 0.47 s on Vulkan, whole run), and lavapipe's lens pass is
-    /// 1.5–2× the CPU's; the budget was left as measured above.
+    /// compiles per lens (the showcase: 0.31 s on Vulkan, whole run; 0.10–0.12 s with
+    /// ``WhileCompiling/cpu``, whose stand-in renders it), and lavapipe's lens pass is about 2× as
+    /// fast as the CPU's; the budget was left as measured above.
     public static let cpuPixelBudget = 8_000_000
 
     /// Where `job` renders first: the CPU reference when its pixels, all frames together, are
