@@ -61,7 +61,7 @@ struct LensBuilder {
         let frost = Tiling.frostTiles(
             for: lens, lensTiles: lensTiles, geometry: geometry, source: regions.source,
             shift: max(Tiling.maxShift(lens, tables: lists.tables), Tiling.stageReach(lens, geometry)),
-            width: width, height: height,
+            tables: lists.tables, width: width, height: height,
             labelIn: labelPresence.any)
         var entries: [SIMD4<UInt32>] = []
         for (tile, candidates) in lensTiles {

@@ -67,6 +67,49 @@ enum Tiling {
         return Double(profile.map(abs).max() ?? 0)
     }
 
+    /// The largest surface shift of a tile's pixels where its glass shows (coverage above 0), or
+    /// nil where only ``maxShift`` bounds it (the stage model, ellipses, squircles). The shift
+    /// rises with the group distance d through the band, so it is bounded by d's largest value
+    /// on the tile: the group distance is at most each candidate's own (the smooth minimum lies
+    /// below the minimum), a rounded box's is at most that of the box rounded by its largest
+    /// radius (a larger radius only moves a point outwards), and that exact SDF is convex, so
+    /// its largest value on the tile is at a corner. Deep inside the glass the shift is 0 and
+    /// the tile's samples land in a small box: most such tiles cannot reach a glyph.
+    static func tileShift(
+        pixelMin: SIMD2<Double>, candidates: [Int], _ lens: LensParams, _ geometry: [ShapeGeometry], tables: [Float]
+    ) -> Double? {
+        guard lens.stageModel == 0, !candidates.isEmpty else { return nil }
+        let size = Double(TableLayout.tileSize)
+        var deepest = Double.infinity
+        for index in candidates {
+            let shape = geometry[index]
+            let radius = shape.radii.max() ?? 0
+            guard shape.kind == 0, radius <= min(shape.halfWidth, shape.halfHeight) else { return nil }
+            let inner = SIMD2(shape.halfWidth - radius, shape.halfHeight - radius)
+            var largest = -Double.infinity
+            for corner in [SIMD2(0.0, 0), SIMD2(size, 0), SIMD2(0, size), SIMD2(size, size)] {
+                let local = pixelMin + corner - SIMD2(shape.centerX, shape.centerY)
+                let q = SIMD2(abs(local.x), abs(local.y)) - inner
+                let outside = pointwiseMax(q, .zero)
+                let box = (outside.x * outside.x + outside.y * outside.y).squareRoot() + min(max(q.x, q.y), 0)
+                largest = max(largest, box - radius)
+            }
+            deepest = min(deepest, largest)
+        }
+        // Coverage is 0 from d = 0.5 on; half a pixel more covers fp32 rounding of the distance.
+        let distance = min(deepest, 0.5) + 0.5
+        guard lens.bevelWidth > 0 else { return 0 }
+        let band = min(max(1 + distance / Double(lens.bevelWidth), 0), 1)
+        guard lens.profileOffset != 0 else {
+            return Double(lens.bevelAmount) * (1 - (1 - band * band).squareRoot()) + 0.5
+        }
+        // The physical model interpolates its table: the samples up to the one after `band`'s.
+        let last = min(
+            Int((band * Double(TableLayout.profileSamples - 1)).rounded(.down)) + 1, TableLayout.profileSamples - 1)
+        let profile = tables[Int(lens.profileOffset)...Int(lens.profileOffset) + last]
+        return Double(profile.map(abs).max() ?? 0) + 0.5
+    }
+
     /// The tiles the frost passes write. For each lens tile the box its samples can land in is
     /// bounded exactly: a sample is c + (q − c)/m with q the pixel moved at most `shift` along the
     /// normal and c a blend of the candidate shapes' centres, so its extremes come from the
@@ -78,7 +121,8 @@ enum Tiling {
     /// the horizontal pass writes them grown by the kernel radius in rows.
     static func frostTiles(
         for lens: LensParams, lensTiles: [(tile: SIMD2<UInt32>, candidates: [Int])], geometry: [ShapeGeometry],
-        source: PixelRegion, shift: Double, width: Int, height: Int, labelIn: (PixelRegion) -> Bool = { _ in true }
+        source: PixelRegion, shift: Double, tables: [Float] = [], width: Int, height: Int,
+        labelIn: (PixelRegion) -> Bool = { _ in true }
     ) -> (frost: [SIMD2<UInt32>], rows: [SIMD2<UInt32>], reachesLabel: [Bool]) {
         let size = TableLayout.tileSize
         let level = Int(lens.frostLevel)
@@ -97,29 +141,42 @@ enum Tiling {
             let pixelCorners = [
                 pixelMin, pixelMin + SIMD2(Double(size), 0), pixelMin + SIMD2(0, Double(size)), pixelMin + Double(size),
             ]
-            var samples = pixelCorners
-            if lens.warpsContentBelow != 0 {
-                let low: SIMD2<Double> = pixelMin - shift
-                let high: SIMD2<Double> = pixelMin + (Double(size) + shift)
-                let moved: [SIMD2<Double>] = [low, SIMD2(high.x, low.y), SIMD2(low.x, high.y), high]
-                var sources: [SIMD2<Double>] = []
-                for index in candidates {
-                    let centre = SIMD2(geometry[index].centerX, geometry[index].centerY)
-                    for corner in moved { sources.append(centre + (corner - centre) * scale) }
-                }
-                samples = sources
-                for p in pixelCorners {
-                    for sample in sources {
-                        let offset: SIMD2<Double> = sample - p
-                        samples.append(p + offset * (1 + spread))
-                        samples.append(p + offset * (1 - spread))
+            /// The box the tile's samples land in when its pixels move at most `shift`.
+            func sampleBox(shift: Double) -> (low: SIMD2<Double>, high: SIMD2<Double>) {
+                var samples = pixelCorners
+                if lens.warpsContentBelow != 0 {
+                    let low: SIMD2<Double> = pixelMin - shift
+                    let high: SIMD2<Double> = pixelMin + (Double(size) + shift)
+                    let moved: [SIMD2<Double>] = [low, SIMD2(high.x, low.y), SIMD2(low.x, high.y), high]
+                    var sources: [SIMD2<Double>] = []
+                    for index in candidates {
+                        let centre = SIMD2(geometry[index].centerX, geometry[index].centerY)
+                        for corner in moved { sources.append(centre + (corner - centre) * scale) }
+                    }
+                    samples = sources
+                    for p in pixelCorners {
+                        for sample in sources {
+                            let offset: SIMD2<Double> = sample - p
+                            samples.append(p + offset * (1 + spread))
+                            samples.append(p + offset * (1 - spread))
+                        }
                     }
                 }
+                let low = samples.reduce(SIMD2(repeating: Double.infinity)) { pointwiseMin($0, $1) } - 2
+                let high = samples.reduce(SIMD2(repeating: -Double.infinity)) { pointwiseMax($0, $1) } + 2
+                return (low, high)
             }
-            let low = samples.reduce(SIMD2(repeating: Double.infinity)) { pointwiseMin($0, $1) } - 2
-            let high = samples.reduce(SIMD2(repeating: -Double.infinity)) { pointwiseMax($0, $1) } + 2
-            // The label is sampled at the same positions, mirrored but not held inside the source.
-            let label = mirrored(low, high, width: Double(width), height: Double(height))
+            let (low, high) = sampleBox(shift: shift)
+            // The label is sampled at the same positions, mirrored but not held inside the source;
+            // only where the glass shows, so with the tile's own shift bound where one is known.
+            // A label on the glass's face is read at the pixel itself.
+            let labelBox =
+                tileShift(pixelMin: pixelMin, candidates: candidates, lens, geometry, tables: tables).map {
+                    sampleBox(shift: min($0, shift))
+                } ?? (low: low, high: high)
+            let label = mirrored(
+                pointwiseMin(labelBox.low, pixelMin - 2), pointwiseMax(labelBox.high, pixelMin + Double(size) + 2),
+                width: Double(width), height: Double(height))
             reachesLabel.append(
                 labelIn(
                     PixelRegion(

@@ -49,25 +49,83 @@ struct ParityTests {
         #expect(reference.render(try resolve(withLens)) == reference.render(try resolve(without)))
     }
 
-    @Test("Tiles that cannot reach a label glyph skip it on both backends, and the picture stays the same")
-    func labelSkipIsExact() throws {
-        var scene = BenchmarkWorkload.thumbnail(3)
-        scene.canvas = Canvas(width: 512, height: 512, scale: 1)
-        let text = try TextTests.renderer.line("Liquid Glass", font: FontSpec(weight: .bold), pixelSize: 28)
-        scene.label = LabelLayer(mask: .image(text.mask), origin: Point(x: 20, y: 470), scale: 1)
-        scene.glass = [
+    /// Scenes whose lens tiles split into those that reach a label glyph and those that do not:
+    /// a capsule over a thumbnail, the lens-heavy frames (deep-inside tiles bounded by their own
+    /// shift), the physical model's table, a blended group of rounded boxes partly off the canvas
+    /// (mirrored reads), and a label row on the glass's face. `share` bounds the label tiles.
+    static let labelSkipCases: [(name: String, scene: Scene, share: Double)] = {
+        var thumbnail = BenchmarkWorkload.thumbnail(3)
+        thumbnail.canvas = Canvas(width: 512, height: 512, scale: 1)
+        let text = try! TextTests.renderer.line("Liquid Glass", font: FontSpec(weight: .bold), pixelSize: 28)
+        thumbnail.label = LabelLayer(mask: .image(text.mask), origin: Point(x: 20, y: 470), scale: 1)
+        thumbnail.glass = [
             GlassElement(
                 shape: .capsule, frame: Rect(x: 40, y: 300, width: 300, height: 190), optics: ParityScene.plainOptics)
         ]
+        var physical = BenchmarkWorkload.lensHeavyOptics
+        physical.model = .physical
+        var group = BenchmarkWorkload.lensHeavyOptics
+        group.bevelAmount = 40
+        var onFace = ParityScene.label
+        onFace.origin = Point(x: 0, y: 60)
+        let cases: [(String, Scene, Double)] = [
+            ("thumbnail capsule", thumbnail, 1),
+            ("lens-heavy start", try! BenchmarkWorkload.lensHeavy.scene(0, of: 60), 0.7),
+            ("lens-heavy middle", try! BenchmarkWorkload.lensHeavy.scene(30, of: 60), 0.7),
+            (
+                "physical profile",
+                try! BenchmarkWorkload.lensHeavy(
+                    lensCenterX: 900, optics: physical, text: TextTests.renderer), 1
+            ),
+            (
+                "blended group off the canvas",
+                Scene(
+                    canvas: ParityScene.canvas, background: ParityScene.busyBackground, label: ParityScene.label,
+                    glass: [
+                        GlassElement(
+                            shapes: [
+                                PlacedShape(
+                                    shape: .roundedRectangle(cornerRadii: [12, 20, 6, 12]),
+                                    frame: Rect(x: -20, y: 30, width: 90, height: 80)),
+                                PlacedShape(shape: .capsule, frame: Rect(x: 50, y: 20, width: 100, height: 50)),
+                            ], blend: 10, optics: group)
+                    ]), 1
+            ),
+            (
+                "label on the face",
+                Scene(
+                    canvas: ParityScene.canvas, background: ParityScene.busyBackground, label: onFace,
+                    glass: [
+                        ParityScene.lens(frame: Rect(x: 20, y: 10, width: 160, height: 120)) { $0.tintsLabel = false }
+                    ]),
+                1
+            ),
+        ]
+        return cases
+    }()
+
+    @Test(
+        "Tiles that cannot reach a label glyph skip it on both backends, and the picture stays the same",
+        arguments: labelSkipCases.indices)
+    func labelSkipIsExact(_ index: Int) throws {
+        let (name, scene, share) = Self.labelSkipCases[index]
         let parameters = try resolve(scene)
         let lens = parameters.lenses[0]
-        #expect(lens.labelTileCount > 0 && lens.labelTileCount < lens.tileCount, "some tiles reach the label, some not")
+        #expect(
+            lens.labelTileCount > 0 && lens.labelTileCount < lens.tileCount,
+            "\(name): some tiles reach the label, some not")
+        #expect(
+            Double(lens.labelTileCount) <= share * Double(lens.tileCount),
+            "\(name): \(lens.labelTileCount) of \(lens.tileCount) tiles")
         var everyTile = parameters
-        everyTile.lenses[0].labelTileCount = lens.tileCount
+        for index in everyTile.lenses.indices {
+            everyTile.lenses[index].labelTileCount = everyTile.lenses[index].tileCount
+        }
         for backend in [Backend.cpu, .vulkan] {
             let skipping = try render(parameters, on: backend)
             let sampling = try render(everyTile, on: backend)
-            #expect(skipping == sampling, "\(backend)")
+            let same = skipping == sampling
+            #expect(same, "\(name) on \(backend)")
         }
     }
 
