@@ -19,6 +19,8 @@ struct BenchCommand: Command {
         frame, every frame of a render-only batch (frames resolved beforehand; median and p90
         of the time between finished frames), GPU stage times from timestamp queries, and an
         end-to-end batch (resolve, render, fast PNG encoding on the other cores, write).
+        With --backend both each workload's Vulkan/CPU ratio is printed; --rounds n repeats the
+        timing with the backends taking turns and reports the median round and the median ratio.
         --sweeps all adds the scaling sweeps (resolution, glass coverage, shapes per group, frost σ)
         on the lens-heavy frame; --chart draws them.
         """
@@ -44,6 +46,12 @@ struct BenchCommand: Command {
     var sweepNames: [String]?
     @Option("sweep-frames", valueName: "n", help: "Frames per sweep point.", parser: .integer(in: 2...100))
     var sweepFrames = 8
+    @Option(
+        "rounds", valueName: "n",
+        help:
+            "Time every workload n times, the backends taking turns (vulkan then cpu, then cpu then vulkan, …); report each one's median round and the median of the paired Vulkan/CPU ratios, steadier on a shared, noisy machine.",
+        parser: .integer(in: 1...50))
+    var rounds = 1
     @Option("json", valueName: "file", help: "Write the report as JSON, - for stdout (see --print-schema).")
     var jsonPath: String?
     @Option("chart", valueName: "file.svg", help: "Draw the scaling sweeps, - for stdout (implies --sweeps).")
@@ -118,15 +126,48 @@ struct BenchCommand: Command {
             )
         }
 
+        if rounds > 1 {
+            Console.say("\nROUNDS (render-only frames/s; the backends take turns):")
+        }
+        var measured: [[BenchReport.Result]] = []
+        for round in 0..<rounds {
+            var line: [String] = []
+            for workload in workloads {
+                // Alternating the order cancels a drift of the machine's speed over the run.
+                let order = round.isMultiple(of: 2) ? backends : backends.reversed()
+                var results: [BenchReport.Result] = []
+                for backend in order {
+                    results.append(
+                        try measure(
+                            workload, backend: backend, frames: frames ?? workload.defaultFrames, inFlight: inFlight,
+                            vulkanOptions: vulkanOptions))
+                }
+                measured.append(results)
+                line.append(
+                    "\(workload.rawValue) "
+                        + results.map { "\($0.backend) \(String(format: "%.1f", $0.framesPerSecond))" }.joined(
+                            separator: ", "))
+            }
+            if rounds > 1 { Console.say("  round \(round + 1) of \(rounds): \(line.joined(separator: "; "))") }
+        }
+        let rounded = BenchRounds(measured, workloads: workloads.map(\.rawValue), backends: backends.map(\.rawValue))
+        report.results = rounded.medianRounds
+        report.ratios = rounded.ratios
         Console.say(
-            "\nTIME (render-only: frames resolved beforehand; end-to-end: resolve + render + fast PNG + write):")
-        for workload in workloads {
-            for backend in backends {
-                let result = try measure(
-                    workload, backend: backend, frames: frames ?? workload.defaultFrames, inFlight: inFlight,
-                    vulkanOptions: vulkanOptions)
-                report.results.append(result)
-                printResult(result)
+            "\nTIME (render-only: frames resolved beforehand; end-to-end: resolve + render + fast PNG + write)"
+                + (rounds > 1 ? ", the median of \(rounds) rounds:" : ":"))
+        report.results.forEach(printResult)
+        if !rounded.ratios.isEmpty {
+            Console.say("\nRATIOS (Vulkan over CPU render-only frames/s, each round's pair from one turn):")
+            for ratio in rounded.ratios {
+                let spread =
+                    ratio.rounds.count > 1
+                    ? "median of \(ratio.rounds.count) rounds, "
+                        + String(format: "%.2f–%.2f", ratio.rounds.min()!, ratio.rounds.max()!)
+                    : "one round; --rounds 5 gives a median"
+                Console.say(
+                    "  \(ratio.workload): Vulkan \(String(format: "%.2f", ratio.median))× the CPU reference (\(spread))"
+                )
             }
         }
         if !sweeps.isEmpty {

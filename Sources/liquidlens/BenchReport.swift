@@ -11,6 +11,8 @@ struct BenchReport: Codable {
     var machine: Machine
     var verification: [Verification]
     var results: [Result]
+    /// Vulkan over CPU render-only frames/s per workload, with `--backend both`.
+    var ratios: [Ratio]?
     var sweeps: [Sweep]
 
     struct Machine: Codable {
@@ -68,8 +70,18 @@ struct BenchReport: Codable {
         /// Frames of the render-only batch the CPU reference rendered while Vulkan pipelines compiled.
         var standInFrames: Int?
         var megapixelsPerSecond: Double
+        /// Each round's render-only frames/s, with `--rounds` above 1 (this result is the median round).
+        var roundFramesPerSecond: [Double]?
         var gpuStagesMs: Stages?
         var endToEnd: EndToEnd
+    }
+
+    /// One workload's Vulkan/CPU frames/s ratio: each round's (both backends measured in one
+    /// turn) and their median.
+    struct Ratio: Codable {
+        var workload: String
+        var rounds: [Double]
+        var median: Double
     }
 
     struct SweepPoint: Codable {
@@ -153,6 +165,7 @@ struct BenchReport: Codable {
                   "batchFramesPerSecond": { "type": "number", "minimum": 0, "description": "frames / whole render-only batch, compiles included" },
                   "standInFrames": { "type": "integer", "minimum": 0, "description": "frames the CPU reference rendered while Vulkan pipelines compiled (--while-compiling cpu)" },
                   "megapixelsPerSecond": { "type": "number", "minimum": 0 },
+                  "roundFramesPerSecond": { "type": "array", "items": { "type": "number", "minimum": 0 }, "description": "each round's frames/s (--rounds); the result is the median round" },
                   "gpuStagesMs": {
                     "type": "object",
                     "additionalProperties": false,
@@ -175,6 +188,20 @@ struct BenchReport: Codable {
                       "ratioToRenderOnly": { "type": "number", "minimum": 0 }
                     }
                   }
+                }
+              }
+            },
+            "ratios": {
+              "type": "array",
+              "description": "Vulkan over CPU render-only frames/s per workload (--backend both)",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["workload", "rounds", "median"],
+                "properties": {
+                  "workload": { "enum": ["lens-heavy", "screen", "thumbnails"] },
+                  "rounds": { "type": "array", "items": { "type": "number", "minimum": 0 } },
+                  "median": { "type": "number", "minimum": 0 }
                 }
               }
             },
@@ -208,4 +235,46 @@ struct BenchReport: Codable {
           }
         }
         """
+}
+
+/// The rounds of a `bench --rounds` run: per workload and backend the median round, and per
+/// workload the Vulkan/CPU ratio of each round's pair.
+struct BenchRounds {
+    let medianRounds: [BenchReport.Result]
+    let ratios: [BenchReport.Ratio]
+
+    /// `turns`: each round's results of one workload, one per backend, in the order measured.
+    init(_ turns: [[BenchReport.Result]], workloads: [String], backends: [String]) {
+        var medianRounds: [BenchReport.Result] = []
+        var ratios: [BenchReport.Ratio] = []
+        for workload in workloads {
+            let workloadTurns = turns.filter { $0.first?.workload == workload }
+            for backend in backends {
+                let rounds = workloadTurns.compactMap { $0.first { $0.backend == backend } }
+                guard !rounds.isEmpty else { continue }
+                var median = rounds.sorted { $0.framesPerSecond < $1.framesPerSecond }[(rounds.count - 1) / 2]
+                if rounds.count > 1 { median.roundFramesPerSecond = rounds.map(\.framesPerSecond) }
+                medianRounds.append(median)
+            }
+            let paired = workloadTurns.compactMap { turn -> Double? in
+                guard let vulkan = turn.first(where: { $0.backend == "vulkan" }),
+                    let cpu = turn.first(where: { $0.backend == "cpu" }), cpu.framesPerSecond > 0
+                else { return nil }
+                return vulkan.framesPerSecond / cpu.framesPerSecond
+            }
+            if !paired.isEmpty {
+                ratios.append(
+                    BenchReport.Ratio(workload: workload, rounds: paired, median: Self.median(paired)))
+            }
+        }
+        self.medianRounds = medianRounds
+        self.ratios = ratios
+    }
+
+    /// The middle value, or the mean of the two middle values.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+    }
 }

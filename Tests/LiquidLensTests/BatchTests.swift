@@ -312,6 +312,41 @@ struct BatchCommandTests {
         #expect(refused.status == 1 && refused.stderr.contains("is not a bench --json report"))
     }
 
+    @Test("bench --rounds takes turns, reports each backend's median round and the paired Vulkan/CPU ratios")
+    func benchRounds() throws {
+        let folder = try temporaryFolder("bench-rounds")
+        let json = folder.appendingPathComponent("rounds.json")
+        let result = try runCLI([
+            "bench", "--workload", "thumbnails", "--frames", "2", "--backend", "both", "--rounds", "3", "--json",
+            json.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("round 1 of 3: thumbnails vulkan"))
+        #expect(result.stdout.contains("round 2 of 3: thumbnails cpu"), "the second round starts with the CPU")
+        #expect(result.stdout.contains("thumbnails: Vulkan") && result.stdout.contains("(median of 3 rounds, "))
+        let schema = try JSONSerialization.jsonObject(with: Data(try runCLI(["bench", "--print-schema"]).stdout.utf8))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: json))
+        #expect(validate(report, against: schema).isEmpty)
+        let object = try #require(report as? [String: Any])
+        let results = try #require(object["results"] as? [[String: Any]])
+        #expect(results.count == 2, "one result per backend: the median round")
+        for result in results {
+            let rounds = try #require(result["roundFramesPerSecond"] as? [Double])
+            let fps = try #require(result["framesPerSecond"] as? Double)
+            #expect(rounds.count == 3 && rounds.sorted()[1] == fps, "the reported round is the median one")
+        }
+        let ratios = try #require(object["ratios"] as? [[String: Any]])
+        let ratio = try #require(ratios.first)
+        let paired = try #require(ratio["rounds"] as? [Double])
+        #expect(ratio["workload"] as? String == "thumbnails" && paired.count == 3)
+        #expect(ratio["median"] as? Double == paired.sorted()[1])
+
+        let single = try runCLI([
+            "bench", "--workload", "thumbnails", "--frames", "2", "--backend", "cpu", "--rounds", "0",
+        ])
+        #expect(single.status == 64 && single.stderr.contains("--rounds"))
+    }
+
     @Test("The bench refuses to time when GPU and CPU disagree")
     func benchParityFailure() throws {
         let result = try runCLI(
