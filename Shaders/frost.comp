@@ -8,6 +8,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
 void main() {
+    loadDispatchedLens();
     uint tileIndex = (FROST_AXIS == 0u ? lens.rowTileOffset : lens.frostTileOffset) + gl_WorkGroupID.x;
     uvec2 texel = tileAt(tileIndex).xy * TILE_SIZE + gl_LocalInvocationID.xy;
     int w = levelSize(frame.width, FROST_LEVEL);

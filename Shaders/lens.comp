@@ -7,6 +7,7 @@ layout(local_size_x = 16, local_size_y = 16) in;
 
 // One workgroup per tile of the group's tile list (tiles far from every shape are not listed).
 void main() {
+    loadDispatchedLens();
     uvec4 tile = tileAt(dispatchInfo.firstTile + gl_WorkGroupID.x);
     tileCandidates = tile.zw;
     uvec2 pixel = tile.xy * TILE_SIZE + gl_LocalInvocationID.xy;

@@ -162,8 +162,21 @@ const uint PROFILE_SAMPLES = 256u;      // samples of a physical displacement pr
 // one gather, bit-exact (floats travel as their bits, so no denormal flushing can touch them).
 // Passes write storage texel buffers.
 layout(std140, set = 0, binding = 0) uniform FrameBlock { FrameParams frame; };
-// The lens a frost or lens dispatch works on: one LensParams at a dynamic offset into the params buffer.
-layout(std140, set = 0, binding = 12) uniform LensBlock { LensParams lens; };
+// The lens a frost or lens dispatch works on: one LensParams at a dynamic offset into the params
+// buffer, read through `lens` (see loadDispatchedLens).
+layout(std140, set = 0, binding = 12) uniform LensBlock { LensParams dispatchedLens[1]; };
+LensParams lens;
+
+// Copies the dispatched lens into `lens`, indexed by a zero the compiler cannot fold (lens and
+// frost dispatches are one row of workgroups). lavapipe (Mesa 22.3) inlines uniform-buffer values
+// read at constant offsets that steer branches and loops, re-specialising the shader at each
+// dispatch: its NIR passes cost lens-heavy's lens pass about 3 ms a frame, and 4 ms more for a
+// second dispatch of the same pipeline. A runtime index keeps the loads uniform (one scalar load
+// each) but out of its reach.
+void loadDispatchedLens() {
+    lens = dispatchedLens[gl_NumWorkGroups.y - 1u];
+}
+
 layout(set = 0, binding = 1) uniform usamplerBuffer tableWords;      // R32_UINT: float bits
 layout(set = 0, binding = 2) uniform usamplerBuffer backdropWords;   // R32_UINT: sRGB packed
 layout(set = 0, binding = 3) uniform usamplerBuffer labelBytes;      // R8_UINT: coverage
