@@ -167,16 +167,6 @@ layout(std140, set = 0, binding = 0) uniform FrameBlock { FrameParams frame; };
 layout(std140, set = 0, binding = 12) uniform LensBlock { LensParams dispatchedLens[1]; };
 LensParams lens;
 
-// Copies the dispatched lens into `lens`, indexed by a zero the compiler cannot fold (lens and
-// frost dispatches are one row of workgroups). lavapipe (Mesa 22.3) inlines uniform-buffer values
-// read at constant offsets that steer branches and loops, re-specialising the shader at each
-// dispatch: its NIR passes cost lens-heavy's lens pass about 3 ms a frame, and 4 ms more for a
-// second dispatch of the same pipeline. A runtime index keeps the loads uniform (one scalar load
-// each) but out of its reach.
-void loadDispatchedLens() {
-    lens = dispatchedLens[gl_NumWorkGroups.y - 1u];
-}
-
 layout(set = 0, binding = 1) uniform usamplerBuffer tableWords;      // R32_UINT: float bits
 layout(set = 0, binding = 2) uniform usamplerBuffer backdropWords;   // R32_UINT: sRGB packed
 layout(set = 0, binding = 3) uniform usamplerBuffer labelBytes;      // R8_UINT: coverage
@@ -201,7 +191,18 @@ layout(set = 0, binding = 11, r32ui) uniform uimageBuffer compositeImage;
 layout(set = 0, binding = 13) uniform usamplerBuffer scratchTexels;
 layout(set = 0, binding = 14) uniform usamplerBuffer frostedTexels;
 
-// ---- Loads: how the GPU reads its texel buffers (the Swift twin subscripts its arrays). ----
+// ---- Loads: how the GPU reads its inputs (the Swift twin subscripts its arrays and is handed
+// its lens). ----
+
+// Copies the dispatched lens into `lens`, indexed by a zero the compiler cannot fold (whatever
+// the dispatch's shape). lavapipe (Mesa 22.3) inlines uniform-buffer values read at constant
+// offsets that steer branches and loops, re-specialising the shader at each dispatch: its NIR
+// passes cost lens-heavy's lens pass about 3 ms a frame, and 4 ms more for a second dispatch of
+// the same pipeline. A runtime index keeps the loads uniform (one scalar load each) but out of
+// its reach.
+void loadDispatchedLens() {
+    lens = dispatchedLens[min(gl_NumWorkGroups.y, 1u) - 1u];
+}
 
 uint tableWordAt(uint index) { return texelFetch(tableWords, int(index)).r; }
 float tableAt(uint index) { return uintBitsToFloat(tableWordAt(index)); }
