@@ -36,6 +36,23 @@ struct ParityTests {
         checkParity(case_.name, actual: actual, expected: expected)
     }
 
+    /// The scenes with more than one glass group: a frame rendered again keeps its frost and row
+    /// tiles, so planning drops them from the tile list and moves every later group's tiles.
+    static let multiGroupScenes = ParityScene.all.filter { ((try? resolve($0.scene))?.lenses.count ?? 0) > 1 }
+
+    @Test(
+        "A frame rendered again, its frost kept and its tile list re-laid, still matches the CPU",
+        arguments: multiGroupScenes)
+    func parityWhenReused(_ case_: ParityScene) throws {
+        let parameters = try resolve(case_.scene)
+        let expected = ReferenceRenderer().render(parameters)
+        let again = try SharedGPU.with { gpu in
+            _ = try gpu.render(parameters)
+            return try gpu.render(parameters)
+        }
+        checkParity(case_.name, actual: again, expected: expected, prefix: "reused-")
+    }
+
     @Test("A lens with every effect off leaves the frame untouched")
     func identityLens() throws {
         var optics = ParityScene.plainOptics
