@@ -102,9 +102,9 @@ layout(push_constant) uniform DispatchConstants {
 // shape, so llvmpipe compiles out the code a group does not use. The results do not change.
 layout(constant_id = 0) const uint SHAPE_KINDS = 7u;
 layout(constant_id = 1) const bool SINGLE_SHAPE = false;
-// Whether any of the group's tiles can reach a label glyph; the variant without skips the label
-// sampling (its tiles would read zero coverage). A group with label tiles runs its other tiles
-// with the label sampling too, which reads zero there: one pipeline per group compiles faster.
+// Whether the dispatched tiles can reach a label glyph; the variant without skips the label
+// sampling (its tiles would read zero coverage). It runs a group's other tiles once it has
+// compiled; until then the label variant runs them too, reading zero there.
 layout(constant_id = 2) const bool REACHES_LABEL = true;
 // Whether the spectral dispersion is compiled in: its seven taps are seven inlined content
 // samples, code every other group carries for nothing.

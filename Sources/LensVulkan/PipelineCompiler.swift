@@ -42,6 +42,8 @@ final class PipelineCompiler {
     private var started: Set<PipelineVariant> = []
     /// Compiles that failed, until a frame that needs the variant is told.
     private var failures: [PipelineVariant: any Error] = [:]
+    /// Frames that asked for each optional variant before it was started.
+    private var optionalAsks: [PipelineVariant: Int] = [:]
     /// Which variants are worth compiling, for a renderer with a stand-in; the renderer notes its
     /// frame times here.
     var payback = CompilePayback()
@@ -89,6 +91,22 @@ final class PipelineCompiler {
             try throwFailure(of: variants)
         }
         return readyPipelines(variants)
+    }
+
+    /// The compiled ones among `variants`, which a frame can do without (a pipeline it has does
+    /// their work too, more slowly). Each starts compiling when a second frame asks for it: a
+    /// single frame never pays for a compile it cannot use.
+    /// - Throws: the error one of their compiles failed with (it is tried again when next asked).
+    func optional(_ variants: [PipelineVariant]) throws -> [PipelineVariant: ComputePipeline] {
+        guard !variants.isEmpty else { return [:] }
+        collect()
+        try throwFailure(of: variants)
+        let due = missing(variants).filter { variant in
+            optionalAsks[variant, default: 0] += 1
+            return optionalAsks[variant]! >= 2
+        }
+        start(due)
+        return ready.filter { variants.contains($0.key) }
     }
 
     /// Starts compiling the variants among `variants` neither compiled nor started, as one batch.

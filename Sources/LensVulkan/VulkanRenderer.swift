@@ -26,12 +26,15 @@ public final class VulkanRenderer {
     private let standIn: (@Sendable (FrameParameters) -> RGBA8Image)?
     /// The pipelines the stand-in frames since the last frame needed.
     private var standInWanted: [PipelineVariant] = []
-    /// A lens's pipelines: its two frost passes, then its lens pass (nil where it has no tiles).
-    private typealias LensPipelines = (frost: [ComputePipeline], lens: ComputePipeline?)
+    /// A lens's pipelines: its two frost passes, its lens pass over every tile (nil where it has
+    /// none), and, once compiled, the variant without the label for its tiles that cannot reach one.
+    private typealias LensPipelines = (frost: [ComputePipeline], lens: ComputePipeline?, labelFree: ComputePipeline?)
     private var slots: [FrameSlot] = []
     private let faults: FaultInjection
     /// Frames submitted so far, for ``FaultInjection/deviceLostAtFrame``.
     private var framesSubmitted = 0
+    /// Lens tiles dispatched with a label-free variant so far (the tests check the split runs).
+    private(set) var labelFreeTiles = 0
 
     /// The device in use.
     public let deviceDescription: DeviceDescription
@@ -179,6 +182,8 @@ public final class VulkanRenderer {
             renderStandIn(parameters, needing: needed.all, on: slot)
             return
         }
+        // Asked only by frames the device renders: an optional compile never queues ahead of a stand-in's.
+        let labelFree = try compiler.optional(needed.labelFree.compactMap { $0.map(PipelineVariant.lens) })
         let pixelCount = parameters.width * parameters.height
         try ensureBuffers(
             slot,
@@ -215,7 +220,7 @@ public final class VulkanRenderer {
             try slot.commandBuffer.record { commands in
                 record(
                     commands, planned, on: slot, baseFromBackdrop: plan.baseFromBackdrop,
-                    composeRegion: plan.composeRegion, lensPipelines: needed.pipelines(compiled))
+                    composeRegion: plan.composeRegion, lensPipelines: needed.pipelines(compiled, labelFree: labelFree))
             }
             try slot.fence.reset()
             if let transfers = slot.transfers {
@@ -329,34 +334,50 @@ public final class VulkanRenderer {
         }
     }
 
-    /// The specialised pipelines a frame needs: per lens its lens variant (nil where it has no
-    /// tiles) and its two frost passes. A lens whose tiles reach the label runs its other tiles
-    /// with the same pipeline (they read zero coverage, so the pixels are the same): a second
-    /// variant for them cost a first frame more compiling than it saved (screen: 1.7 s against
-    /// 1.0 s, the same steady frames).
+    /// The specialised pipelines a frame needs: per lens its lens variant over every tile (nil
+    /// where it has none) and its two frost passes. A lens whose tiles reach the label runs all of
+    /// them with the label variant (the others read zero coverage, so the pixels are the same);
+    /// its label-free variant is optional: started at the second frame that could use it, so a
+    /// single still never pays its compile, and used once compiled (lens-heavy's lens pass 11.5 →
+    /// 10.2 ms).
     private struct NeededPipelines {
         var lens: [LensVariant?]
+        /// Per lens, the variant for its tiles that cannot reach a glyph, where it has some of both.
+        var labelFree: [LensVariant?]
         var frost: [[FrostVariant]]
 
         init(_ parameters: FrameParameters) {
             let linearBlending = parameters.frame.linearBlending != 0
-            lens = parameters.lenses.map { lens -> LensVariant? in
-                guard lens.tileCount > 0 else { return nil }
+            let variants = parameters.lenses.map { lens in
                 let group = parameters.shapes[Int(lens.shapeOffset)..<Int(lens.shapeOffset + lens.shapeCount)]
-                return LensVariant(
-                    lens: lens, shapes: group, reachesLabel: lens.labelTileCount > 0, linearBlending: linearBlending)
+                return { (reachesLabel: Bool) in
+                    LensVariant(lens: lens, shapes: group, reachesLabel: reachesLabel, linearBlending: linearBlending)
+                }
+            }
+            lens = zip(parameters.lenses, variants).map { lens, variant in
+                lens.tileCount > 0 ? variant(lens.labelTileCount > 0) : nil
+            }
+            labelFree = zip(parameters.lenses, variants).map { lens, variant in
+                lens.labelTileCount > 0 && lens.labelTileCount < lens.tileCount ? variant(false) : nil
             }
             frost = parameters.lenses.map(FrostVariant.passes)
         }
 
+        /// The variants the frame cannot do without.
         var all: [PipelineVariant] {
             lens.compactMap { $0.map(PipelineVariant.lens) } + frost.joined().map(PipelineVariant.frost)
         }
 
-        /// Each lens's pipelines, out of `compiled`.
-        func pipelines(_ compiled: [PipelineVariant: ComputePipeline]) -> [LensPipelines] {
-            zip(lens, frost).map { variant, frost in
-                (frost: frost.map { compiled[.frost($0)]! }, lens: variant.map { compiled[.lens($0)]! })
+        /// Each lens's pipelines, out of `compiled` and the optional ones compiled so far.
+        func pipelines(
+            _ compiled: [PipelineVariant: ComputePipeline], labelFree optional: [PipelineVariant: ComputePipeline]
+        ) -> [LensPipelines] {
+            (0..<lens.count).map { index in
+                (
+                    frost: frost[index].map { compiled[.frost($0)]! },
+                    lens: lens[index].map { compiled[.lens($0)]! },
+                    labelFree: labelFree[index].flatMap { optional[.lens($0)] }
+                )
             }
         }
     }
@@ -430,9 +451,20 @@ public final class VulkanRenderer {
             // lens reads them, writes output and composite.
             computeBarrier(commands)
             if let pipeline = lensPipelines[index].lens {
+                // With the label-free variant, the tiles past the label tiles run without the label
+                // sampling. The two dispatches write disjoint tiles: no barrier between them.
+                let labelFree = lensPipelines[index].labelFree
+                let split = labelFree == nil ? lens.tileCount : lens.labelTileCount
                 dispatch(
                     commands, pipeline, slot, DispatchConstants(region: regions.lens, firstTile: lens.tileOffset),
-                    lens: index, workgroups: (lens.tileCount, 1))
+                    lens: index, workgroups: (split, 1))
+                if let labelFree {
+                    dispatch(
+                        commands, labelFree, slot,
+                        DispatchConstants(region: regions.lens, firstTile: lens.tileOffset + split),
+                        lens: index, workgroups: (lens.tileCount - split, 1))
+                    labelFreeTiles += Int(lens.tileCount - split)
+                }
             }
             timestamp()
         }

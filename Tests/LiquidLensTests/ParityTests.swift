@@ -1,9 +1,9 @@
 import Foundation
-import LensVulkan
 import LiquidLens
 import Testing
 
 @testable import LensReference
+@testable import LensVulkan
 
 /// Records an issue, with the images written for a person to look at, unless the GPU's image is
 /// within 1/255 of the CPU's everywhere and identical on 99.9 % of the pixels.
@@ -144,6 +144,28 @@ struct ParityTests {
             let same = skipping == sampling
             #expect(same, "\(name) on \(backend)")
         }
+    }
+
+    @Test(
+        "From a lens's second frame on, its tiles that cannot reach a glyph run on its label-free variant, with the same pixels",
+        arguments: labelSkipCases.indices)
+    func labelFreeVariant(_ index: Int) throws {
+        let (name, scene, _) = Self.labelSkipCases[index]
+        let parameters = try resolve(scene)
+        let expected = ReferenceRenderer().render(parameters)
+        let labelFreeTiles = parameters.lenses.reduce(0) { sum, lens in
+            sum + (lens.labelTileCount > 0 ? Int(lens.tileCount - lens.labelTileCount) : 0)
+        }
+        let gpu = try VulkanRenderer(options: VulkanOptions(validation: true, pipelineCacheDirectory: nil))
+        let first = try gpu.render(parameters)
+        #expect(gpu.labelFreeTiles == 0, "\(name): a single frame neither waits for the variant nor uses it")
+        _ = try gpu.render(parameters)
+        try gpu.waitForPipelines()
+        let third = try gpu.render(parameters)
+        #expect(gpu.labelFreeTiles == labelFreeTiles, "\(name): the third frame runs the variant")
+        #expect(gpu.validationMessages.isEmpty, "validation layer: \(gpu.validationMessages)")
+        checkParity(name, actual: first, expected: expected)
+        checkParity(name, actual: third, expected: expected, prefix: "label-free-")
     }
 
     @Test("The Vulkan backend dispatches the lens only over its bounding box and shadow margin")
