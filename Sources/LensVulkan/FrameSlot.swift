@@ -115,6 +115,8 @@ final class FrameSlot {
         var width: Int
         var height: Int
         var lensCount: Int
+        /// The lens tiles dispatched, for the time of one (``CompilePayback``).
+        var lensTiles: Int = 0
         var timestampCount: UInt32
         /// The frame the host stand-in rendered instead, while its pipelines compiled.
         var standInImage: RGBA8Image? = nil

@@ -42,8 +42,6 @@ final class PipelineCompiler {
     private var started: Set<PipelineVariant> = []
     /// Compiles that failed, until a frame that needs the variant is told.
     private var failures: [PipelineVariant: any Error] = [:]
-    /// Frames that asked for each optional variant before it was started.
-    private var optionalAsks: [PipelineVariant: Int] = [:]
     /// Which variants are worth compiling, for a renderer with a stand-in; the renderer notes its
     /// frame times here.
     var payback = CompilePayback()
@@ -93,19 +91,19 @@ final class PipelineCompiler {
         return readyPipelines(variants)
     }
 
-    /// The compiled ones among `variants`, which a frame can do without (a pipeline it has does
-    /// their work too, more slowly). Each starts compiling when a second frame asks for it: a
-    /// single frame never pays for a compile it cannot use.
+    /// The compiled ones among the label-free variants a device frame could run, each with the
+    /// tiles it would run on; the others start compiling once ``payback`` finds they have paid
+    /// for it. The frame does without them: its label variants do their work.
     /// - Throws: the error one of their compiles failed with (it is tried again when next asked).
-    func optional(_ variants: [PipelineVariant]) throws -> [PipelineVariant: ComputePipeline] {
-        guard !variants.isEmpty else { return [:] }
+    func labelFree(_ asks: [(variant: LensVariant, tiles: Int)]) throws -> [PipelineVariant: ComputePipeline] {
+        guard !asks.isEmpty else { return [:] }
+        let variants = asks.map { PipelineVariant.lens($0.variant) }
         collect()
         try throwFailure(of: variants)
-        let due = missing(variants).filter { variant in
-            optionalAsks[variant, default: 0] += 1
-            return optionalAsks[variant]! >= 2
-        }
-        start(due)
+        let waiting = Set(missing(variants))
+        start(
+            asks.filter { waiting.contains(.lens($0.variant)) && payback.labelFreePays($0.variant, tiles: $0.tiles) }
+                .map { .lens($0.variant) })
         return ready.filter { variants.contains($0.key) }
     }
 

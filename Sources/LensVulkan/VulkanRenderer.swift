@@ -26,6 +26,8 @@ public final class VulkanRenderer {
     private let standIn: (@Sendable (FrameParameters) -> RGBA8Image)?
     /// The pipelines the stand-in frames since the last frame needed.
     private var standInWanted: [PipelineVariant] = []
+    /// The label-free variants device frames could have run, compiled or not.
+    private var labelFreeWanted: Set<PipelineVariant> = []
     /// A lens's pipelines: its two frost passes, its lens pass over every tile (nil where it has
     /// none), and, once compiled, the variant without the label for its tiles that cannot reach one.
     private typealias LensPipelines = (frost: [ComputePipeline], lens: ComputePipeline?, labelFree: ComputePipeline?)
@@ -92,13 +94,15 @@ public final class VulkanRenderer {
             transferQueue: memoryPath == .discrete ? device.transfer ?? device.compute : nil)
     }
 
-    /// Compiles every pipeline the stand-in frames needed, whether or not it has paid for itself
-    /// yet, and waits for them and any other compile in progress, so frames like those run on the
-    /// device from here on.
+    /// Compiles every pipeline the stand-in frames needed and every label-free variant device
+    /// frames could have run, whether or not it has paid for itself yet, and waits for them and
+    /// any other compile in progress, so frames like those run on the device at full speed from
+    /// here on.
     /// - Throws: the ``VulkanError`` a compile failed with.
     public func waitForPipelines() throws {
-        compiler.start(standInWanted)
+        compiler.start(standInWanted + labelFreeWanted)
         standInWanted = []
+        labelFreeWanted = []
         try compiler.waitForAll()
     }
 
@@ -183,7 +187,11 @@ public final class VulkanRenderer {
             return
         }
         // Asked only by frames the device renders: an optional compile never queues ahead of a stand-in's.
-        let labelFree = try compiler.optional(needed.labelFree.compactMap { $0.map(PipelineVariant.lens) })
+        let labelFreeAsks = zip(needed.labelFree, parameters.lenses).compactMap { variant, lens in
+            variant.map { (variant: $0, tiles: Int(lens.tileCount - lens.labelTileCount)) }
+        }
+        labelFreeWanted.formUnion(labelFreeAsks.map { .lens($0.variant) })
+        let labelFree = try compiler.labelFree(labelFreeAsks)
         let pixelCount = parameters.width * parameters.height
         try ensureBuffers(
             slot,
@@ -241,7 +249,7 @@ public final class VulkanRenderer {
         lastTransfers = slot.transfersOfFrame
         slot.pending = FrameSlot.PendingFrame(
             width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
-            timestampCount: timestampCount)
+            lensTiles: Int(parameters.lenses.reduce(0) { $0 + $1.tileCount }), timestampCount: timestampCount)
     }
 
     /// The host stand-in renders the frame (the same pixels) into `slot`'s pending frame. The
@@ -316,7 +324,10 @@ public final class VulkanRenderer {
         let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         faults.corruptIfInjected(&image)
         lastStageTimes = try stageTimes(slot, pending, readback: readback)
-        if standIn != nil, let times = lastStageTimes { compiler.payback.noteDevice(milliseconds: times.total) }
+        if let times = lastStageTimes {
+            if standIn != nil { compiler.payback.noteDevice(milliseconds: times.total) }
+            compiler.payback.noteLensPass(milliseconds: times.lens, tiles: pending.lensTiles)
+        }
         return image
     }
 
@@ -337,9 +348,9 @@ public final class VulkanRenderer {
     /// The specialised pipelines a frame needs: per lens its lens variant over every tile (nil
     /// where it has none) and its two frost passes. A lens whose tiles reach the label runs all of
     /// them with the label variant (the others read zero coverage, so the pixels are the same);
-    /// its label-free variant is optional: started at the second frame that could use it, so a
-    /// single still never pays its compile, and used once compiled (lens-heavy's lens pass 11.5 →
-    /// 10.2 ms).
+    /// its label-free variant is optional: compiled in the background once it has paid for itself
+    /// (``CompilePayback``), so a still or a short batch never pays its compile, and used once
+    /// compiled (lens-heavy's lens pass 11.5 → 10.2 ms).
     private struct NeededPipelines {
         var lens: [LensVariant?]
         /// Per lens, the variant for its tiles that cannot reach a glyph, where it has some of both.

@@ -129,6 +129,30 @@ struct CompilePaybackTests {
         #expect(payback.toCompile(lens + frost, firstFrame: false) == lens + frost)
     }
 
+    @Test(
+        "A label-free variant compiles once the device time it would have saved reaches a compile, each counted alone"
+    )
+    func labelFreePaysBack() throws {
+        let parameters = try LensRenderer.resolve(try BenchmarkWorkload.lensHeavy.scene(0, of: 1))
+        let variants = [false, true].map {
+            LensVariant(
+                lens: parameters.lenses[0], shapes: parameters.shapes[...], reachesLabel: false, linearBlending: $0)
+        }
+        var payback = CompilePayback()
+        #expect(payback.labelFreePays(variants[0], tiles: 640) == false, "nothing measured yet")
+        payback.noteLensCompile(milliseconds: 220)
+        payback.noteLensPass(milliseconds: 12, tiles: 1024)
+        payback.noteLensPass(milliseconds: 8, tiles: 1024)
+        payback.noteLensPass(milliseconds: 0, tiles: 0)
+        #expect(payback.lensTileMs == 8.0 / 1024, "the least time of a tile, frames without tiles ignored")
+        // 640 tiles × 8/1024 ms × 0.2 saves 1 ms a frame: the 220th frame has paid for 220 ms.
+        for _ in 0..<219 { #expect(payback.labelFreePays(variants[0], tiles: 640) == false) }
+        #expect(payback.labelFreePays(variants[0], tiles: 640) == true)
+        #expect(payback.labelFreePays(variants[1], tiles: 640) == false)
+        payback.deviceIsTimed = false
+        #expect(payback.labelFreePays(variants[1], tiles: 1_000_000) == false, "an untimed device never compiles it")
+    }
+
     @Test("Where the stand-in is as fast as the device, nothing more compiles; each time kept is the least seen")
     func neverPays() throws {
         let (lens, _) = try variants()
