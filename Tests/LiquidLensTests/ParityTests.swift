@@ -147,7 +147,7 @@ struct ParityTests {
     }
 
     @Test(
-        "From a lens's second frame on, its tiles that cannot reach a glyph run on its label-free variant, with the same pixels",
+        "A single frame never compiles a lens's label-free variant; once compiled, it runs the tiles that cannot reach a glyph, with the same pixels",
         arguments: labelSkipCases.indices)
     func labelFreeVariant(_ index: Int) throws {
         let (name, scene, _) = Self.labelSkipCases[index]
