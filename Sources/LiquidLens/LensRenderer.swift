@@ -128,8 +128,9 @@ public final class LensRenderer {
     public var lastTransfers: FrameTransfers? { vulkan?.lastTransfers }
 
     /// Compiles the Vulkan pipelines the CPU reference's stand-in frames needed
-    /// (``WhileCompiling/cpu``) and waits for them, so frames like those render on the GPU from
-    /// here on; nothing to wait for on the CPU.
+    /// (``WhileCompiling/cpu``) and the label-free variants the GPU's frames could have used, and
+    /// waits for them, so frames like those render on the GPU at full speed from here on; nothing
+    /// to wait for on the CPU.
     public func waitForPipelines() throws {
         try vulkan?.waitForPipelines()
     }
