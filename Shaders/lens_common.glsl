@@ -103,8 +103,9 @@ layout(push_constant) uniform DispatchConstants {
 layout(constant_id = 0) const uint SHAPE_KINDS = 7u;
 layout(constant_id = 1) const bool SINGLE_SHAPE = false;
 // Whether the dispatched tiles can reach a label glyph; the variant without skips the label
-// sampling (its tiles would read zero coverage). It runs a group's other tiles once it has
-// compiled; until then the label variant runs them too, reading zero there.
+// sampling (its tiles would read zero coverage). It runs every tile of a group none of whose
+// tiles reach a glyph; in a group with both, it runs the others once it has compiled (it is
+// optional), and until then the label variant runs them too, reading zero there.
 layout(constant_id = 2) const bool REACHES_LABEL = true;
 // Whether the spectral dispersion is compiled in: its seven taps are seven inlined content
 // samples, code every other group carries for nothing.

@@ -5,14 +5,16 @@
 /// future would have. Each time is the least seen: compiles, stand-in frames and device frames
 /// slow each other down while they overlap, and a device frame after a stand-in redoes the work
 /// the slot's reuse would have skipped, so the least is the closest to what each costs alone.
-/// The first frame's variants compile at once (nothing is measured yet), and every variant on a
-/// device whose frames cannot be timed; frost variants (about 2 ms each on lavapipe) always do.
+/// The first frame's variants compile at once (nothing is measured yet), and every variant the
+/// frame needs on a device whose frames cannot be timed; frost variants (about 2 ms each on
+/// lavapipe) always do.
 ///
 /// A lens's label-free variant (for its tiles that cannot reach a glyph) is optional: the label
-/// variant does its work, more slowly. It is compiled by the same rule once the device time it
-/// would have saved reaches a compile: tiles × the least time of a lens tile seen × the label
-/// sampling's share of a tile. It saves lens-heavy about 1.3 ms a frame, so a batch compiles it
-/// after about 190 frames; a still or a short batch never pays for it.
+/// variant does its work, more slowly. With or without a stand-in it is compiled by the same rule
+/// once the device time it would have saved reaches a compile: tiles × the least time of a lens
+/// tile seen × the label sampling's share of a tile. It saves lens-heavy about 1.3 ms a frame, so
+/// a batch compiles it after about 190 frames; a still or a short batch never pays for it. On an
+/// untimed device it is never compiled by the rule (nothing says it pays).
 ///
 /// On lavapipe the 256 distinct thumbnails of `bench` need 34 lens variants, 0.22 s of compiling
 /// each, and a device frame saves a millisecond or two, if anything: the CPU renders them. A
@@ -33,7 +35,7 @@ struct CompilePayback {
     /// cannot reach a glyph.
     static let labelShareOfTile = 0.2
     /// Whether device frames are timed (the queue has timestamps); where they are not, the
-    /// saving cannot be measured and every variant compiles, as without a stand-in.
+    /// saving cannot be measured and every variant a frame needs compiles, as without a stand-in.
     var deviceIsTimed = true
 
     mutating func noteStandIn(milliseconds: Double) { standInMs = min(standInMs ?? milliseconds, milliseconds) }
@@ -41,7 +43,8 @@ struct CompilePayback {
     mutating func noteLensCompile(milliseconds: Double) {
         lensCompileMs = min(lensCompileMs ?? milliseconds, milliseconds)
     }
-    /// A device frame's lens passes took `milliseconds` over `tiles` lens tiles.
+    /// A device frame's lens passes (the foreground overlay not counted) took `milliseconds` over
+    /// `tiles` lens tiles.
     mutating func noteLensPass(milliseconds: Double, tiles: Int) {
         guard tiles > 0 else { return }
         let perTile = milliseconds / Double(tiles)
@@ -49,12 +52,18 @@ struct CompilePayback {
     }
 
     /// Whether label-free `variant`, which a device frame could have run on `tiles` tiles, has
-    /// now saved its compile. Never before the times are measured, nor on an untimed device.
+    /// now saved its compile. Never before the times are measured, nor on an untimed device. Once
+    /// it has, its count starts again from zero: a compile that fails is retried only when the
+    /// variant has paid for it once more.
     mutating func labelFreePays(_ variant: LensVariant, tiles: Int) -> Bool {
         guard deviceIsTimed, let lensTileMs, let lensCompileMs else { return false }
         let saved = labelFreeSavings[variant, default: 0] + Double(tiles) * lensTileMs * Self.labelShareOfTile
-        labelFreeSavings[variant] = saved
-        return saved >= lensCompileMs
+        guard saved >= lensCompileMs else {
+            labelFreeSavings[variant] = saved
+            return false
+        }
+        labelFreeSavings[variant] = nil
+        return true
     }
 
     /// The variants among `missing` (a frame's, neither compiled nor compiling) to compile now,

@@ -93,19 +93,28 @@ final class PipelineCompiler {
 
     /// The compiled ones among the label-free variants a device frame could run, each with the
     /// tiles it would run on; the others start compiling once ``payback`` finds they have paid
-    /// for it. The frame does without them: its label variants do their work.
-    /// - Throws: the error one of their compiles failed with (it is tried again when next asked).
-    func labelFree(_ asks: [(variant: LensVariant, tiles: Int)]) throws -> [PipelineVariant: ComputePipeline] {
+    /// for it. The frame does without them (its label variants do their work), so a failed
+    /// compile is not the frame's error: it is dropped, and retried once the variant has paid again.
+    func labelFree(_ asks: [(variant: LensVariant, tiles: Int)]) -> [PipelineVariant: ComputePipeline] {
         guard !asks.isEmpty else { return [:] }
-        let variants = asks.map { PipelineVariant.lens($0.variant) }
         collect()
-        try throwFailure(of: variants)
-        let waiting = Set(missing(variants))
-        start(
-            asks.filter { waiting.contains(.lens($0.variant)) && payback.labelFreePays($0.variant, tiles: $0.tiles) }
-                .map { .lens($0.variant) })
-        return ready.filter { variants.contains($0.key) }
+        var due: [PipelineVariant] = []
+        var compiled: [PipelineVariant: ComputePipeline] = [:]
+        for ask in asks {
+            let variant = PipelineVariant.lens(ask.variant)
+            failures[variant] = nil
+            if let pipeline = ready[variant] {
+                compiled[variant] = pipeline
+            } else if !started.contains(variant) && payback.labelFreePays(ask.variant, tiles: ask.tiles) {
+                due.append(variant)
+            }
+        }
+        start(due)
+        return compiled
     }
+
+    /// How many lens variants are compiled or compiling.
+    var lensVariantsKnown: Int { ready.keys.filter(\.isLens).count + started.filter(\.isLens).count }
 
     /// Starts compiling the variants among `variants` neither compiled nor started, as one batch.
     func start(_ variants: [PipelineVariant]) {

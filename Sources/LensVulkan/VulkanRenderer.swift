@@ -35,8 +35,10 @@ public final class VulkanRenderer {
     private let faults: FaultInjection
     /// Frames submitted so far, for ``FaultInjection/deviceLostAtFrame``.
     private var framesSubmitted = 0
-    /// Lens tiles dispatched with a label-free variant so far (the tests check the split runs).
-    private(set) var labelFreeTiles = 0
+    /// Lens tiles recorded for a label-free variant so far (the tests check the split runs).
+    private(set) var labelFreeTilesDispatched = 0
+    /// How many lens variants are compiled or compiling (the tests check what a frame starts).
+    var lensVariantsKnown: Int { compiler.lensVariantsKnown }
 
     /// The device in use.
     public let deviceDescription: DeviceDescription
@@ -191,7 +193,7 @@ public final class VulkanRenderer {
             variant.map { (variant: $0, tiles: Int(lens.tileCount - lens.labelTileCount)) }
         }
         labelFreeWanted.formUnion(labelFreeAsks.map { .lens($0.variant) })
-        let labelFree = try compiler.labelFree(labelFreeAsks)
+        let labelFree = compiler.labelFree(labelFreeAsks)
         let pixelCount = parameters.width * parameters.height
         try ensureBuffers(
             slot,
@@ -323,10 +325,11 @@ public final class VulkanRenderer {
             packedMemory: UnsafeRawBufferPointer(start: source.mapped, count: pending.width * pending.height * 4))
         let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         faults.corruptIfInjected(&image)
-        lastStageTimes = try stageTimes(slot, pending, readback: readback)
-        if let times = lastStageTimes {
-            if standIn != nil { compiler.payback.noteDevice(milliseconds: times.total) }
-            compiler.payback.noteLensPass(milliseconds: times.lens, tiles: pending.lensTiles)
+        let measured = try stageTimes(slot, pending, readback: readback)
+        lastStageTimes = measured?.times
+        if let measured {
+            if standIn != nil { compiler.payback.noteDevice(milliseconds: measured.times.total) }
+            compiler.payback.noteLensPass(milliseconds: measured.lensPasses, tiles: pending.lensTiles)
         }
         return image
     }
@@ -347,10 +350,10 @@ public final class VulkanRenderer {
 
     /// The specialised pipelines a frame needs: per lens its lens variant over every tile (nil
     /// where it has none) and its two frost passes. A lens whose tiles reach the label runs all of
-    /// them with the label variant (the others read zero coverage, so the pixels are the same);
-    /// its label-free variant is optional: compiled in the background once it has paid for itself
-    /// (``CompilePayback``), so a still or a short batch never pays its compile, and used once
-    /// compiled (lens-heavy's lens pass 11.5 → 10.2 ms).
+    /// them with the label variant (the others read zero coverage, so the pixels are the same)
+    /// until its label-free variant is compiled. That one is optional: compiled in the background
+    /// once it has paid for itself (``CompilePayback``), so a still or a short batch never pays its
+    /// compile, and then run on the other tiles (lens-heavy's lens pass 11.5 → 10.2 ms).
     private struct NeededPipelines {
         var lens: [LensVariant?]
         /// Per lens, the variant for its tiles that cannot reach a glyph, where it has some of both.
@@ -474,7 +477,7 @@ public final class VulkanRenderer {
                         commands, labelFree, slot,
                         DispatchConstants(region: regions.lens, firstTile: lens.tileOffset + split),
                         lens: index, workgroups: (lens.tileCount - split, 1))
-                    labelFreeTiles += Int(lens.tileCount - split)
+                    labelFreeTilesDispatched += Int(lens.tileCount - split)
                 }
             }
             timestamp()
@@ -546,9 +549,10 @@ public final class VulkanRenderer {
     }
 
     /// Stage times from the slot's timestamps: start, after compose, after the base copy, after
-    /// each lens's frost and after its lens pass, then after the foreground (counted as lens).
+    /// each lens's frost and after its lens pass, then after the foreground (counted as lens);
+    /// and the lens passes' own time, without the foreground.
     private func stageTimes(_ slot: FrameSlot, _ pending: FrameSlot.PendingFrame, readback: Double) throws
-        -> GPUStageTimes?
+        -> (times: GPUStageTimes, lensPasses: Double)?
     {
         guard let queries = slot.queries, let stamps = try queries.results(count: pending.timestampCount) else {
             return nil
@@ -560,8 +564,9 @@ public final class VulkanRenderer {
             times.frost += (stamps[3 + 2 * lens] - stamps[2 + 2 * lens]) / 1e6
             times.lens += (stamps[4 + 2 * lens] - stamps[3 + 2 * lens]) / 1e6
         }
+        let lensPasses = times.lens
         let last = Int(pending.timestampCount) - 1
         times.lens += (stamps[last] - stamps[last - 1]) / 1e6
-        return times
+        return (times, lensPasses)
     }
 }
