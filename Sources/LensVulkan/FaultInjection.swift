@@ -15,12 +15,21 @@ public struct FaultInjection: Sendable, Equatable {
     /// Every frame's buffer allocation fails with `VK_ERROR_OUT_OF_DEVICE_MEMORY`, as on a device
     /// too small for the frame. `LIQUIDLENS_INJECT_OUT_OF_MEMORY=1`.
     public var outOfMemory: Bool
+    /// Every compile of a lens variant without the label sampling fails with
+    /// `VK_ERROR_OUT_OF_HOST_MEMORY`, as on a driver that runs out while compiling: a lens that
+    /// also reaches the label must render with its label variant alone.
+    /// `LIQUIDLENS_INJECT_LABEL_FREE_COMPILE_FAILURE=1`.
+    public var labelFreeCompileFails: Bool
 
     /// The faults given; none by default.
-    public init(wrongPixels: Bool = false, deviceLostAtFrame: Int? = nil, outOfMemory: Bool = false) {
+    public init(
+        wrongPixels: Bool = false, deviceLostAtFrame: Int? = nil, outOfMemory: Bool = false,
+        labelFreeCompileFails: Bool = false
+    ) {
         self.wrongPixels = wrongPixels
         self.deviceLostAtFrame = deviceLostAtFrame
         self.outOfMemory = outOfMemory
+        self.labelFreeCompileFails = labelFreeCompileFails
     }
 
     /// The faults the `LIQUIDLENS_INJECT_*` variables of `environment` ask for.
@@ -28,7 +37,8 @@ public struct FaultInjection: Sendable, Equatable {
         self.init(
             wrongPixels: environment["LIQUIDLENS_INJECT_WRONG_PIXELS"] == "1",
             deviceLostAtFrame: environment["LIQUIDLENS_INJECT_DEVICE_LOST"].flatMap { Int($0) },
-            outOfMemory: environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1")
+            outOfMemory: environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1",
+            labelFreeCompileFails: environment["LIQUIDLENS_INJECT_LABEL_FREE_COMPILE_FAILURE"] == "1")
     }
 
     /// The faults this process's environment asks for.
@@ -47,6 +57,14 @@ public struct FaultInjection: Sendable, Equatable {
         guard frameNumber == deviceLostAtFrame else { return }
         throw VulkanError(
             call: "vkQueueSubmit", result: .deviceLost, note: "injected by LIQUIDLENS_INJECT_DEVICE_LOST")
+    }
+
+    /// The error a compile of `variant` that succeeded fails with instead, if injected.
+    func compileFailure(of variant: PipelineVariant) -> VulkanError? {
+        guard labelFreeCompileFails, case .lens(let lens) = variant, !lens.reachesLabel else { return nil }
+        return VulkanError(
+            call: "vkCreateComputePipelines", result: .outOfHostMemory,
+            note: "injected by LIQUIDLENS_INJECT_LABEL_FREE_COMPILE_FAILURE")
     }
 
     /// Damages a frame read back from the device.

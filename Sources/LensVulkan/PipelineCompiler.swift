@@ -32,6 +32,7 @@ final class PipelineCompiler {
     private let cache: PipelineCache
     private let lensShader: ShaderModule
     private let frostShader: ShaderModule
+    private let faults: FaultInjection
     /// One batch at a time, so a batch has every core.
     private let queue = DispatchQueue(label: "LiquidLens.PipelineCompiler")
     private let batches = DispatchGroup()
@@ -64,7 +65,11 @@ final class PipelineCompiler {
         }
     }
 
-    init(layout: PipelineLayout, cache: PipelineCache, lensShader: ShaderModule, frostShader: ShaderModule) {
+    init(
+        layout: PipelineLayout, cache: PipelineCache, lensShader: ShaderModule, frostShader: ShaderModule,
+        faults: FaultInjection
+    ) {
+        self.faults = faults
         self.layout = layout
         self.cache = cache
         self.lensShader = lensShader
@@ -157,11 +162,12 @@ final class PipelineCompiler {
     }
 
     /// Waits for every compile started so far and takes the pipelines over.
-    /// - Throws: the error a compile failed with (it is tried again when next asked).
-    func waitForAll() throws {
+    /// - Throws: the error a compile failed with (it is tried again when next asked), unless it
+    ///   was one of `optional`, which frames do without (``labelFree(_:)`` drops its failure).
+    func waitForAll(optional: Set<PipelineVariant> = []) throws {
         batches.wait()
         collect()
-        try throwFailure(of: Array(failures.keys))
+        try throwFailure(of: failures.keys.filter { !optional.contains($0) })
     }
 
     /// The pipelines of `variants` if every one is compiled, else nil.
@@ -185,6 +191,10 @@ final class PipelineCompiler {
             started.remove(variant)
             switch compiled.result {
             case .success(let pipeline):
+                if let injected = faults.compileFailure(of: variant) {
+                    failures[variant] = injected
+                    continue
+                }
                 ready[variant] = pipeline
                 if variant.isLens { payback.noteLensCompile(milliseconds: compiled.milliseconds) }
             case .failure(let error): failures[variant] = error

@@ -75,7 +75,7 @@ public final class VulkanRenderer {
         let device = device
         compiler = PipelineCompiler(
             layout: layout, cache: cache, lensShader: try ShaderModule(device: device, name: .lens),
-            frostShader: try ShaderModule(device: device, name: .frost))
+            frostShader: try ShaderModule(device: device, name: .frost), faults: faults)
         standIn = options.standIn
         compiler.payback.deviceIsTimed = device.physical.timestampValidBits > 0
         let fixed = try [ShaderModuleName.compose, .overlay].map { try ShaderModule(device: device, name: $0) }
@@ -100,12 +100,14 @@ public final class VulkanRenderer {
     /// frames could have run, whether or not it has paid for itself yet, and waits for them and
     /// any other compile in progress, so frames like those run on the device at full speed from
     /// here on.
-    /// - Throws: the ``VulkanError`` a compile failed with.
+    /// - Throws: the ``VulkanError`` a compile failed with; not a label-free variant's, which
+    ///   frames do without (their label variant draws the same pixels).
     public func waitForPipelines() throws {
-        compiler.start(standInWanted + labelFreeWanted)
+        let labelFree = labelFreeWanted
+        compiler.start(standInWanted + labelFree)
         standInWanted = []
         labelFreeWanted = []
-        try compiler.waitForAll()
+        try compiler.waitForAll(optional: labelFree)
     }
 
     /// Starts compiling what the stand-in frames since the last frame needed, as far as it pays.

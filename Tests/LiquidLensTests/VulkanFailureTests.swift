@@ -2,6 +2,7 @@ import Foundation
 import LiquidLens
 import Testing
 
+@testable import LensReference
 @testable import LensVulkan
 
 @Suite("Vulkan failures carry their result; faults are injected through the renderer's options")
@@ -24,14 +25,15 @@ struct VulkanFailureTests {
         #expect(FaultInjection(environment: [:]) == FaultInjection())
         let all = [
             "LIQUIDLENS_INJECT_WRONG_PIXELS": "1", "LIQUIDLENS_INJECT_DEVICE_LOST": "4",
-            "LIQUIDLENS_INJECT_OUT_OF_MEMORY": "1",
+            "LIQUIDLENS_INJECT_OUT_OF_MEMORY": "1", "LIQUIDLENS_INJECT_LABEL_FREE_COMPILE_FAILURE": "1",
         ]
         #expect(
             FaultInjection(environment: all)
-                == FaultInjection(wrongPixels: true, deviceLostAtFrame: 4, outOfMemory: true))
+                == FaultInjection(
+                    wrongPixels: true, deviceLostAtFrame: 4, outOfMemory: true, labelFreeCompileFails: true))
         let off = [
             "LIQUIDLENS_INJECT_WRONG_PIXELS": "0", "LIQUIDLENS_INJECT_DEVICE_LOST": "soon",
-            "LIQUIDLENS_INJECT_OUT_OF_MEMORY": "yes",
+            "LIQUIDLENS_INJECT_OUT_OF_MEMORY": "yes", "LIQUIDLENS_INJECT_LABEL_FREE_COMPILE_FAILURE": "true",
         ]
         #expect(FaultInjection(environment: off) == FaultInjection())
     }
@@ -59,6 +61,28 @@ struct VulkanFailureTests {
             error.description
                 == "vkQueueSubmit failed: VK_ERROR_DEVICE_LOST (injected by LIQUIDLENS_INJECT_DEVICE_LOST)")
         #expect(try gpu.render(parameters) == first)
+    }
+
+    @Test(
+        "A failed label-free compile costs a lens that reaches the label nothing, and fails a lens that needs it"
+    )
+    func injectedLabelFreeCompileFailure() throws {
+        let split = try resolve(BenchmarkWorkload.lensHeavy.scene(30, of: 60))
+        let lens = split.lenses[0]
+        #expect(lens.labelTileCount > 0 && lens.labelTileCount < lens.tileCount, "tiles of both kinds")
+        let gpu = try renderer(FaultInjection(labelFreeCompileFails: true))
+        let first = try gpu.render(split)
+        try gpu.waitForPipelines()
+        let second = try gpu.render(split)
+        #expect(gpu.labelFreeTilesDispatched == 0 && gpu.lensVariantsKnown == 1, "its failure dropped, not retried")
+        let expected = ReferenceRenderer().render(split)
+        checkParity("lens-heavy", actual: first, expected: expected, prefix: "compile-failure-")
+        checkParity("lens-heavy", actual: second, expected: expected, prefix: "compile-failure-again-")
+
+        let unlabeled = try resolve(BuiltInScene.probeGrid.scene)
+        #expect(unlabeled.lenses.allSatisfy { $0.labelTileCount == 0 }, "no lens reaches a glyph")
+        let error = try #require(throws: VulkanError.self) { try gpu.render(unlabeled) }
+        #expect(error.result == .outOfHostMemory && error.call == "vkCreateComputePipelines")
     }
 
     @Test("Injected wrong pixels flip the low bits of red in every 7th pixel, and nothing else")
