@@ -191,9 +191,7 @@ public final class VulkanRenderer {
             return
         }
         // Asked only by frames the device renders: an optional compile never queues ahead of a stand-in's.
-        let labelFreeAsks = zip(needed.labelFree, parameters.lenses).compactMap { variant, lens in
-            variant.map { (variant: $0, tiles: Int(lens.tileCount - lens.labelTileCount)) }
-        }
+        let labelFreeAsks = needed.labelFree.compactMap { $0 }
         labelFreeWanted.formUnion(labelFreeAsks.map { .lens($0.variant) })
         let labelFree = compiler.labelFree(labelFreeAsks)
         let pixelCount = parameters.width * parameters.height
@@ -358,8 +356,9 @@ public final class VulkanRenderer {
     /// compile, and then run on the other tiles (lens-heavy's lens pass 11.5 → 10.2 ms).
     private struct NeededPipelines {
         var lens: [LensVariant?]
-        /// Per lens, the variant for its tiles that cannot reach a glyph, where it has some of both.
-        var labelFree: [LensVariant?]
+        /// Per lens, the variant for its tiles that cannot reach a glyph and how many they are,
+        /// where it has tiles of both kinds.
+        var labelFree: [(variant: LensVariant, tiles: Int)?]
         var frost: [[FrostVariant]]
 
         init(_ parameters: FrameParameters) {
@@ -374,7 +373,8 @@ public final class VulkanRenderer {
                 lens.tileCount > 0 ? variant(lens.labelTileCount > 0) : nil
             }
             labelFree = zip(parameters.lenses, variants).map { lens, variant in
-                lens.labelTileCount > 0 && lens.labelTileCount < lens.tileCount ? variant(false) : nil
+                lens.labelTileCount > 0 && lens.labelTileCount < lens.tileCount
+                    ? (variant(false), Int(lens.tileCount - lens.labelTileCount)) : nil
             }
             frost = parameters.lenses.map(FrostVariant.passes)
         }
@@ -392,7 +392,7 @@ public final class VulkanRenderer {
                 (
                     frost: frost[index].map { compiled[.frost($0)]! },
                     lens: lens[index].map { compiled[.lens($0)]! },
-                    labelFree: labelFree[index].flatMap { optional[.lens($0)] }
+                    labelFree: labelFree[index].flatMap { optional[.lens($0.variant)] }
                 )
             }
         }
