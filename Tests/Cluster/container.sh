@@ -2,8 +2,8 @@
 # Builds the liquidlens container image (Tests/Cluster/Containerfile) with podman, with no container
 # registry needed, and runs the tool inside it:
 #   1. the base, debian:bookworm-slim: from local storage, else from a registry, else — where no
-#      registry is reachable — made here from Debian's packages (debootstrap --variant=minbase,
-#      with the host's Debian sources, then podman import);
+#      registry is reachable — made here from Debian's packages (Tests/Fresh/debian-root.sh:
+#      debootstrap --variant=minbase with the host's Debian sources, then podman import);
 #   2. a release binary with the Swift standard library linked statically (its own scratch
 #      folder, .build/container, so the test build in .build is left alone; slurm.sh runs the
 #      same binary);
@@ -14,6 +14,7 @@
 # debootstrap). Prints the time of each step.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source Tests/Fresh/debian-root.sh
 image="${1:-localhost/liquidlens:test}"
 base=debian:bookworm-slim
 work="$(mktemp -d /var/tmp/liquidlens-container.XXXXXX)"
@@ -35,29 +36,9 @@ step() {
     started=$SECONDS
 }
 
-# The URL of the host's apt source for a suite (bookworm/main, bookworm-security/main), so the
-# base made here fetches where the host does.
-apt_source() {
-    apt-cache policy | awk -v suite="$1" '$3 == suite && $4 == "amd64" { print $2; exit }'
-}
-
 make_base() {
-    local mirror security rootfs="$work/rootfs"
-    mirror="$(apt_source bookworm/main)"
-    security="$(apt_source bookworm-security/main)"
-    [[ -n "$mirror" ]] || { echo "no apt source for bookworm on this host (apt-get update first)" >&2; exit 1; }
-    debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
-        || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
-    rm -f "$rootfs/etc/apt/sources.list"
-    {
-        printf 'Types: deb\nURIs: %s\nSuites: bookworm bookworm-updates\nComponents: main\n' "$mirror"
-        printf 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg\n'
-        [[ -z "$security" ]] || printf '\nTypes: deb\nURIs: %s\nSuites: bookworm-security\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' "$security"
-    } >"$rootfs/etc/apt/sources.list.d/debian.sources"
-    # The host's settings for those sources (a snapshot mirror's Release files may be past their
-    # Valid-Until date).
-    grep -l -e Check-Valid-Until -e Check-Date /etc/apt/apt.conf.d/* 2>/dev/null \
-        | xargs -r cp -t "$rootfs/etc/apt/apt.conf.d/"
+    local rootfs="$work/rootfs"
+    make_debian_root "$rootfs" || exit 1
     # Slim, as the registry's image is: no documentation, no package caches.
     rm -rf "$rootfs"/usr/share/{doc,man,info}/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/lib/apt/lists/*
     tar -C "$rootfs" -c . \

@@ -2,16 +2,35 @@ import Foundation
 import LiquidLens
 import Testing
 
-/// Runs a Python helper from `Tests/LiquidLensTests/Python` and returns its stdout. The helpers
-/// need the test-only PyPI packages `.ci/run` installs; a missing one is a failure, never a skip.
+/// The interpreter of the test-only Python tools: `LIQUIDLENS_TEST_PYTHON` when set, else the
+/// environment `Tests/test-tools.sh` makes beside the package (`.venv-tests/`). Never the
+/// `python3` on `PATH`, which on Debian has neither pip nor the tools.
+func testPython() throws -> URL {
+    if let named = ProcessInfo.processInfo.environment["LIQUIDLENS_TEST_PYTHON"], !named.isEmpty {
+        return URL(fileURLWithPath: named)
+    }
+    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    let interpreter = packageRoot.appendingPathComponent(".venv-tests/bin/python3")
+    guard FileManager.default.isExecutableFile(atPath: interpreter.path) else {
+        throw HelperFailure(
+            message:
+                "no test Python at \(interpreter.path): run Tests/test-tools.sh (it installs Tests/LiquidLensTests/Python/requirements.txt there), or set LIQUIDLENS_TEST_PYTHON"
+        )
+    }
+    return interpreter
+}
+
+/// Runs a Python helper from `Tests/LiquidLensTests/Python` with ``testPython()`` and returns its
+/// stdout. A missing tool is a failure that names the command installing it, never a skip.
 func runPython(_ script: String, _ arguments: [String]) throws -> String {
     let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Python")
-    let result = try runProcess(
-        URL(fileURLWithPath: "/usr/bin/env"), ["python3", scripts.appendingPathComponent(script).path] + arguments)
+    let interpreter = try testPython()
+    let result = try runProcess(interpreter, [scripts.appendingPathComponent(script).path] + arguments)
     guard result.status == 0 else {
         throw HelperFailure(
             message:
-                "\(script) exited \(result.status) (pip install -r Tests/LiquidLensTests/Python/requirements.txt): \(result.stderr)"
+                "\(script) exited \(result.status) under \(interpreter.path) (the test tools come from: apt-get install chromium chromium-driver libxml2-utils python3-venv && Tests/test-tools.sh): \(result.stderr)"
         )
     }
     return result.stdout
