@@ -95,10 +95,10 @@ public final class AnimationWriter {
             break
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
-        // Temporary files of a killed run are never complete frames.
-        for partial in files where partial.hasPrefix(".frame-") && partial.contains(".partial-") {
-            try? FileManager.default.removeItem(at: output.appendingPathComponent(partial))
-        }
+        // Temporary files of a killed run are never complete frames; those of a run still going
+        // (a second animate into this folder) are left to it.
+        TemporaryFile.removeLeftovers(
+            in: output, ownNames: Set((0..<frameCount).map { Self.frameName($0, count: frameCount) }))
         let frames = files.filter { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }
         guard !frames.isEmpty else { return }
         switch existing {

@@ -147,10 +147,34 @@ public enum OutputFile {
 
 /// Writes files whole or not at all.
 public enum AtomicFile {
+    /// How many times a write whose temporary file vanished before its rename is made again.
+    static let attempts = 3
+
     /// Writes `data` to a temporary file beside `url` (flushed to disk), then renames it over
     /// `url`, creating the parent folders first. On any failure the temporary file is removed
-    /// and an existing `url` is left as it was; the error carries the system's reason.
+    /// and an existing `url` is left as it was; the error carries the system's reason. A
+    /// temporary file that another run removed before the rename (it took it for a dead run's)
+    /// costs a second write, not the output.
     public static func write(_ data: Data, to url: URL) throws {
+        var attempt = 1
+        while true {
+            do {
+                return try writeOnce(data, to: url)
+            } catch let lost as LostTemporaryFile {
+                guard attempt < attempts else {
+                    throw ImageFileError(
+                        description:
+                            "cannot write \(url.path): its temporary file was removed \(attempts) times before it could be renamed (\(lost.reason)); is another run clearing this folder?"
+                    )
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    /// One attempt of ``write(_:to:)``; a temporary file that is gone at the rename is a
+    /// ``LostTemporaryFile``.
+    private static func writeOnce(_ data: Data, to url: URL) throws {
         let folder = url.deletingLastPathComponent()
         do {
             try FileAccess.createFolders(folder)
@@ -163,22 +187,33 @@ public enum AtomicFile {
             unlink(temporary)
             return ImageFileError(description: "cannot write \(url.path): \(reason)")
         }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure() }
         guard writeAll(data, to: descriptor), fsync(descriptor) == 0 else {
             let error = failure()
             close(descriptor)
             throw error
         }
-        guard close(descriptor) == 0, rename(temporary, url.path) == 0 else { throw failure() }
+        guard close(descriptor) == 0 else { throw failure() }
+        guard rename(temporary, url.path) == 0 else {
+            if errno == ENOENT {
+                throw LostTemporaryFile(reason: FileAccess.reason(ENOENT))
+            }
+            throw failure()
+        }
     }
 
-    /// The temporary file beside `url` that becomes `url`: hidden, and named so a later run
-    /// (`--resume`) knows it was never complete.
+    /// The temporary file beside `url` that becomes `url`: hidden, and named after this process
+    /// and host (``TemporaryFileName``), so a later run knows whose it is.
     public static func temporaryPath(for url: URL, suffix: String = "") -> String {
-        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(getpid())\(suffix)")
-            .path
+        url.deletingLastPathComponent()
+            .appendingPathComponent(TemporaryFileName.forThisProcess(url.lastPathComponent, suffix: suffix)).path
     }
+}
+
+/// A temporary file that was removed between its write and its rename.
+struct LostTemporaryFile: Error {
+    let reason: String
 }
 
 /// Writes all of `data` to `descriptor`, going on after signals; false with `errno` set when the

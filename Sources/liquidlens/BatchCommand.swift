@@ -49,7 +49,8 @@ struct BatchCommand: Command {
         func fileName(_ index: Int) -> String { manifest.outputStem(index) + "." + format.fileExtension }
         var todo = Array(slice)
         if case .folder(let folder) = sink {
-            removePartialFiles(in: folder)
+            // Another shard, or a second run of this one, may be writing into the same folder.
+            TemporaryFile.removeLeftovers(in: folder, ownNames: Set(slice.map(fileName)))
             if resume { todo.removeAll { format.isComplete(folder.appendingPathComponent(fileName($0))) } }
         }
         let skipped = slice.count - todo.count
@@ -153,14 +154,6 @@ struct BatchCommand: Command {
                     message: "cannot write \(url.path): it is a file; batch writes a folder of frames, or - for stdout")
             }
             return .folder(target)
-        }
-    }
-
-    /// Temporary files a killed run left behind (`.name.partial-PID`); never complete, so removed.
-    private func removePartialFiles(in folder: URL) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(".") && name.contains(".partial-") {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }
 }
