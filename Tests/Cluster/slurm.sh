@@ -3,15 +3,21 @@
 #   1. munged, slurmctld and slurmd from Debian's packages, started in the background (no systemd),
 #      their state, sockets and logs in a temporary folder, addressing each other at 127.0.0.1 and
 #      listening on the node's own address, not on every interface;
-#   2. a job array of 4 tasks renders a 64-frame sweep, each task `batch --shard $SLURM_ARRAY_TASK_ID/4
-#      --resume` (the script README.md shows);
-#   3. one task is killed with SIGKILL mid-run and requeued (scontrol requeue, start time now);
-#   4. the union of the shards must be byte-identical to an unsharded run, with no temporary file left.
+#   2. a job array of 4 tasks, all running at once, renders a 128-frame 1080p sweep into one shared
+#      folder, each task `batch --shard $SLURM_ARRAY_TASK_ID/4 --resume` (the script README.md shows);
+#   3. task 1 is killed with SIGKILL mid-run and requeued (scontrol requeue, start time now), and
+#      its second attempt must start while other tasks are still writing (a --resume there once
+#      removed their temporary files, and they lost frames);
+#   4. the union of the shards must be byte-identical to an unsharded run, file for file, with no
+#      temporary file left;
+#   steps 2-4 are repeated, 3 times unless the first argument says how many;
+#   5. a job that loses its GPU (injected) exits 75 and is requeued by RequeueExit=75.
 # The daemons are stopped by their PIDs at the end, whatever happened. Prints the time of each step.
-# Usage: Tests/Cluster/slurm.sh   (root; apt-get install munge slurmctld slurmd slurm-client)
+# Usage: Tests/Cluster/slurm.sh [repetitions]   (root; apt-get install munge slurmctld slurmd slurm-client)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root="$PWD"
+repetitions="${1:-3}"
 work="$(mktemp -d /var/tmp/liquidlens-slurm.XXXXXX)"
 chmod 0755 "$work"
 daemons=()
@@ -104,7 +110,8 @@ CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
 JobRequeue=1
 # liquidlens exits 75 when the Vulkan device was lost: run the task again.
 RequeueExit=75
-NodeName=$node NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+# Four CPUs declared on two cores, so that the four tasks of the array run at once.
+NodeName=$node NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN
 PartitionName=render Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 slurmctld -D -f "$SLURM_CONF" >>"$work/slurmctld.log" 2>&1 &
@@ -115,17 +122,22 @@ node_idle() { sinfo -h -N -o %t | grep -q idle; }
 wait_for 30 node_idle || fail "the node did not come up"
 step "munged, slurmctld and slurmd up on 127.0.0.1:$controller_port/$node_port"
 
-# The sweep: a frosted lens moving across a 1280×720 frame, 64 frames, about 0.1 s each on the CPU.
+# The sweep: a frosted lens moving across a 1920×1080 frame, 128 frames, about 0.25 s each on the
+# CPU alone: each task's 32 frames take long enough that the others still write when the
+# requeued task starts again.
 cat >"$work/lens.json" <<'EOF'
-{"canvas": {"width": 640, "height": 360, "scale": 2},
+{"canvas": {"width": 640, "height": 360, "scale": 3},
  "background": [{"type": "gradient", "colors": ["#0f2027", "#ff7e5f"], "angle": 60},
                 {"type": "lines", "spacing": 18, "width": 1, "angle": -30, "color": "#ffffff", "opacity": 0.35}],
  "glass": [{"shape": "capsule", "frame": {"x": 40, "y": 110, "width": 300, "height": 120},
             "optics": {"magnification": 1.2, "frost": 10, "dispersion": 0.2, "tint": [1, 1, 1, 0.1]}}]}
 EOF
 cat >"$work/sweep.json" <<'EOF'
-{"scene": "lens.json", "name": "sweep", "sweep": [{"key": "glass[0].frame.x", "from": 20, "to": 320, "steps": 64}]}
+{"scene": "lens.json", "name": "sweep", "sweep": [{"key": "glass[0].frame.x", "from": 20, "to": 320, "steps": 128}]}
 EOF
+"$liquidlens" batch "$work/sweep.json" -o "$work/whole" --backend cpu -q
+step "rendered the sweep unsharded: 128 frames"
+
 # The job script: README.md's Slurm example, with the PID written down so this test can kill it.
 cat >"$work/render.sh" <<EOF
 #!/bin/sh
@@ -137,20 +149,6 @@ echo \$\$ >"$work/logs/task-\$SLURM_ARRAY_TASK_ID.pid"
 exec "$liquidlens" batch "$work/sweep.json" -o "$work/frames" --shard "\$SLURM_ARRAY_TASK_ID/4" --resume \\
     --progress json --backend cpu -j 1
 EOF
-job="$(sbatch --parsable "$work/render.sh")"
-step "submitted array job $job (4 tasks, 2 CPUs)"
-
-# Task 0 renders frames 1…16: kill it once 3 of them are written.
-task0_frames() { find "$work/frames" -maxdepth 1 -regex '.*/sweep-000\(0[1-9]\|1[0-6]\)\.png' 2>/dev/null | wc -l; }
-task0_started() { (($(task0_frames) >= 3)); }
-task0_ended() { scontrol show job "${job}_0" | grep -q -e JobState=FAILED -e JobState=CANCELLED; }
-wait_for 120 task0_started || fail "task 0 wrote no frames"
-kill -KILL "$(cat "$work/logs/task-0.pid")"
-killed_with="$(task0_frames)"
-((killed_with < 16)) || fail "task 0 finished before it was killed"
-wait_for 60 task0_ended || fail "task 0 did not end after SIGKILL"
-scontrol requeue "${job}_0"
-step "killed task 0 with $killed_with of its 16 frames written; requeued it"
 
 # A requeued job waits about two minutes before it is eligible again: start it now. Asked again
 # while it waits, since slurmd refuses a launch that comes right after the job was killed and
@@ -160,24 +158,45 @@ start_now() {
         scontrol update JobId="$1" StartTime=now
     fi
 }
-array_done() {
-    start_now "${job}_0"
-    [[ -z "$(squeue -h -j "$job")" ]]
-}
-wait_for 300 array_done || fail "the array did not finish"
-for task in 0 1 2 3; do
-    scontrol show job "${job}_$task" | grep -q JobState=COMPLETED || fail "task $task did not complete"
-done
-scontrol show job "${job}_0" | grep -q "Restarts=1" || fail "task 0 was not restarted"
-resumed="$(grep -h "already complete" "$work/logs/${job}_0.out")" || fail "the requeued task did not resume"
-step "all 4 tasks completed; the requeued task 0 said: $resumed"
 
-"$liquidlens" batch "$work/sweep.json" -o "$work/whole" --backend cpu -q
-diff -r "$work/whole" "$work/frames" >/dev/null || fail "the shards differ from the unsharded run"
-[[ "$(find "$work/frames" -type f | wc -l)" == 64 ]] || fail "not 64 files"
-[[ -z "$(find "$work/frames" -name '.*')" ]] || fail "temporary files left"
-grep -h '^{"index"' "$work"/logs/*.out | tail -1
-step "the union of the shards equals the unsharded run: 64 frames, byte for byte, no temporary file"
+for repetition in $(seq "$repetitions"); do
+    rm -rf "$work/frames" "$work"/logs/*
+    job="$(sbatch --parsable "$work/render.sh")"
+    # Task 1 renders frames 33…64: kill it once 3 of them are written.
+    task1_frames() {
+        find "$work/frames" -maxdepth 1 -regex '.*/sweep-000\(3[3-9]\|[45][0-9]\|6[0-4]\)\.png' 2>/dev/null | wc -l
+    }
+    task1_started() { (($(task1_frames) >= 3)); }
+    task1_ended() { scontrol show job "${job}_1" | grep -q -e JobState=FAILED -e JobState=CANCELLED; }
+    all_running() { (($(squeue -h -j "$job" -t RUNNING | wc -l) == 4)); }
+    wait_for 120 all_running || fail "the 4 tasks of $job did not run at once"
+    wait_for 120 task1_started || fail "task 1 wrote no frames"
+    first_pid="$(cat "$work/logs/task-1.pid")"
+    kill -KILL "$first_pid"
+    killed_with="$(task1_frames)"
+    ((killed_with < 32)) || fail "task 1 finished before it was killed"
+    wait_for 60 task1_ended || fail "task 1 did not end after SIGKILL"
+    scontrol requeue "${job}_1"
+    # The second attempt has begun once it has written its PID.
+    task1_restarted() {
+        start_now "${job}_1"
+        [[ "$(cat "$work/logs/task-1.pid" 2>/dev/null)" != "$first_pid" ]]
+    }
+    wait_for 120 task1_restarted || fail "the requeued task 1 did not start again"
+    writing="$(squeue -h -j "$job" -t RUNNING -o %K | grep -v -x 1 | sort | tr '\n' ' ')"
+    [[ -n "$writing" ]] || fail "the requeued task started after the others had finished: nothing was tested"
+    array_done() { [[ -z "$(squeue -h -j "$job")" ]]; }
+    wait_for 300 array_done || fail "the array did not finish"
+    for task in 0 1 2 3; do
+        scontrol show job "${job}_$task" | grep -q JobState=COMPLETED || fail "task $task did not complete"
+    done
+    scontrol show job "${job}_1" | grep -q "Restarts=1" || fail "task 1 was not restarted"
+    grep -q "already complete" "$work/logs/${job}_1.out" || fail "the requeued task did not resume"
+    diff -r "$work/whole" "$work/frames" >/dev/null || fail "the shards differ from the unsharded run"
+    [[ "$(find "$work/frames" -type f | wc -l)" == 128 ]] || fail "not 128 files"
+    [[ -z "$(find "$work/frames" -name '.*')" ]] || fail "temporary files left"
+    step "run $repetition of $repetitions: task 1 killed after $killed_with of its 32 frames, requeued and started again while tasks ${writing}wrote; the union equals the unsharded run, 128 frames byte for byte, no temporary file"
+done
 
 # A lost GPU: the first attempt of this job loses its Vulkan device (injected) and exits 75, which
 # RequeueExit turns into a requeue; the second attempt renders.

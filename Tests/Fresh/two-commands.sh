@@ -79,7 +79,7 @@ inside() {
 # system's store, as a machine there is set up.
 inside "export DEBIAN_FRONTEND=noninteractive; apt-get update -q && apt-get install -y -q binutils-gold gcc git \
     libcurl4-openssl-dev libedit-dev libicu-dev libncurses-dev libpython3-dev libsqlite3-dev libxml2-dev \
-    pkg-config tzdata uuid-dev ca-certificates && update-ca-certificates" >"$work/prerequisites.log" 2>&1 \
+    libstdc++-12-dev pkg-config tzdata uuid-dev ca-certificates && update-ca-certificates" >"$work/prerequisites.log" 2>&1 \
     || { tail -20 "$work/prerequisites.log" >&2; fail "installing swift.org's prerequisites"; }
 inside "swift --version" >"$work/swift.log" 2>&1 || { cat "$work/swift.log" >&2; fail "swift does not run"; }
 step "installed swift.org's prerequisites; $(grep -o 'Swift version [^ ]*' "$work/swift.log")"
