@@ -11,14 +11,22 @@ public enum AnimationFormat: String, Sendable, CaseIterable {
     case mp4
     case webm
 
-    /// The format the path's extension names: png or apng, gif, mp4 (m4v, mov), webm; anything else is a folder.
-    public init(path: String) {
-        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+    /// The format the path's extension names: png or apng, gif, mp4 (m4v, mov), webm; a path
+    /// without an extension, or ending in `/`, is a folder of frames. Another extension is an
+    /// error naming the ones that are written, so that `m.avi` never becomes a folder.
+    public init(path: String) throws {
+        let fileExtension = path.hasSuffix("/") ? "" : URL(fileURLWithPath: path).pathExtension.lowercased()
+        switch fileExtension {
+        case "": self = .folder
         case "png", "apng": self = .apng
         case "gif": self = .gif
         case "mp4", "m4v", "mov": self = .mp4
         case "webm": self = .webm
-        default: self = .folder
+        default:
+            throw ImageFileError(
+                description:
+                    "cannot write \(path): .\(fileExtension) is not a format animate writes; give .gif, .png (APNG), .mp4 (.m4v, .mov) or .webm, or a name without an extension for a folder of PNG frames"
+            )
         }
     }
 }
@@ -58,7 +66,7 @@ public final class AnimationWriter {
     public init(
         output: URL, fps: Double, frameCount: Int, existing: Existing = .refuse, format: AnimationFormat? = nil
     ) throws {
-        self.format = format ?? AnimationFormat(path: output.path)
+        self.format = try format ?? AnimationFormat(path: output.path)
         self.output = output
         self.fps = fps
         self.frameCount = frameCount
@@ -112,8 +120,8 @@ public final class AnimationWriter {
         case .resume:
             completeFrames = Set(
                 (0..<frameCount).filter { index in
-                    (try? PNGCodec.read(
-                        contentsOf: output.appendingPathComponent(Self.frameName(index, count: frameCount)))) != nil
+                    let frame = output.appendingPathComponent(Self.frameName(index, count: frameCount))
+                    return FileAccess.notAFile(frame) == nil && (try? PNGCodec.read(contentsOf: frame)) != nil
                 })
         }
     }

@@ -51,6 +51,13 @@ extension DiffReport {
         let thresholds = configuration.thresholds(for: name)
         let actualImage: RGBA8Image
         let expectedImage: RGBA8Image
+        // A pipe or a device found in a folder is never opened: reading it would wait forever.
+        let notFiles = [actual, expected].compactMap { url in FileAccess.notAFile(url).map { "\(url.path): \($0)" } }
+        guard notFiles.isEmpty else {
+            return Pair(
+                name: name, outcome: .failed, diff: nil, thresholds: thresholds, problems: notFiles,
+                seconds: Date().timeIntervalSince(start))
+        }
         do {
             actualImage = try PNGCodec.read(contentsOf: actual)
             expectedImage = try PNGCodec.read(contentsOf: expected)

@@ -74,7 +74,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// Whether `url` holds a complete file of this format (a PNG ends with its IEND chunk;
     /// the others are complete once they exist, since every write is atomic).
     public func isComplete(_ url: URL) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        guard FileAccess.notAFile(url) == nil, let handle = try? FileHandle(forReadingFrom: url) else { return false }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 0 else { return false }
         guard self == .png else { return true }

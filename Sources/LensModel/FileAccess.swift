@@ -32,6 +32,22 @@ package enum FileAccess {
         }
     }
 
+    /// Why the entry at `url` (links followed) is no file to read in a folder walk: a named pipe,
+    /// socket or device would block or never end; nil for a regular file, or when it is missing
+    /// (the read then says so).
+    package static func notAFile(_ url: URL) -> String? {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return reason(EISDIR)
+        case S_IFIFO: return "it is a named pipe, not a file"
+        case S_IFSOCK: return "it is a socket, not a file"
+        case S_IFCHR, S_IFBLK: return "it is a device, not a file"
+        default: return "it is not a regular file"
+        }
+    }
+
     /// The bytes of the file at `url`, which may also be a pipe (`<(…)` in a shell). A folder, a
     /// file that cannot be opened, or one over `limit` bytes fails with the reason.
     package static func read(_ url: URL, limit: Int) throws(Problem) -> Data {

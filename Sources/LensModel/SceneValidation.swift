@@ -109,15 +109,9 @@ public enum Limits {
     /// Sweeps in one batch manifest.
     public static let batchSweeps = 8
 
-    /// Most pixels a frame may have: `$LIQUIDLENS_MAX_PIXELS` when set (a budget checked before
-    /// anything is allocated), else the largest square frame.
-    public static var maxPixels: Int {
-        let largest = pixelSide.upperBound * pixelSide.upperBound
-        if let text = ProcessInfo.processInfo.environment["LIQUIDLENS_MAX_PIXELS"], let value = Int(text), value > 0 {
-            return min(value, largest)
-        }
-        return largest
-    }
+    /// Most pixels a frame may have: the largest square frame. A resolver may be given a lower
+    /// budget (``pixelSide`` still bounds each side).
+    public static let maxPixels = pixelSide.upperBound * pixelSide.upperBound
 }
 
 extension Scene {

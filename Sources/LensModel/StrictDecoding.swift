@@ -114,9 +114,12 @@ extension Decoder {
         let known = Set(Keys.allCases.map(\.stringValue))
         for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue })
         where !known.contains(key.stringValue) {
-            let expected = Keys.allCases.map(\.stringValue).joined(separator: ", ")
+            let names = Keys.allCases.map(\.stringValue)
+            let suggestion = NameSuggestion.clause(for: key.stringValue, among: names, quote: "\"")
             throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath + [key], debugDescription: "unknown key (expected one of: \(expected))"))
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "unknown key\(suggestion) (expected one of: \(names.joined(separator: ", ")))"))
         }
     }
 }

@@ -15,15 +15,21 @@ public struct SceneResolver: Sendable {
     /// Keeps the last backdrop and label raster, so frames of one scene paint them once.
     public var cache: ResolveCache?
 
+    /// Most pixels a frame may have, checked before anything is allocated (at most
+    /// ``Limits/maxPixels``).
+    public var pixelBudget: Int
+
     /// A resolver that loads images with `loadImage`; without `text`, scenes with controls or text layers fail;
-    /// without `cache`, every frame paints its own backdrop and label.
+    /// without `cache`, every frame paints its own backdrop and label; `pixelBudget` lowers the
+    /// largest frame allowed.
     public init(
         loadImage: @escaping @Sendable (String) throws -> RGBA8Image, text: (any TextRasterizer)? = nil,
-        cache: ResolveCache? = nil
+        cache: ResolveCache? = nil, pixelBudget: Int = Limits.maxPixels
     ) {
         self.loadImage = loadImage
         self.text = text
         self.cache = cache
+        self.pixelBudget = min(pixelBudget, Limits.maxPixels)
     }
 
     /// Resolves `scene`; `scale` overrides the canvas scale when given.
@@ -41,11 +47,9 @@ public struct SceneResolver: Sendable {
                     "\(width)×\(height) px is outside \(side.lowerBound)…\(side.upperBound) px per side at scale \(scale.formatted)"
             )
         }
-        guard width * height <= Limits.maxPixels else {
+        guard width * height <= pixelBudget else {
             throw SceneError(
-                keyPath: "canvas",
-                message: "\(width)×\(height) px exceeds the pixel budget of \(Limits.maxPixels) (LIQUIDLENS_MAX_PIXELS)"
-            )
+                keyPath: "canvas", message: "\(width)×\(height) px exceeds the pixel budget of \(pixelBudget)")
         }
 
         let scene = try expandControls(scene, scale: scale, width: width, height: height)

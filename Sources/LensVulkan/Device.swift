@@ -16,6 +16,16 @@ public struct DeviceDescription: Sendable, CustomStringConvertible {
     /// Its memory heaps, whether they make it unified or discrete, and its transfer queue.
     public let memory: DeviceMemoryLayout
 
+    /// Whether a device preference names this device: a preference of digits alone is an
+    /// index, matched exactly (never digits inside a name, as in "LLVM 15.0.6"); anything else is
+    /// a part of the name, in any case.
+    public func isNamed(by preference: String) -> Bool {
+        if !preference.isEmpty && preference.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return Int(preference) == index
+        }
+        return name.localizedCaseInsensitiveContains(preference)
+    }
+
     public var description: String {
         "[\(index)] \(name) (\(type), Vulkan \(apiVersion))" + (rejection.map { ": rejected, \($0)" } ?? ": usable")
     }
@@ -190,11 +200,7 @@ enum DeviceSelector {
             ? "  (none: the Vulkan loader found no device; for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)"
             : survey.map { "  \($0.description)" }.joined(separator: "\n")
         if let preference, !preference.isEmpty {
-            let matches = survey.filter {
-                String($0.description.index) == preference
-                    || $0.description.name.localizedCaseInsensitiveContains(preference)
-            }
-            guard let match = matches.first else {
+            guard let match = survey.first(where: { $0.description.isNamed(by: preference) }) else {
                 throw VulkanError("no Vulkan device matches \"\(preference)\". Devices found:\n\(listing)")
             }
             guard let choice = match.choice else {

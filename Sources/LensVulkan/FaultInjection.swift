@@ -3,8 +3,8 @@ import LensModel
 
 /// Failures a ``VulkanRenderer`` fakes on purpose, so tests can see how failures are reported and
 /// survived without a broken device. Fixed when the renderer is made, from
-/// ``VulkanOptions/faultInjection``: by default the `LIQUIDLENS_INJECT_*` environment variables
-/// (which is how the CLI tests reach it), or set directly by a library caller.
+/// ``VulkanOptions/faultInjection``: none by default; the command line maps its
+/// `LIQUIDLENS_INJECT_*` environment variables onto it (which is how the CLI tests reach it).
 public struct FaultInjection: Sendable, Equatable {
     /// Flips the low bits of red in every 7th pixel of every frame read back, as a broken shader
     /// would; the parity check of `liquidlens bench` must notice. `LIQUIDLENS_INJECT_WRONG_PIXELS=1`.
@@ -39,11 +39,6 @@ public struct FaultInjection: Sendable, Equatable {
             deviceLostAtFrame: environment["LIQUIDLENS_INJECT_DEVICE_LOST"].flatMap { Int($0) },
             outOfMemory: environment["LIQUIDLENS_INJECT_OUT_OF_MEMORY"] == "1",
             labelFreeCompileFails: environment["LIQUIDLENS_INJECT_LABEL_FREE_COMPILE_FAILURE"] == "1")
-    }
-
-    /// The faults this process's environment asks for.
-    public static var fromEnvironment: FaultInjection {
-        FaultInjection(environment: ProcessInfo.processInfo.environment)
     }
 
     /// Throws where a real allocation would, before the frame's buffers are grown.

@@ -23,8 +23,8 @@ public struct VulkanOptions: Sendable {
     /// Options with the given settings; each defaults to the usual choice.
     public init(
         device: String? = nil, validation: Bool = false,
-        pipelineCacheDirectory: URL? = VulkanOptions.defaultCacheDirectory,
-        faultInjection: FaultInjection = .fromEnvironment, memoryPath: MemoryPath = .automatic,
+        pipelineCacheDirectory: URL? = nil, faultInjection: FaultInjection = FaultInjection(),
+        memoryPath: MemoryPath = .automatic,
         standIn: (@Sendable (FrameParameters) -> RGBA8Image)? = nil
     ) {
         self.device = device
@@ -35,9 +35,10 @@ public struct VulkanOptions: Sendable {
         self.standIn = standIn
     }
 
-    /// `$LIQUIDLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/liquidlens`, else `~/.cache/liquidlens`.
-    public static var defaultCacheDirectory: URL? {
-        let environment = ProcessInfo.processInfo.environment
+    /// The pipeline cache folder the conventions of `environment` name: `LIQUIDLENS_CACHE_DIR`,
+    /// else `$XDG_CACHE_HOME/liquidlens`, else `$HOME/.cache/liquidlens` (the command line passes
+    /// its own environment; a library caller decides).
+    public static func cacheDirectory(environment: [String: String]) -> URL? {
         if let explicit = environment["LIQUIDLENS_CACHE_DIR"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit)
         }

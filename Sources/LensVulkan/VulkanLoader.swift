@@ -82,9 +82,13 @@ enum VulkanLoader {
     /// The opened loader, or why it could not be opened; set by the first `load()`.
     nonisolated(unsafe) private static var outcome: Result<UnsafeMutableRawPointer, VulkanError>?
 
-    /// The loader's file name; `LIQUIDLENS_VULKAN_LIBRARY` overrides it (tests point it at nothing).
+    nonisolated(unsafe) private static var chosenLibrary = "libvulkan.so.1"
+
+    /// The loader's file name, `libvulkan.so.1` unless set before the first `load()` (the
+    /// command line's `LIQUIDLENS_VULKAN_LIBRARY`; tests point it at nothing).
     static var libraryName: String {
-        ProcessInfo.processInfo.environment["LIQUIDLENS_VULKAN_LIBRARY"] ?? "libvulkan.so.1"
+        get { lock.withLock { chosenLibrary } }
+        set { lock.withLock { chosenLibrary = newValue } }
     }
 
     /// Opens the loader once per process; later calls repeat the first answer.
@@ -97,8 +101,9 @@ enum VulkanLoader {
     }
 
     /// Opens the library and checks it is a Vulkan loader: every loader exports
-    /// `vkGetInstanceProcAddr`, and with it every core entry point.
+    /// `vkGetInstanceProcAddr`, and with it every core entry point. Called with `lock` held.
     private static func open() throws(VulkanError) -> UnsafeMutableRawPointer {
+        let libraryName = chosenLibrary
         guard let library = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
             throw VulkanError(
                 "no Vulkan loader: \(libraryName) cannot be opened (apt-get install libvulkan1 mesa-vulkan-drivers)")
@@ -120,5 +125,14 @@ enum VulkanLoader {
             preconditionFailure("the Vulkan loader \(libraryName) has no \(name)")
         }
         return unsafeBitCast(address, to: Function.self)
+    }
+}
+
+extension VulkanRenderer {
+    /// The Vulkan loader library this process opens, `libvulkan.so.1` by default. Set it before
+    /// the first renderer or device listing: the loader, once opened, stays open.
+    public static var loaderLibrary: String {
+        get { VulkanLoader.libraryName }
+        set { VulkanLoader.libraryName = newValue }
     }
 }

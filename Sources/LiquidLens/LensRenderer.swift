@@ -114,6 +114,13 @@ public final class LensRenderer {
         activeBackend = vulkan == nil ? .cpu : .vulkan
     }
 
+    /// The Vulkan loader library this process opens, `libvulkan.so.1` by default. Set it before
+    /// the first Vulkan renderer or device listing: the loader, once opened, stays open.
+    public static var vulkanLoaderLibrary: String {
+        get { VulkanRenderer.loaderLibrary }
+        set { VulkanRenderer.loaderLibrary = newValue }
+    }
+
     /// The Vulkan device in use, if any.
     public var device: DeviceDescription? { vulkan?.deviceDescription }
     /// Validation-layer messages so far (Vulkan with validation on only).
@@ -175,14 +182,15 @@ public final class LensRenderer {
     /// Resolves `scene` for the backends, reading its images with `PNGCodec`. Frames resolved
     /// with one `cache` paint an unchanged backdrop and label once.
     public static func resolve(
-        _ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil, cache: ResolveCache? = nil
+        _ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil, cache: ResolveCache? = nil,
+        pixelBudget: Int = Limits.maxPixels
     ) throws -> FrameParameters {
         let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let resolver = SceneResolver(
             loadImage: { path in
                 let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
                 return try PNGCodec.read(contentsOf: url)
-            }, text: scene.needsText ? try sharedText() : nil, cache: cache)
+            }, text: scene.needsText ? try sharedText() : nil, cache: cache, pixelBudget: pixelBudget)
         return try resolver.resolve(scene, scale: scale)
     }
 

@@ -62,6 +62,20 @@ struct AnimateCommand: Command {
         }
         let source = try loadSource()
         let outputURL = Console.outputURL(output.path ?? source.name + ".gif")
+        let chosenFormat: AnimationFormat
+        do {
+            chosenFormat = try format ?? AnimationFormat(path: output.path ?? outputURL.path)
+        } catch {
+            throw UsageError(message: "\(error)")
+        }
+        let givenPath = output.path ?? ""
+        if format == nil && chosenFormat == .folder && progress.style != .none && givenPath != "-"
+            && !givenPath.hasSuffix("/")
+        {
+            printError(
+                "animate: \(Console.name(outputURL)) has no extension: writing a folder of numbered PNG frames (.gif, .png, .mp4 or .webm make one file)"
+            )
+        }
         let frameCount = max(1, Int(((duration ?? source.naturalDuration) * fps).rounded()))
         var renderer = try makeRenderer(
             backend.choice, device.vulkanOptions,
@@ -69,7 +83,7 @@ struct AnimateCommand: Command {
             whileCompiling: compile.policy, quiet: progress.style == .none)
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
         let writer = try AnimationWriter(
-            output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: format)
+            output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: chosenFormat)
         let progress = Progress(total: frameCount, style: self.progress.style)
         Interruption.watch()
         for index in 0..<frameCount {
@@ -90,7 +104,7 @@ struct AnimateCommand: Command {
             do {
                 parameters = try LensRenderer.resolve(
                     source.frameAt(Double(index) / fps), baseDirectory: source.baseDirectory,
-                    scale: scale.pixelsPerPoint)
+                    scale: scale.pixelsPerPoint, pixelBudget: CommandEnvironment.pixelBudget)
             } catch let error as SceneError {
                 throw CommandFailure(message: "\(scenePath ?? source.name) at frame \(index + 1): \(error)")
             }

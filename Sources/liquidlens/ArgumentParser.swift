@@ -1,4 +1,5 @@
 import Foundation
+import LiquidLens
 
 /// One option, flag or positional argument, as help, usage, completion and the parser see it.
 /// The property wrappers ``Option``, ``Flag`` and ``Argument`` make one each.
@@ -46,8 +47,9 @@ struct Declaration {
             do throws(ValueError) {
                 set(try parser.parse(text))
             } catch .invalid(let rejected) {
+                let suggestion = NameSuggestion.clause(for: rejected, among: parser.completions)
                 throw UsageError(
-                    message: "Invalid value '\(rejected)' for '\(label)' (expected \(parser.expectation))")
+                    message: "Invalid value '\(rejected)' for '\(label)'\(suggestion) (expected \(parser.expectation))")
             } catch .message(let message) {
                 throw UsageError(message: message)
             }
@@ -151,7 +153,9 @@ extension ValueParser where Value: CaseIterable & RawRepresentable, Value.RawVal
         let expectation = "one of: \(names.joined(separator: ", "))"
         return Self(expectation: expectation, completions: names, describe: \.rawValue) { text throws(ValueError) in
             guard let value = Value(rawValue: text) else {
-                throw .message("Unknown \(noun) '\(text)' (expected \(expectation))")
+                throw .message(
+                    "Unknown \(noun) '\(text)'\(NameSuggestion.clause(for: text, among: names)) (expected \(expectation))"
+                )
             }
             return value
         }

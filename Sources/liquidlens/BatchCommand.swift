@@ -14,7 +14,7 @@ struct BatchCommand: Command {
     static let discussion: String? = """
         The manifest lists scenes ({"scenes": ["a.json", {"example": "tab-bar"}]}) or sweeps one
         scene ({"scene": "a.json", "sweep": [{"key": "glass[0].frame.x", "from": 0, "to": 300,
-        "steps": 16}]}); several sweeps multiply. Output names are deterministic (0001-a.png,
+        "steps": 16}]}); several sweeps multiply. Output names are deterministic (00001-a.png,
         frame-00001.png), so --shard I/N (0-based) splits a batch across machines and the union
         of all shards equals one unsharded run. Frames are written atomically; --resume keeps
         the complete ones. With -o - (or a named pipe) the frames stream there one after another
@@ -81,7 +81,8 @@ struct BatchCommand: Command {
                 do {
                     let (scene, directory) = try manifest.scene(index)
                     return try LensRenderer.resolve(
-                        scene, baseDirectory: directory, scale: manifest.scale, cache: cache)
+                        scene, baseDirectory: directory, scale: manifest.scale, cache: cache,
+                        pixelBudget: CommandEnvironment.pixelBudget)
                 } catch let error as SceneError {
                     throw CommandFailure(
                         message: "\(manifestPath), frame \(index + 1) (\(manifest.outputStem(index))): \(error)")

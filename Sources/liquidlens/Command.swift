@@ -1,4 +1,5 @@
 import Foundation
+import LiquidLens
 
 /// A type whose stored properties declare options and arguments: a command, or an option group
 /// that commands share. Groups nest: a stored property that is itself `ParsableArguments` adds
@@ -67,7 +68,10 @@ extension Command {
                 !declaration.isArgument
                     && ("--\(declaration.name)" == name || declaration.short.map { "-\($0)" } == name)
             }
-            guard let option else { throw UsageError(message: "Unknown option '\(name)'") }
+            guard let option else {
+                let known = declarations.filter { !$0.isArgument }.map { "--\($0.name)" }
+                throw UsageError(message: "Unknown option '\(name)'\(NameSuggestion.clause(for: name, among: known))")
+            }
             if option.valueName == nil {
                 guard inlineValue == nil else { throw UsageError(message: "Option '\(option.label)' takes no value") }
                 given.append((option, argument))

@@ -14,6 +14,38 @@ enum Console {
         return url
     }
 
+    /// The PNG an image output argument names, as it reads: nil is `defaultName`; `-` is
+    /// standard output; a path ending in `/` is a folder (made when missing) that gets
+    /// `defaultName`; a name with an extension other than `.png` is refused, so that no `.jpg`
+    /// ever holds PNG bytes. Pipes and devices are written in place, whatever their names.
+    static func pngOutputURL(_ argument: String?, defaultName: String) throws -> URL {
+        guard let argument else { return outputURL(defaultName) }
+        if argument.hasSuffix("/") {
+            let folder = URL(fileURLWithPath: argument, isDirectory: true)
+            do {
+                try FileAccess.createFolders(folder)
+            } catch {
+                throw CommandFailure(message: "cannot write into \(argument): \(error)")
+            }
+            return outputURL(folder.appendingPathComponent(defaultName).path)
+        }
+        let url = outputURL(argument)
+        let fileExtension = url.pathExtension.lowercased()
+        guard fileExtension.isEmpty || fileExtension == "png" || isStream(url) else {
+            throw UsageError(
+                message:
+                    "cannot write \(argument): the output is a PNG image; give a name ending in .png, a folder ending in /, or - for stdout"
+            )
+        }
+        return url
+    }
+
+    /// Whether `url` is a pipe or a device, written in place whatever its name says.
+    private static func isStream(_ url: URL) -> Bool {
+        if case .stream = try? OutputDestination(of: url) { return true }
+        return false
+    }
+
     /// An output as the report lines name it: its path, or "standard output".
     static func name(_ url: URL) -> String { OutputDestination.name(of: url) }
 

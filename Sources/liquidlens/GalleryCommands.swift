@@ -8,23 +8,27 @@ struct GalleryCommand: Command {
     static let discussion: String? =
         "Cells run left to right, top to bottom, in the order 'liquidlens gallery --list' prints."
 
-    var output = OutputOption(help: "The PNG to write, or - for stdout.", default: "gallery.png")
+    var output = OutputOption(help: "The PNG to write, a folder ending in /, or - for stdout (default: gallery.png).")
     var backend = BackendOption()
     var device = DeviceOption()
     @Flag("list", help: "Print the cell names instead of rendering.") var list: Bool
+    var quiet = QuietOption()
 
     func run() throws {
         if list {
             for (index, cell) in FeatureGallery.cells.enumerated() { print("\(index + 1). \(cell.name)") }
             return
         }
-        let outputURL = Console.outputURL(output.path)
+        let outputURL = try Console.pngOutputURL(output.path, defaultName: "gallery.png")
         let cells = FeatureGallery.cells.map { (name: $0.name, scene: $0.scene) }
         let renderer = try makeRenderer(
-            backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene))
-        let sheet = try renderContactSheet(cells, columns: FeatureGallery.columns, on: renderer)
+            backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),
+            quiet: quiet.isOn)
+        let sheet = try renderContactSheet(cells, columns: FeatureGallery.columns, on: renderer, quiet: quiet.isOn)
         try PNGCodec.write(sheet, to: outputURL)
-        Console.say("wrote \(Console.name(outputURL)) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
+        if !quiet.isOn {
+            Console.say("wrote \(Console.name(outputURL)) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
+        }
     }
 }
 
@@ -40,30 +44,35 @@ struct PresetsCommand: Command {
     @Option("sheet", valueName: "file.png", help: "Render every preset into one contact sheet.") var sheet: String?
     var backend = BackendOption()
     var device = DeviceOption()
+    var quiet = QuietOption()
 
     func run() throws {
         guard let sheet else {
             for preset in ThemePreset.allCases { print(helpRow(preset.rawValue, preset.summary), terminator: "") }
             return
         }
-        let sheetURL = Console.outputURL(sheet)
+        let sheetURL = try Console.pngOutputURL(sheet, defaultName: "presets.png")
         let cells = ThemePreset.allCases.map { (name: $0.rawValue, scene: $0.sampleScene()) }
         let renderer = try makeRenderer(
-            backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene))
-        let image = try renderContactSheet(cells, columns: 6, on: renderer)
+            backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),
+            quiet: quiet.isOn)
+        let image = try renderContactSheet(cells, columns: 6, on: renderer, quiet: quiet.isOn)
         try PNGCodec.write(image, to: sheetURL)
-        Console.say("wrote \(Console.name(sheetURL)) (\(cells.count) presets, \(image.width)×\(image.height) px)")
+        if !quiet.isOn {
+            Console.say("wrote \(Console.name(sheetURL)) (\(cells.count) presets, \(image.width)×\(image.height) px)")
+        }
     }
 }
 
-/// Renders the cells in order, naming each on stderr as it is done, into a sheet `columns` wide.
+/// Renders the cells in order, naming each on stderr as it is done (unless `quiet`), into a sheet
+/// `columns` wide.
 private func renderContactSheet(
-    _ cells: [(name: String, scene: Scene)], columns: Int, on renderer: LensRenderer
+    _ cells: [(name: String, scene: Scene)], columns: Int, on renderer: LensRenderer, quiet: Bool
 ) throws -> RGBA8Image {
     var images: [RGBA8Image] = []
     for (index, cell) in cells.enumerated() {
         images.append(try renderer.render(cell.scene))
-        printError("[\(index + 1)/\(cells.count)] \(cell.name)")
+        if !quiet { printError("[\(index + 1)/\(cells.count)] \(cell.name)") }
     }
     return ContactSheet.compose(images, columns: columns)
 }

@@ -112,7 +112,11 @@ struct DeviceOption: ParsableArguments {
 
     /// Vulkan set up on the selected device with the selected memory path.
     var vulkanOptions: VulkanOptions {
-        get throws { VulkanOptions(device: selection, memoryPath: try memoryPath) }
+        get throws {
+            VulkanOptions(
+                device: selection, pipelineCacheDirectory: CommandEnvironment.pipelineCache,
+                faultInjection: CommandEnvironment.faults, memoryPath: try memoryPath)
+        }
     }
 }
 
@@ -123,6 +127,12 @@ struct ValidationOption: ParsableArguments {
     var isEnabled: Bool { given || ProcessInfo.processInfo.environment["LIQUIDLENS_VALIDATION"] == "1" }
 }
 
+/// `-q`: no status lines (the backend chosen, what was written, cells as they finish); errors and
+/// warnings still show.
+struct QuietOption: ParsableArguments {
+    @Flag("quiet", short: "q", help: "Print only errors and warnings.") var isOn: Bool
+}
+
 /// `--scale`: pixels per point, overriding the scene's.
 struct ScaleOption: ParsableArguments {
     @Option(
@@ -131,21 +141,12 @@ struct ScaleOption: ParsableArguments {
     var pixelsPerPoint: Double?
 }
 
-/// `-o, --output`: where the command writes; `Path` is `String` when there is a fixed default.
-struct OutputOption<Path>: ParsableArguments {
-    @Option var path: Path
-}
+/// `-o, --output`: where the command writes; nil when not given (the command derives a default).
+struct OutputOption: ParsableArguments {
+    @Option var path: String?
 
-extension OutputOption where Path == String? {
-    /// An output without a fixed default (the command derives one).
     init(valueName: String = "output", help: String) {
         _path = Option("output", short: "o", valueName: valueName, help: help)
-    }
-}
-
-extension OutputOption where Path == String {
-    init(help: String, default defaultPath: String) {
-        _path = Option(wrappedValue: defaultPath, "output", short: "o", help: help)
     }
 }
 

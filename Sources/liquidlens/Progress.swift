@@ -19,8 +19,9 @@ final class Progress: @unchecked Sendable {
         self.unit = unit
     }
 
-    /// One more done: the item at `index` (its place in the whole output, as in its file name,
-    /// when it has one); `total` corrects the count when it is learned only once the work starts.
+    /// One more done: the item at `index` (its 0-based place in the whole output, when it has
+    /// one; JSON lines print it from 1, as its file name numbers it); `total` corrects the count
+    /// when it is learned only once the work starts.
     func advance(index: Int? = nil, total: Int? = nil) {
         lock.withLock {
             if let total { self.total = total }
@@ -49,7 +50,7 @@ final class Progress: @unchecked Sendable {
             }
         case .json:
             // One write per line, so lines from several processes sharing a log never interleave.
-            let place = index.map { #""index":\#($0),"# } ?? ""
+            let place = index.map { #""index":\#($0 + 1),"# } ?? ""
             printError(
                 #"{\#(place)"done":\#(done),"total":\#(total),"#
                     + #""\#(unit)PerSecond":\#(String(format: "%.3f", rate)),"etaSeconds":\#(String(format: "%.1f", eta))}"#

@@ -2,7 +2,18 @@ import Foundation
 import LiquidLens
 
 extension BuiltInScene: ExpressibleByArgument {
-    static var argumentParser: ValueParser<BuiltInScene> { .named("example") }
+    /// An example's name; an animation's name points at `animate`.
+    static var argumentParser: ValueParser<BuiltInScene> {
+        let named = ValueParser<BuiltInScene>.named("example")
+        return ValueParser(expectation: named.expectation, completions: named.completions, describe: named.describe) {
+            text throws(ValueError) in
+            if BuiltInAnimation(rawValue: text) != nil {
+                throw .message(
+                    "'\(text)' is an animated example; render its frames with: liquidlens animate --example \(text)")
+            }
+            return try named.parse(text)
+        }
+    }
 }
 
 /// `liquidlens render`: one scene or built-in example to a PNG, optionally timed.
@@ -17,7 +28,8 @@ struct RenderCommand: Command {
     @Argument("scene", help: "A scene JSON file.") var scenePath: String?
     @Option("example", valueName: "name", help: "A built-in scene (see 'liquidlens examples').")
     var example: BuiltInScene?
-    var output = OutputOption(help: "The PNG to write, or - for stdout (default: <scene or example name>.png).")
+    var output = OutputOption(
+        help: "The PNG to write, a folder ending in /, or - for stdout (default: <scene or example name>.png).")
     @Option("appearance", help: "Examples: light or dark (controls: the row to draw; default both).")
     var appearance: ControlAppearance?
     @Option("content-size", valueName: "category", help: "Examples: Dynamic Type category, xS…XXXL, AX1…AX5.")
@@ -31,17 +43,30 @@ struct RenderCommand: Command {
         "frames", valueName: "n", help: "Frames timed after the first with --timing.", parser: .integer(in: 1...10_000))
     var frames = 10
     var validation = ValidationOption()
+    var quiet = QuietOption()
 
     func run() throws {
         if scenePath != nil && example != nil {
             throw UsageError(message: "Give either <scene> or --example, not both")
+        }
+        if scenePath != nil && (appearance != nil || contentSize != .large) {
+            throw UsageError(
+                message:
+                    "--appearance and --content-size apply to --example; a scene file sets its own colours and type sizes"
+            )
         }
         let scene: Scene
         let baseDirectory: URL?
         let defaultOutput: String
         if let scenePath {
             let url = URL(fileURLWithPath: scenePath)
+            try hintAtExampleName(scenePath)
             scene = try loadFile(scenePath, Scene.load(contentsOf:))
+            if scene.animation != nil && !quiet.isOn {
+                printError(
+                    "note: \(scenePath) is animated; this is its first frame (t = 0). liquidlens animate \(scenePath) renders every frame"
+                )
+            }
             baseDirectory = url.deletingLastPathComponent()
             defaultOutput = url.deletingPathExtension().lastPathComponent + ".png"
         } else {
@@ -56,7 +81,7 @@ struct RenderCommand: Command {
             baseDirectory = nil
             defaultOutput = example.rawValue + ".png"
         }
-        let outputURL = Console.outputURL(output.path ?? defaultOutput)
+        let outputURL = try Console.pngOutputURL(output.path, defaultName: defaultOutput)
 
         var vulkanOptions = try device.vulkanOptions
         vulkanOptions.validation = validation.isEnabled
@@ -64,18 +89,31 @@ struct RenderCommand: Command {
         let resolveStart = Date()
         let parameters: FrameParameters
         do {
-            parameters = try LensRenderer.resolve(scene, baseDirectory: baseDirectory, scale: scale.pixelsPerPoint)
+            parameters = try LensRenderer.resolve(
+                scene, baseDirectory: baseDirectory, scale: scale.pixelsPerPoint,
+                pixelBudget: CommandEnvironment.pixelBudget)
         } catch let error as SceneError {
             throw CommandFailure(message: "\(scenePath ?? "scene"): \(error)")
         }
         let resolveTime = Date().timeIntervalSince(resolveStart)
 
+        // Timing and validation are about the GPU: `auto` takes Vulkan for them whatever the size,
+        // waiting for its pipelines (and the CPU, saying so, only when no device works).
+        let measuresGPU = backend.choice == .automatic && (timing || validation.isEnabled)
         let setupStart = Date()
         let renderer = try makeRenderer(
             backend.choice, vulkanOptions,
-            job: RenderJob(frames: timing ? 1 + frames : 1, width: parameters.width, height: parameters.height),
-            whileCompiling: compile.policy)
+            job: measuresGPU
+                ? nil : RenderJob(frames: timing ? 1 + frames : 1, width: parameters.width, height: parameters.height),
+            whileCompiling: measuresGPU ? compile.policy ?? .wait : compile.policy, quiet: quiet.isOn)
         let setupTime = Date().timeIntervalSince(setupStart)
+        if measuresGPU && renderer.activeBackend == .vulkan && !quiet.isOn {
+            printError("liquidlens: backend vulkan (auto: \(timing ? "--timing" : "--validation") is about the GPU)")
+        }
+        if validation.isEnabled && renderer.activeBackend == .cpu {
+            printError(
+                "warning: --validation checks Vulkan calls; the CPU reference rendered this, so nothing was validated")
+        }
 
         let firstStart = Date()
         let image = try renderer.render(parameters)
@@ -84,7 +122,9 @@ struct RenderCommand: Command {
 
         let renderedBy =
             renderer.standInFrames > 0 ? "cpu reference, while the Vulkan pipelines compiled" : renderer.backendName
-        Console.say("wrote \(Console.name(outputURL)) (\(image.width)×\(image.height) px, \(renderedBy))")
+        if !quiet.isOn {
+            Console.say("wrote \(Console.name(outputURL)) (\(image.width)×\(image.height) px, \(renderedBy))")
+        }
         for message in renderer.validationMessages {
             printError("validation: \(message)")
         }
@@ -92,7 +132,22 @@ struct RenderCommand: Command {
             try printTiming(
                 renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
         }
-        noteStandIn(renderer)
+        if !quiet.isOn { noteStandIn(renderer) }
+    }
+
+    /// A scene path that does not exist but names a built-in example or animation is an error
+    /// that says how to render that.
+    private func hintAtExampleName(_ path: String) throws {
+        guard !FileManager.default.fileExists(atPath: path) else { return }
+        if BuiltInScene(rawValue: path) != nil {
+            throw CommandFailure(
+                message: "\(path): no such file; to render the built-in example: liquidlens render --example \(path)")
+        }
+        if BuiltInAnimation(rawValue: path) != nil {
+            throw CommandFailure(
+                message: "\(path): no such file; to render the built-in animation: liquidlens animate --example \(path)"
+            )
+        }
     }
 
     /// Renders `frames` more frames and prints the setup, resolve, first-frame and per-frame times.

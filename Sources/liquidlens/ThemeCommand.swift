@@ -20,8 +20,16 @@ struct ThemeCommand: Command {
         let theme = try loadTheme()
         let json = try ThemeExport.json(theme)
         let swift = ThemeExport.swift(theme, name: constantName)
-        if let jsonPath { try OutputFile.write(json + Data("\n".utf8), to: Console.outputURL(jsonPath)) }
-        if let swiftPath { try OutputFile.write(Data(swift.utf8), to: Console.outputURL(swiftPath)) }
+        let jsonURL = jsonPath.map(Console.outputURL)
+        let swiftURL = swiftPath.map(Console.outputURL)
+        if let jsonURL {
+            try OutputFile.write(json + Data("\n".utf8), to: jsonURL)
+            Console.say("wrote \(Console.name(jsonURL)) (the theme as JSON)")
+        }
+        if let swiftURL {
+            try OutputFile.write(Data(swift.utf8), to: swiftURL)
+            Console.say("wrote \(Console.name(swiftURL)) (Swift that builds the theme, constant '\(constantName)')")
+        }
         if jsonPath == nil && swiftPath == nil {
             print(String(decoding: json, as: UTF8.self))
             print()
@@ -32,6 +40,12 @@ struct ThemeCommand: Command {
     /// The preset named `source`, else the theme of the scene file at `source`.
     private func loadTheme() throws -> Theme {
         if let preset = ThemePreset(rawValue: source) { return preset.theme }
+        let presets = ThemePreset.allCases.map(\.rawValue)
+        if !FileManager.default.fileExists(atPath: source),
+            let meant = NameSuggestion.closest(to: source, among: presets)
+        {
+            throw CommandFailure(message: "\(source): no such preset or file; did you mean the preset '\(meant)'?")
+        }
         let scene: Scene
         do {
             scene = try Scene.load(contentsOf: URL(fileURLWithPath: source))

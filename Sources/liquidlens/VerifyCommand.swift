@@ -35,7 +35,8 @@ struct VerifyCommand: Command {
             do {
                 let (scene, directory) = try manifest.scene(index)
                 let resolved = try LensRenderer.resolve(
-                    scene, baseDirectory: directory, scale: manifest.scale, cache: cache)
+                    scene, baseDirectory: directory, scale: manifest.scale, cache: cache,
+                    pixelBudget: CommandEnvironment.pixelBudget)
                 parameters[index] = resolved
                 return resolved
             } catch let error as SceneError {

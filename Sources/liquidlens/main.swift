@@ -31,6 +31,7 @@ enum LiquidLensTool {
 
     /// Runs the command line (without the tool's name) and returns the exit status.
     static func main(_ arguments: [String]) -> Int32 {
+        CommandEnvironment.chooseVulkanLoader()
         switch arguments.first {
         case nil, "-h"?, "--help"?:
             print(help)
@@ -85,7 +86,8 @@ enum LiquidLensTool {
     }
 
     private static func unknownSubcommand(_ name: String) -> Int32 {
-        printError("Error: Unknown subcommand '\(name)'")
+        printError(
+            "Error: Unknown subcommand '\(name)'\(NameSuggestion.clause(for: name, among: commands.map { $0.name }))")
         printError("Usage: liquidlens <subcommand>")
         printError("  See 'liquidlens --help' for more information.")
         return ExitStatus.usage

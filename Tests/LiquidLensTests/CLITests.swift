@@ -38,8 +38,16 @@ func runProcess(
     process.standardOutput = out
     process.standardError = err
     try process.run()
+    // Both pipes at once: a child that fills stderr while stdout is read first would block forever.
+    nonisolated(unsafe) var stderr = Data()
+    let stderrRead = DispatchGroup()
+    stderrRead.enter()
+    DispatchQueue.global().async {
+        stderr = err.fileHandleForReading.readDataToEndOfFile()
+        stderrRead.leave()
+    }
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    stderrRead.wait()
     process.waitUntilExit()
     return CLIResult(
         status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
@@ -242,8 +250,7 @@ struct CLITests {
             "the ThreadSanitizer runtime itself faults under ulimit -f"))
     func fileSizeLimit() throws {
         let folder = try temporaryFolder("cli-limit")
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "liquidlens")
+        let binary = cliBinary()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = ["-c", "ulimit -f 20; exec \"$0\" render --backend cpu -o out.png", binary.path]
@@ -274,6 +281,10 @@ struct CLITests {
         #expect(
             missing.stderr.contains("no Vulkan device matches \"no-such-gpu\". Devices found:\n  [0] llvmpipe"),
             "\(missing.stderr)")
+        // lavapipe is "llvmpipe (LLVM 15.0.6, …)": an index is never a digit inside a name.
+        let digitInName = try runCLI(["render", "--backend", "vulkan", "--device", "1", "-o", "d.png"], in: folder)
+        #expect(digitInName.status == 1, "\(digitInName.stdout)")
+        #expect(digitInName.stderr.contains("no Vulkan device matches \"1\""), "\(digitInName.stderr)")
     }
 
     @Test("diff of a missing file fails with exit 1")

@@ -197,6 +197,20 @@ struct DiffReportTests {
         #expect(result.stderr == "Error: found no PNG files under a or b\n")
     }
 
+    @Test("A named pipe where a folder holds a PNG fails its pair by name and is never opened")
+    func pipeInFolder() throws {
+        let (root, actual, _) = try makeDiffFolders("pipe-in-folder")
+        let pipe = actual.appendingPathComponent("home.png")
+        try FileManager.default.removeItem(at: pipe)
+        #expect(mkfifo(pipe.path, 0o644) == 0)
+        // `timeout` ends a diff that opened the pipe and waits on it forever (exit 124).
+        let result = try runShell(#"timeout 60 "$LIQUIDLENS" diff actual expected"#, in: root)
+        #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
+        #expect(
+            (result.stdout + result.stderr).contains("\(pipe.path): it is a named pipe, not a file"),
+            "\(result.stdout)\(result.stderr)")
+    }
+
     @Test("The JUnit schema check rejects a document CI systems would not read")
     func schemaRejects() throws {
         let folder = try temporaryFolder("junit-schema")

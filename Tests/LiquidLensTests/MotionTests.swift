@@ -86,9 +86,9 @@ struct MotionTests {
     }
 
     @Test("Past the ends of the rail the thumb rubber-bands")
-    func rubberBand() {
+    func rubberBand() throws {
         let scene = Self.segmented(Self.drag(to: 75 + 70 * 6))
-        guard case .segmented(let control) = scene.frame(at: 0.95).controls[0] else { return }
+        let control = try #require(segmentedControl(scene.frame(at: 0.95).controls[0]))
         #expect(
             control.thumbPosition > 4 && control.thumbPosition < 4.6,
             "two segments past the end shows as \(control.thumbPosition)")
@@ -96,12 +96,11 @@ struct MotionTests {
     }
 
     @Test("The lens stays lifted for the hang time; squash and stretch follow the drag velocity")
-    func hangTimeAndStretch() {
+    func hangTimeAndStretch() throws {
         let tap = Self.segmented(
             GestureTimeline(path: [GesturePoint(time: 0.2, x: 75, y: 60), GesturePoint(time: 0.25, x: 75, y: 60)]))
-        guard case .segmented(let lifted) = tap.frame(at: 0.5).controls[0],
-            case .segmented(let later) = tap.frame(at: 2.5).controls[0]
-        else { return }
+        let lifted = try #require(segmentedControl(tap.frame(at: 0.5).controls[0]))
+        let later = try #require(segmentedControl(tap.frame(at: 2.5).controls[0]))
         #expect(lifted.lift > 0.5, "lifted at 0.5 s after a 50 ms tap: \(lifted.lift)")
         #expect(later.lift < 0.01)
         #expect(
@@ -210,11 +209,9 @@ struct AnimationOutputTests {
     @Test("An interrupted run leaves no half-written file")
     func interrupted() throws {
         let folder = try temporaryFolder("animate-killed")
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "liquidlens")
         for output in ["killed.mp4", "frames"] {
             let process = Process()
-            process.executableURL = binary
+            process.executableURL = cliBinary()
             process.arguments = [
                 "animate", "--example", "merge", "--fps", "60", "--duration", "20", "--scale", "1", "--backend", "cpu",
                 "-q", "-o",
@@ -222,7 +219,16 @@ struct AnimationOutputTests {
             ]
             process.currentDirectoryURL = folder
             try process.run()
-            Thread.sleep(forTimeInterval: 4)
+            // Killed mid-write: once the video's temporary file, or the second frame, exists.
+            let started = try waitUntil("\(output) is being written") {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                let frames =
+                    (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("frames").path))
+                    ?? []
+                return names.contains { $0.hasPrefix(".killed.mp4.partial-") } && output == "killed.mp4"
+                    || frames.contains("frame-0002.png") && output == "frames"
+            }
+            #expect(started)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
@@ -280,10 +286,8 @@ struct AnimationOutputTests {
     @Test("Ctrl-C stops after the frame in flight, removes the partial video and says so")
     func interruptedBySIGINT() throws {
         let folder = try temporaryFolder("animate-sigint")
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-            "liquidlens")
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = cliBinary()
         process.arguments = [
             "animate", "--example", "merge", "--fps", "60", "--duration", "20", "--scale", "1", "--backend", "cpu",
             "-q", "-o", "clip.mp4",
@@ -292,7 +296,13 @@ struct AnimationOutputTests {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        Thread.sleep(forTimeInterval: 3)
+        // Interrupted once frames flow into ffmpeg's temporary file.
+        #expect(
+            try waitUntil("the video is being written") {
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains {
+                    $0.hasPrefix(".clip.mp4.partial-")
+                }
+            })
         kill(process.processIdentifier, SIGINT)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
@@ -330,4 +340,10 @@ struct AnimationOutputTests {
         #expect(
             result.stderr.contains("needs ffmpeg, which is not installed (apt-get install ffmpeg)"), "\(result.stderr)")
     }
+}
+
+/// The segmented control's state, or nil for another kind of control.
+private func segmentedControl(_ control: Control) -> SegmentedControl? {
+    guard case .segmented(let segmented) = control else { return nil }
+    return segmented
 }

@@ -18,7 +18,12 @@ struct SchedulerTests {
         for (position, line) in lines.enumerated() {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(Set(object.keys) == ["index", "done", "total", "framesPerSecond", "etaSeconds"], "\(line)")
-            #expect(object["index"] as? Int == 3 + position, "shard 1/2 of 6 holds frames 3, 4 and 5")
+            let index = try #require(object["index"] as? Int)
+            #expect(index == 4 + position, "shard 1/2 of 6 holds frames 4, 5 and 6")
+            #expect(
+                FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent("frames/move-0000\(index).png").path),
+                "index \(index) is the number in its file's name")
             #expect(object["done"] as? Int == position + 1)
             #expect(object["total"] as? Int == 3)
             #expect((object["framesPerSecond"] as? Double ?? 0) > 0)

@@ -58,6 +58,18 @@ func writeFailureImages(name: String, actual: RGBA8Image, expected: RGBA8Image) 
     return folder.path
 }
 
+/// Polls `condition` every 10 ms until it holds (true) or `seconds` pass (false): readiness
+/// waited for, not guessed with a fixed sleep.
+func waitUntil(_ what: String, seconds: Double = 60, _ condition: () throws -> Bool) throws -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(10_000)
+    }
+    Issue.record("waited \(seconds) s for \(what)")
+    return false
+}
+
 /// A scratch folder unique to one test.
 func temporaryFolder(_ name: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-\(name)-\(UUID().uuidString)")

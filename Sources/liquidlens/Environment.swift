@@ -1,0 +1,30 @@
+import Foundation
+import LiquidLens
+
+/// The environment variables the command line maps onto the library's options, read here once:
+/// nothing below the command line reads the environment.
+enum CommandEnvironment {
+    static let variables = ProcessInfo.processInfo.environment
+
+    /// `LIQUIDLENS_MAX_PIXELS`: a lower pixel budget for a frame, checked before anything is
+    /// allocated; the library's largest frame when unset or not a positive number.
+    static let pixelBudget: Int =
+        variables["LIQUIDLENS_MAX_PIXELS"].flatMap { Int($0) }.flatMap {
+            $0 > 0 ? min($0, Limits.maxPixels) : nil
+        } ?? Limits.maxPixels
+
+    /// The `LIQUIDLENS_INJECT_*` faults, for the tests of failure paths.
+    static let faults = FaultInjection(environment: variables)
+
+    /// The pipeline cache folder: `LIQUIDLENS_CACHE_DIR`, `$XDG_CACHE_HOME/liquidlens` or
+    /// `~/.cache/liquidlens`.
+    static let pipelineCache = VulkanOptions.cacheDirectory(environment: variables)
+
+    /// Points the library at `LIQUIDLENS_VULKAN_LIBRARY` (a loader elsewhere, or none, for tests)
+    /// before anything opens the Vulkan loader.
+    static func chooseVulkanLoader() {
+        if let library = variables["LIQUIDLENS_VULKAN_LIBRARY"], !library.isEmpty {
+            LensRenderer.vulkanLoaderLibrary = library
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import LiquidLens
+import Testing
+
+/// The scene file with an animation among the samples.
+private let animatedScene = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Scenes/segmented-drag.json")
+
+@Suite("A newcomer's mistakes get errors that say what to do")
+struct NewcomerTests {
+    @Test(
+        "The closest known name is offered, and nothing when none is close",
+        arguments: [
+            ("rendr", ["render", "animate", "batch", "bench"], "render"),
+            ("--backnd", ["--backend", "--device", "-o"], "--backend"),
+            ("segmnted", ["segmented", "tab-bar", "probe-grid"], "segmented"),
+            ("magnifcation", ["magnification", "frost", "dispersion"], "magnification"),
+            ("Verfiy", ["verify", "diff"], "verify"),
+            ("anim", ["animate", "batch"], "animate"),
+            ("frobnicate", ["render", "animate", "batch"], nil),
+            ("nope", ["segmented", "tab-bar"], nil),
+            ("x", ["y", "z"], nil),
+        ] as [(String, [String], String?)])
+    func closestName(_ typed: String, _ candidates: [String], _ expected: String?) {
+        #expect(NameSuggestion.closest(to: typed, among: candidates) == expected)
+    }
+
+    @Test(
+        "Misspelt subcommands, options, examples and values get a did-you-mean (exit 64)",
+        arguments: [
+            (["rendr"], "Unknown subcommand 'rendr'; did you mean 'render'?"),
+            (["render", "--backnd", "cpu"], "Unknown option '--backnd'; did you mean '--backend'?"),
+            (["render", "--example", "segmnted"], "Unknown example 'segmnted'; did you mean 'segmented'? (expected"),
+            (
+                ["render", "--backend", "vulkn"],
+                "Invalid value 'vulkn' for '--backend <backend>'; did you mean 'vulkan'?"
+            ),
+            (
+                ["render", "--example", "segmented-drag"],
+                "'segmented-drag' is an animated example; render its frames with: liquidlens animate --example segmented-drag"
+            ),
+            (
+                ["render", animatedScene.path, "--appearance", "dark"],
+                "--appearance and --content-size apply to --example"
+            ),
+            (["render", "-o", "shot.jpg"], "cannot write shot.jpg: the output is a PNG image"),
+            (
+                ["animate", "--example", "merge", "-o", "m.avi"],
+                "cannot write m.avi: .avi is not a format animate writes"
+            ),
+        ])
+    func misspelt(_ arguments: [String], _ message: String) throws {
+        let folder = try temporaryFolder("newcomer-usage")
+        let result = try runCLI(arguments, in: folder)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: \(message)"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was written")
+    }
+
+    @Test("A misspelt scene key is named with the key it likely meant")
+    func misspeltSceneKey() throws {
+        let folder = try temporaryFolder("newcomer-key")
+        let scene = folder.appendingPathComponent("typo.json")
+        try Data(
+            #"{"canvas": {"width": 50, "height": 50}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 20, "height": 20}, "optics": {"magnifcation": 2}}]}"#
+                .utf8
+        ).write(to: scene)
+        let result = try runCLI(["render", scene.path, "--backend", "cpu", "-o", "out.png"], in: folder)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(#"glass[0].optics.magnifcation: unknown key; did you mean "magnification"?"#),
+            "\(result.stderr)")
+    }
+
+    @Test("An example's or an animation's name given as a scene file points at --example or animate")
+    func exampleNameAsScene() throws {
+        let folder = try temporaryFolder("newcomer-names")
+        let still = try runCLI(["render", "segmented"], in: folder)
+        #expect(still.status == 1)
+        #expect(still.stderr.contains("liquidlens render --example segmented"), "\(still.stderr)")
+        let moving = try runCLI(["render", "tab-bar-drag"], in: folder)
+        #expect(moving.status == 1)
+        #expect(moving.stderr.contains("liquidlens animate --example tab-bar-drag"), "\(moving.stderr)")
+        let preset = try runCLI(["theme", "arctc"], in: folder)
+        #expect(preset.status == 1)
+        #expect(preset.stderr.contains("did you mean the preset 'arctic'?"), "\(preset.stderr)")
+    }
+
+    @Test("Output paths mean what they look like: name/ is a folder, no extension is a folder of frames")
+    func outputPaths() throws {
+        let folder = try temporaryFolder("newcomer-outputs")
+        let render = try runCLI(["render", "--backend", "cpu", "-o", "shots/"], in: folder)
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(throws: Never.self) {
+            try PNGCodec.read(contentsOf: folder.appendingPathComponent("shots/segmented.png"))
+        }
+        let frames = try runCLI(
+            ["animate", "--example", "merge", "--duration", "0.1", "--scale", "1", "--backend", "cpu", "-o", "merge"],
+            in: folder)
+        #expect(frames.status == 0, "\(frames.stderr)")
+        #expect(frames.stderr.contains("merge has no extension: writing a folder of numbered PNG frames"))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("merge/frame-0001.png").path))
+    }
+
+    @Test("-q leaves only errors and warnings", arguments: [["render"], ["presets", "--sheet", "p.png"]])
+    func quiet(_ command: [String]) throws {
+        let folder = try temporaryFolder("newcomer-quiet")
+        let result = try runCLI(command + ["--backend", "cpu", "-q"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result.stdout)\(result.stderr)")
+    }
+
+    @Test("An animated scene rendered as a still says which instant it is")
+    func animatedStill() throws {
+        let folder = try temporaryFolder("newcomer-animated")
+        let result = try runCLI(["render", animatedScene.path, "--backend", "cpu", "-o", "still.png"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("is animated; this is its first frame (t = 0)"), "\(result.stderr)")
+    }
+
+    @Test("--timing and --validation take Vulkan under auto; --validation on the CPU says it checked nothing")
+    func gpuFlags() throws {
+        let folder = try temporaryFolder("newcomer-gpu")
+        let timing = try runCLI(["render", "--timing", "--frames", "1", "-o", "t.png"], in: folder)
+        #expect(timing.status == 0, "\(timing.stderr)")
+        #expect(timing.stdout.contains("vulkan, llvmpipe"), "\(timing.stdout)")
+        #expect(timing.stderr.contains("auto: --timing is about the GPU"), "\(timing.stderr)")
+        let validation = try runCLI(["render", "--validation", "-o", "v.png"], in: folder)
+        #expect(validation.status == 0 && validation.stdout.contains("vulkan, llvmpipe"), "\(validation.stderr)")
+        let onCPU = try runCLI(["render", "--validation", "--backend", "cpu", "-o", "c.png"], in: folder)
+        #expect(onCPU.status == 0)
+        #expect(onCPU.stderr.contains("warning: --validation checks Vulkan calls"), "\(onCPU.stderr)")
+    }
+
+    @Test("theme says what it wrote; batch --help names files as they are written")
+    func smallFixes() throws {
+        let folder = try temporaryFolder("newcomer-theme")
+        let theme = try runCLI(["theme", "arctic", "--json", "arctic.json", "--swift", "Arctic.swift"], in: folder)
+        #expect(theme.status == 0, "\(theme.stderr)")
+        #expect(theme.stdout.contains("wrote arctic.json") || theme.stdout.contains("wrote \(folder.path)/arctic.json"))
+        #expect(theme.stdout.contains("Arctic.swift (Swift that builds the theme"), "\(theme.stdout)")
+        let help = try runCLI(["batch", "--help"])
+        #expect(help.stdout.contains("00001-a.png") && !help.stdout.contains("(0001-a.png"), "\(help.stdout)")
+    }
+}
