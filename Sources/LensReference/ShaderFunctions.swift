@@ -25,6 +25,34 @@ struct ShaderContext {
     /// when not, sampling the label is skipped.
     var tileReachesLabel = true
 
+    // ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
+
+    func log2Polynomial(_ value: Float) -> Float {
+        let bits = Int32(bitPattern: value.bitPattern)
+        let exponent = Float(((bits >> 23) & 255) - 127)
+        let mantissa = Float(bitPattern: UInt32(bitPattern: (bits & 8_388_607) | 1_065_353_216))
+        let t = (mantissa - 1) / (mantissa + 1)
+        let t2 = t * t
+        let series = t * (2 + t2 * (0.6666667 + t2 * (0.4 + t2 * (0.2857143 + t2 * (0.2222222 + t2 * 0.1818182)))))
+        return exponent + series * 1.442695
+    }
+
+    func exp2Polynomial(_ value: Float) -> Float {
+        let clamped = clamp(value, -126, 126)
+        let whole = clamped.rounded(.down)
+        let f = (clamped - whole) * 0.6931472
+        let fraction =
+            1 + f
+            * (1 + f
+                * (0.5 + f * (0.1666667 + f * (0.04166667 + f * (0.008333333 + f * (0.001388889 + f * 0.0001984127))))))
+        return fraction * Float(bitPattern: UInt32(bitPattern: (Int32(whole) + 127) << 23))
+    }
+
+    func powerPolynomial(_ base: Float, _ exponent: Float) -> Float {
+        if base <= 0 { return 0 }
+        return exp2Polynomial(exponent * log2Polynomial(base))
+    }
+
     // ---- Colour ----
 
     func srgbDecode(_ code: UInt32) -> Float {
@@ -90,6 +118,11 @@ struct ShaderContext {
         return pointwiseMax(SIMD3(repeating: luma) + (color - SIMD3(repeating: luma)) * saturation, SIMD3(repeating: 0))
     }
 
+    func applyBrightnessContrast(_ color: SIMD3<Float>, _ brightness: Float, _ contrast: Float) -> SIMD3<Float> {
+        pointwiseMax(
+            (color - SIMD3(repeating: 0.5)) * contrast + SIMD3(repeating: 0.5 + brightness), SIMD3(repeating: 0))
+    }
+
     func applyTint(_ color: SIMD3<Float>, _ tint: SIMD4<Float>) -> SIMD3<Float> {
         blendOver(color, tint)
     }
@@ -113,39 +146,6 @@ struct ShaderContext {
 
     func axisPosition(_ p: SIMD2<Float>, _ axis: SIMD4<Float>) -> Float {
         (p.x - axis.x) * axis.z + (p.y - axis.y) * axis.w
-    }
-
-    func applyBrightnessContrast(_ color: SIMD3<Float>, _ brightness: Float, _ contrast: Float) -> SIMD3<Float> {
-        pointwiseMax(
-            (color - SIMD3(repeating: 0.5)) * contrast + SIMD3(repeating: 0.5 + brightness), SIMD3(repeating: 0))
-    }
-
-    // ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
-
-    func log2Polynomial(_ value: Float) -> Float {
-        let bits = Int32(bitPattern: value.bitPattern)
-        let exponent = Float(((bits >> 23) & 255) - 127)
-        let mantissa = Float(bitPattern: UInt32(bitPattern: (bits & 8_388_607) | 1_065_353_216))
-        let t = (mantissa - 1) / (mantissa + 1)
-        let t2 = t * t
-        let series = t * (2 + t2 * (0.6666667 + t2 * (0.4 + t2 * (0.2857143 + t2 * (0.2222222 + t2 * 0.1818182)))))
-        return exponent + series * 1.442695
-    }
-
-    func exp2Polynomial(_ value: Float) -> Float {
-        let clamped = clamp(value, -126, 126)
-        let whole = clamped.rounded(.down)
-        let f = (clamped - whole) * 0.6931472
-        let fraction =
-            1 + f
-            * (1 + f
-                * (0.5 + f * (0.1666667 + f * (0.04166667 + f * (0.008333333 + f * (0.001388889 + f * 0.0001984127))))))
-        return fraction * Float(bitPattern: UInt32(bitPattern: (Int32(whole) + 127) << 23))
-    }
-
-    func powerPolynomial(_ base: Float, _ exponent: Float) -> Float {
-        if base <= 0 { return 0 }
-        return exp2Polynomial(exponent * log2Polynomial(base))
     }
 
     // ---- Sampling ----

@@ -35,6 +35,22 @@ struct SpecializationTests {
                 == [.linearBlending, .dispersion, .warps, .tint, .rim])
     }
 
+    @Test("The CPU twin declares lens_common.glsl's stage functions, in the same order")
+    func twinOrder() throws {
+        let glsl = try LensCommonGLSL().stageFunctions
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/LensReference/ShaderFunctions.swift")
+        let swift = try String(contentsOf: source, encoding: .utf8).split(separator: "\n").compactMap { line in
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("func "), let open = text.firstIndex(of: "(") else { return nil as String? }
+            return String(text[text.index(text.startIndex, offsetBy: 5)..<open])
+        }
+        #expect(glsl.count > 50, "the GLSL reader found the stages: \(glsl)")
+        #expect(glsl.filter { !swift.contains($0) } == [], "stages without a Swift twin")
+        // The twin adds the compute shaders' entry points (compose, overlay, frost, lens) after them.
+        #expect(swift.filter { glsl.contains($0) } == glsl, "the order drifts")
+    }
+
     @Test("The specialisation constants Swift sets are the GLSL ones, by id")
     func constantIdsAgree() throws {
         let ids = try LensCommonGLSL().specializationConstantIDs

@@ -186,6 +186,30 @@ struct LensCommonGLSL {
         }
     }
 
+    /// The stage functions, in order: every function declared after the inputs' loads (the
+    /// parameter block's helpers and the loads have no twin; the CPU twin subscripts its arrays).
+    var stageFunctions: [String] {
+        var names: [String] = []
+        var pastLoads = false
+        var inLoads = false
+        for line in lines {
+            if line.hasPrefix("// ----") {
+                inLoads = line.contains("Loads")
+                pastLoads = pastLoads || inLoads
+                continue
+            }
+            // A declaration: `TYPE NAME(` at the start of a line.
+            guard pastLoads && !inLoads, let first = line.first, first.isLetter,
+                let open = line.firstIndex(of: "(")
+            else { continue }
+            let words = line[..<open].split(separator: " ")
+            if words.count == 2, words[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                names.append(String(words[1]))
+            }
+        }
+        return names
+    }
+
     /// The lines that start with `prefix`.
     func lines(startingWith prefix: String) -> [Substring] { lines.filter { $0.hasPrefix(prefix) } }
 
