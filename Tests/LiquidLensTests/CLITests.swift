@@ -102,7 +102,7 @@ struct CLITests {
         #expect(result.stdout.isEmpty)
     }
 
-    @Test("A scene with a bad key fails with exit 1 naming the key path")
+    @Test("A scene with a bad key fails with exit 1 naming the key path and the key it likely meant")
     func badSceneKey() throws {
         let folder = try temporaryFolder("cli-bad")
         let scene = folder.appendingPathComponent("bad.json")
@@ -115,7 +115,8 @@ struct CLITests {
         ])
         #expect(result.status == 1)
         #expect(
-            result.stderr.contains("Error: \(scene.path): glass[0].optics.magnifcation: unknown key"),
+            result.stderr.contains(
+                #"Error: \#(scene.path): glass[0].optics.magnifcation: unknown key; did you mean "magnification"?"#),
             "stderr: \(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
     }

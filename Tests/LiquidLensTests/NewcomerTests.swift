@@ -57,21 +57,6 @@ struct NewcomerTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty, "nothing was written")
     }
 
-    @Test("A misspelt scene key is named with the key it likely meant")
-    func misspeltSceneKey() throws {
-        let folder = try temporaryFolder("newcomer-key")
-        let scene = folder.appendingPathComponent("typo.json")
-        try Data(
-            #"{"canvas": {"width": 50, "height": 50}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 20, "height": 20}, "optics": {"magnifcation": 2}}]}"#
-                .utf8
-        ).write(to: scene)
-        let result = try runCLI(["render", scene.path, "--backend", "cpu", "-o", "out.png"], in: folder)
-        #expect(result.status == 1)
-        #expect(
-            result.stderr.contains(#"glass[0].optics.magnifcation: unknown key; did you mean "magnification"?"#),
-            "\(result.stderr)")
-    }
-
     @Test("An example's or an animation's name given as a scene file points at --example or animate")
     func exampleNameAsScene() throws {
         let folder = try temporaryFolder("newcomer-names")
