@@ -16,7 +16,7 @@ public struct SceneResolver: Sendable {
     public var cache: ResolveCache?
 
     /// Most pixels a frame may have, checked before anything is allocated (at most
-    /// ``Limits/maxPixels``).
+    /// `Limits.maxPixels`).
     public var pixelBudget: Int
 
     /// A resolver that loads images with `loadImage`; without `text`, scenes with controls or text layers fail;

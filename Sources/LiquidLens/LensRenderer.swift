@@ -157,7 +157,7 @@ public final class LensRenderer {
     /// on the device, and handing each image to `deliver` in order as soon as it is done. The
     /// Vulkan backend keeps `framesInFlight` frames submitted; both backends skip the uploads,
     /// composing and blurring that frames over an unchanged backdrop share (pass the same
-    /// `ResolveCache` to ``resolve(_:baseDirectory:scale:cache:)`` so they see it). Output is
+    /// `ResolveCache` to ``resolve(_:baseDirectory:scale:cache:pixelBudget:)`` so they see it). Output is
     /// bit-identical to rendering each frame alone. Memory stays bounded however long the batch.
     ///
     /// ```swift
