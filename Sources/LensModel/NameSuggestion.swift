@@ -18,7 +18,9 @@ public enum NameSuggestion {
         }
         if let best { return best.name }
         // A prefix long enough to mean one name only ("rend" for "render").
-        let extending = candidates.filter { needle.count >= 3 && $0.lowercased().hasPrefix(typed.lowercased()) }
+        guard needle.count >= 3 else { return nil }
+        let prefix = typed.lowercased()
+        let extending = candidates.filter { $0.lowercased().hasPrefix(prefix) }
         return extending.count == 1 ? extending[0] : nil
     }
 

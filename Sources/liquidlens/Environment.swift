@@ -4,6 +4,8 @@ import LiquidLens
 /// The environment variables the command line maps onto the library's options, read here once:
 /// nothing below the command line reads the environment.
 enum CommandEnvironment {
+    /// This process's environment; `LIQUIDLENS_DEVICE`, `_MEMORY` and `_VALIDATION` are read from
+    /// it by their option groups, as fallbacks for `--device`, `--memory` and `--validation`.
     static let variables = ProcessInfo.processInfo.environment
 
     /// `LIQUIDLENS_MAX_PIXELS`: a lower pixel budget for a frame, checked before anything is

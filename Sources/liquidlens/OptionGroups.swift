@@ -92,14 +92,14 @@ struct DeviceOption: ParsableArguments {
     var memory: MemoryPath?
 
     /// The device asked for on the command line or in the environment.
-    var selection: String? { given ?? ProcessInfo.processInfo.environment["LIQUIDLENS_DEVICE"] }
+    var selection: String? { given ?? CommandEnvironment.variables["LIQUIDLENS_DEVICE"] }
 
     /// The memory path asked for on the command line or in the environment; a value in the
     /// environment that names none is a failure (exit 1).
     var memoryPath: MemoryPath {
         get throws {
             if let memory { return memory }
-            guard let text = ProcessInfo.processInfo.environment["LIQUIDLENS_MEMORY"], !text.isEmpty else {
+            guard let text = CommandEnvironment.variables["LIQUIDLENS_MEMORY"], !text.isEmpty else {
                 return .automatic
             }
             guard let path = MemoryPath(rawValue: text) else {
@@ -124,7 +124,7 @@ struct DeviceOption: ParsableArguments {
 struct ValidationOption: ParsableArguments {
     @Flag("validation", help: "Enable the Vulkan validation layer (or $LIQUIDLENS_VALIDATION=1).") var given: Bool
 
-    var isEnabled: Bool { given || ProcessInfo.processInfo.environment["LIQUIDLENS_VALIDATION"] == "1" }
+    var isEnabled: Bool { given || CommandEnvironment.variables["LIQUIDLENS_VALIDATION"] == "1" }
 }
 
 /// `-q`: no status lines (the backend chosen, what was written, cells as they finish); errors and

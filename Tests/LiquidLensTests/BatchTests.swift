@@ -206,12 +206,7 @@ struct BatchCommandTests {
         process.executableURL = cliBinary()
         process.arguments = ["batch", manifest.path, "-o", output.path, "-q", "--backend", "cpu"]
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let written = (try? FileManager.default.contentsOfDirectory(atPath: output.path))?.count ?? 0
-            if written >= 3 { break }
-            usleep(20_000)
-        }
+        try waitUntil("3 frames written") { entryCount(output) >= 3 }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let survivors = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { !$0.hasPrefix(".") }

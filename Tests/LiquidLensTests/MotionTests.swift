@@ -220,15 +220,14 @@ struct AnimationOutputTests {
             process.currentDirectoryURL = folder
             try process.run()
             // Killed mid-write: once the video's temporary file, or the second frame, exists.
-            let started = try waitUntil("\(output) is being written") {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-                let frames =
-                    (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("frames").path))
-                    ?? []
-                return names.contains { $0.hasPrefix(".killed.mp4.partial-") } && output == "killed.mp4"
-                    || frames.contains("frame-0002.png") && output == "frames"
+            try waitUntil("\(output) is being written") {
+                guard output == "frames" else {
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                    return names.contains { $0.hasPrefix(".killed.mp4.partial-") }
+                }
+                return FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent("frames/frame-0002.png").path)
             }
-            #expect(started)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
@@ -297,12 +296,11 @@ struct AnimationOutputTests {
         process.standardError = errors
         try process.run()
         // Interrupted once frames flow into ffmpeg's temporary file.
-        #expect(
-            try waitUntil("the video is being written") {
-                ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains {
-                    $0.hasPrefix(".clip.mp4.partial-")
-                }
-            })
+        try waitUntil("the video is being written") {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).contains {
+                $0.hasPrefix(".clip.mp4.partial-")
+            }
+        }
         kill(process.processIdentifier, SIGINT)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

@@ -71,10 +71,7 @@ struct SchedulerTests {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, ((try? FileManager.default.contentsOfDirectory(atPath: output.path))?.count ?? 0) < 2 {
-            usleep(20_000)
-        }
+        try waitUntil("2 frames written") { entryCount(output) >= 2 }
         kill(process.processIdentifier, SIGTERM)
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

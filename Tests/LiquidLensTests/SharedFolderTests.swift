@@ -135,8 +135,7 @@ struct SharedFolderTests {
         }
         var others = try [0, 2, 3].map(shard)
         var requeued = try shard(1)
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline && ((try? frames(output))?.isEmpty ?? true) { usleep(10_000) }
+        try waitUntil("shard 1's first frame", seconds: 120) { !((try? frames(output))?.isEmpty ?? true) }
         kill(requeued.processIdentifier, SIGKILL)
         requeued.waitUntilExit()
         // The requeued task starts while the others still write, twice over; a second run of

@@ -58,8 +58,9 @@ func writeFailureImages(name: String, actual: RGBA8Image, expected: RGBA8Image) 
     return folder.path
 }
 
-/// Polls `condition` every 10 ms until it holds (true) or `seconds` pass (false): readiness
-/// waited for, not guessed with a fixed sleep.
+/// Polls `condition` every 10 ms until it holds (true) or `seconds` pass (false, recorded as an
+/// issue naming `what`): readiness waited for, not guessed with a fixed sleep.
+@discardableResult
 func waitUntil(_ what: String, seconds: Double = 60, _ condition: () throws -> Bool) throws -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
@@ -68,6 +69,11 @@ func waitUntil(_ what: String, seconds: Double = 60, _ condition: () throws -> B
     }
     Issue.record("waited \(seconds) s for \(what)")
     return false
+}
+
+/// The number of entries in `folder`, 0 while it does not exist.
+func entryCount(_ folder: URL) -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.count ?? 0
 }
 
 /// A scratch folder unique to one test.
