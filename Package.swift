@@ -60,7 +60,7 @@ let package = Package(
                 "CHarfBuzz", "CFreeType",
             ],
             // Read through #filePath, never bundled.
-            exclude: ["Fixtures", "Goldens", "Scenes", "Python"]),
+            exclude: ["Captures", "Fixtures", "Goldens", "Scenes", "Python"]),
     ]
 )
 

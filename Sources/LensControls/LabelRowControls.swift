@@ -68,17 +68,39 @@ extension ControlLayout {
 
     // MARK: Tab bar
 
+    /// The bar's growth and lens sizes measured from iOS 26 captures (`union-resting`,
+    /// `union-lens-lifted`): a 362 × 62 pt bar grows to 376 × 64.7 pt under the finger, its
+    /// tabs share its width less 3.75 pt at each end, its resting lens is the tab inset 2.45 pt
+    /// across and 5.5 pt down, lifted it grows by 30 × 18.5 pt.
+    static let tabBarTouchGrowth = 0.04
+    static let tabBarPadding = 3.75
+    static let tabLensInset = Point(x: 2.45, y: 5.5)
+    static let tabLensGrowth = Point(x: 30, y: 18.5)
+    /// Under the finger the dark platter's fill lightens from black to this grey (capture
+    /// `union-lens-lifted`: the bar over black goes from 18.5 to 36 levels).
+    static let touchedDarkFill = RGBAColor(38, 38, 38, 0.4)
+    /// The dark tab lens lightens what it shows by white 0.065, resting and lifted alike (the
+    /// captures: the resting pill 34 levels over the bar's 18.5, the lifted lens 50 over 36).
+    static let darkLensFill = RGBAColor(255, 255, 255, 0.065)
+
     func layout(_ bar: TabBar, into parts: inout Parts, keyPath: String) throws {
         let dark = bar.appearance == .dark
-        let frame = Rect(
+        let resting = Rect(
             x: bar.center.x - bar.width / 2, y: bar.center.y - bar.height / 2, width: bar.width, height: bar.height)
+        // `.interactive()` glass swells about its centre while touched; the lift is the touch here.
+        let grow = 1 + Self.tabBarTouchGrowth * bar.lift
+        let frame = Rect(
+            x: bar.center.x - bar.width * grow / 2, y: bar.center.y - bar.height * grow / 2, width: bar.width * grow,
+            height: bar.height * grow)
         // The floating bar is UIGlassEffect(.regular), the items in its content view.
         var platter = Self.regularGlass(shortSide: bar.height, appearance: bar.appearance)
         platter.tintsLabel = false
+        if dark { platter.tint = platter.tint.mixed(with: Self.touchedDarkFill, by: bar.lift) }
         parts.glass.append(GlassElement(shape: .capsule, frame: frame, optics: platter))
-        let itemWidth = bar.width / Double(bar.items.count)
+        let itemWidth = (bar.width - 2 * Self.tabBarPadding) / Double(bar.items.count)
+        let firstItem = resting.x + Self.tabBarPadding
         for (index, item) in bar.items.enumerated() {
-            let centerX = frame.x + itemWidth * (Double(index) + 0.5)
+            let centerX = firstItem + itemWidth * (Double(index) + 0.5)
             let iconCenter = Point(x: centerX, y: bar.center.y - bar.height * 0.12)
             try drawIcon(
                 item, size: 24, center: iconCenter, font: bar.symbolFont ?? bar.font, into: &parts.mask,
@@ -91,16 +113,21 @@ extension ControlLayout {
             }
         }
         var lens = Optics(preset: .segmentLens)
-        lens.softness = min(10, (bar.height - 8) / 2 - 1)
-        if dark { lens.rimLight.recolor = .vibrantDark }
+        let inset = Self.tabLensInset
+        lens.softness = min(10, (bar.height - 2 * inset.y) / 2 - 1)
+        if dark {
+            lens.rimLight.recolor = .vibrantDark
+            lens.tint = Self.darkLensFill
+        }
         let lensFrame = Rect(
-            x: frame.x + itemWidth * bar.lensPosition + 4, y: frame.y + 4, width: itemWidth - 8, height: bar.height - 8)
+            x: firstItem + itemWidth * bar.lensPosition + inset.x, y: resting.y + inset.y,
+            width: itemWidth - 2 * inset.x, height: bar.height - 2 * inset.y)
         parts.glass.append(
             GlassElement(
                 shape: .capsule, frame: lensFrame, optics: lens,
                 lift: LensLift(
-                    progress: bar.lift, growth: Point(x: 8, y: 8),
-                    restingBackground: dark ? RGBAColor(255, 255, 255, 0.12) : RGBAColor(0, 0, 0, 0.06))))
+                    progress: bar.lift, growth: Self.tabLensGrowth,
+                    restingBackground: dark ? .clear : RGBAColor(0, 0, 0, 0.06))))
         parts.resting = dark ? LabelLayer.restingDark : RGBAColor(60, 60, 67, 0.85)
         parts.accent = bar.accent
     }

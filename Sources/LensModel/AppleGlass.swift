@@ -20,12 +20,16 @@ public struct ColorLevels: Codable, Sendable, Equatable {
 
     /// Leaves every colour as it is.
     public static let identity = ColorLevels(white: 1, black: 0, saturation: 1)
-    /// Regular glass, light appearance (with a white 0.4 fill: Y → 0.318 Y + 0.70, chroma × 0.6).
-    public static let faceLight = ColorLevels(white: 1.03, black: 0.5, saturation: 1)
-    /// Regular glass, dark appearance (with a black 0.4 fill: Y → 0.24 Y + 0.12, chroma × 0.6).
-    public static let faceDark = ColorLevels(white: 0.6, black: 0.2, saturation: 1)
-    /// Clear glass, both appearances (no fill): Y → 1.075 Y + 0.075, chroma × 1.06.
-    public static let faceClear = ColorLevels(white: 1.15, black: 0.075, saturation: 1.06)
+    /// Regular glass, light appearance (with a white 0.4 fill: Y → 0.336 Y + 0.70, chroma × 0.396).
+    /// Apple's table says white 1.03 and saturation 1; the capture `mecid-regular` shows white
+    /// 1.06 and saturation 0.66 (see `CaptureMeasurements`).
+    public static let faceLight = ColorLevels(white: 1.06, black: 0.5, saturation: 0.66)
+    /// Regular glass, dark appearance (with a black 0.4 fill: Y → 0.279 Y + 0.081, chroma × 0.6).
+    /// Apple's table says black 0.2; over black the captures `union-resting` and `mecid-tabs` show 0.135.
+    public static let faceDark = ColorLevels(white: 0.6, black: 0.135, saturation: 1)
+    /// Clear glass, both appearances (no fill): Y → 1.035 Y + 0.075, chroma × 1.095. Apple's
+    /// table says white 1.15 and saturation 1.06; the capture `mecid-clear` shows 1.11 and 1.095.
+    public static let faceClear = ColorLevels(white: 1.11, black: 0.075, saturation: 1.095)
     /// The rim's vibrant matrix on light glass: Y → 0.9 + 0.1 Y, chroma × 1.5.
     public static let vibrantLight = ColorLevels(white: 1, black: 0.9, saturation: 1.5)
     /// The rim's vibrant matrix on dark glass: Y → 0.15 + 1.35 Y, chroma × 3.

@@ -68,8 +68,9 @@ public enum OpticsPreset: String, Codable, Sendable, CaseIterable {
     /// The lifted segmented-control lens before the stage model: ×1.22, H 10, A 9, a little dispersion.
     case liftedSegmented
     /// Apple's segment lens (`_UILiquidLensView`, lifted, style Large), stage by stage: the backdrop
-    /// through −6.6 / 4.4 and +9 / 36, the label row through −8.8 / 7.04 and −17.5 / 11.2, the
-    /// 2.3158 pt fringe at −15° over 8.8 pt, Apple's rim and inner shadow, no blur.
+    /// through −6.6 / 4.4 and +9 / 36, the 2.3158 pt fringe at −15° over 8.8 pt, Apple's rim and
+    /// inner shadow, no blur. Apple's label stages (−8.8 / 7.04, −17.5 / 11.2) are left out: iOS
+    /// captures show no glyph copies in the rim (``DisplacementStage/segmentLens`` keeps them).
     case segmentLens
 }
 
@@ -164,7 +165,9 @@ public struct Optics: Codable, Sendable, Equatable {
             shadow = DropShadow(offset: Point(x: 0, y: 4), radius: 12, opacity: 0.18)
         case .segmentLens:
             model = .stages
-            stages = DisplacementStage.segmentLens
+            // Apple's label stages reach 26 pt inward at the rim and copy glyph pieces into it;
+            // no iOS capture shows any (`union-lens-lifted`: nothing of the title at the rim).
+            stages = DisplacementStage.segmentLens.filter { $0.target == .backdrop }
             aberration = .segmentLens
             rimLight = .apple
             innerShadow = .appleInner
@@ -173,14 +176,15 @@ public struct Optics: Codable, Sendable, Equatable {
         self.preset = preset
     }
 
-    /// Apple's general glass of `law`: its face and fill, its rim, Apple's inner shadow.
+    /// Apple's general glass of `law`: its face and fill, its rim. No inner shadow: the lens's
+    /// (0, 7) r3 0.12 is not on it — the captures `mecid-regular` and `mecid-clear` show a face
+    /// flat to the level right under the top edge.
     private static func general(_ law: GlassSizeLaw, face: ColorLevels, fill: RGBAColor) -> Optics {
         var optics = Optics()
         optics.sizeLaw = law
         optics.face = face
         optics.tint = fill
         optics.rimLight = .apple
-        optics.innerShadow = .appleInner
         return optics
     }
 

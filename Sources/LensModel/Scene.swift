@@ -212,6 +212,13 @@ public struct RGBAColor: Codable, Sendable, Equatable {
         self.init(red: Double(red) / 255, green: Double(green) / 255, blue: Double(blue) / 255, alpha: alpha)
     }
 
+    /// This colour moved `amount` (0…1) of the way to `other`, channel by channel and in alpha.
+    public func mixed(with other: RGBAColor, by amount: Double) -> RGBAColor {
+        RGBAColor(
+            red: red + (other.red - red) * amount, green: green + (other.green - green) * amount,
+            blue: blue + (other.blue - blue) * amount, alpha: alpha + (other.alpha - alpha) * amount)
+    }
+
     /// Opaque white.
     public static let white = RGBAColor(red: 1, green: 1, blue: 1)
     /// Opaque black.

@@ -269,15 +269,17 @@ struct AppleLensTests {
         }
     }
 
-    /// Apple's table, as lines: luma slope and offset, chroma scale of face then fill.
+    /// The faces as lines: luma slope and offset, chroma scale of face then fill. Apple's table
+    /// said light 0.318 Y + 0.70 × 0.6, dark 0.24 Y + 0.12, clear 1.075 Y + 0.075 × 1.06; these
+    /// are the lines fitted to the iOS captures (`Captures/*.measured.json`).
     @Test(
-        "The face composites read as Apple's lines: light Y → 0.318 Y + 0.70, dark 0.24 Y + 0.12, clear 1.075 Y + 0.075"
+        "The face composites read as the captures' lines: light Y → 0.336 Y + 0.70, dark 0.279 Y + 0.081, clear 1.035 Y + 0.075"
     )
     func faceLines() {
-        // Levels, fill alpha, fill value (white 1, black 0), then Apple's luma slope, offset and chroma scale.
+        // Levels, fill alpha, fill value (white 1, black 0), then the luma slope, offset and chroma scale.
         let table: [(ColorLevels, Double, Double, Double, Double, Double)] = [
-            (.faceLight, 0.4, 1, 0.318, 0.70, 0.6), (.faceDark, 0.4, 0, 0.24, 0.12, 0.6),
-            (.faceClear, 0, 0, 1.075, 0.075, 1.06),
+            (.faceLight, 0.4, 1, 0.336, 0.70, 0.396), (.faceDark, 0.4, 0, 0.279, 0.081, 0.6),
+            (.faceClear, 0, 0, 1.035, 0.075, 1.095),
         ]
         for (levels, alpha, fill, slope, offset, chroma) in table {
             let black = levels.apply(0, 0, 0).0 * (1 - alpha) + fill * alpha
@@ -445,7 +447,8 @@ struct AppleLensTests {
                 && optics.rimLight.recolor == ColorLevels(white: 1.2, black: 0.1, saturation: 1))
         let lens = Optics(preset: .segmentLens)
         #expect(
-            lens.stages == DisplacementStage.segmentLens && lens.aberration == .segmentLens && lens.rimLight == .apple)
+            lens.stages == DisplacementStage.segmentLens.filter { $0.target == .backdrop }
+                && lens.aberration == .segmentLens && lens.rimLight == .apple)
         #expect(
             Optics(preset: .regular).face == .faceLight && Optics(preset: .regularDark).rimLight.recolor == .vibrantDark
         )
@@ -582,45 +585,5 @@ struct AppleLensTests {
         #expect(
             accentShare >= 0.2 && restingShare >= 0.2,
             "of \(glyph.count) ink pixels \(accent) accent (\(accentShare)), \(resting) resting (\(restingShare))")
-    }
-
-    @Test(
-        "Mirrored copies of the showcase's glyphs stay inside the 8.8 pt rim band",
-        arguments: ControlAppearance.allCases)
-    func showcaseMirrorsInsideBand(_ appearance: ControlAppearance) throws {
-        let parameters = try resolve(BuiltInScene.segmented.scene(appearance: appearance))
-        let band = Float(8.8 * 2)
-        var mirrored = 0
-        var outside = 0
-        withShaderContext(parameters) { context in
-            let lens = parameters.lenses[0]
-            // Where the label row is read for the pixel centre p (the fringe's middle tap).
-            func labelPosition(_ p: SIMD2<Float>) -> SIMD2<Float> {
-                let group = context.groupSample(p, lens, true)
-                guard lens.stageModel != 0 else { return context.samplePosition(p, group, lens) }
-                let landed = context.stagedPositions(p, group, true, lens, true)
-                return group.center + (SIMD2(landed.z, landed.w) - group.center) * lens.labelInverseMagnification
-            }
-            for y in 0..<parameters.height {
-                for x in 0..<parameters.width {
-                    let p = SIMD2(Float(x) + 0.5, Float(y) + 0.5)
-                    let d = context.groupDistance(p, lens)
-                    guard d < -1 else { continue }
-                    let here = labelPosition(p)
-                    let right = labelPosition(p + SIMD2(1, 0)) - here
-                    let down = labelPosition(p + SIMD2(0, 1)) - here
-                    // The map p -> label position turns the row over where its Jacobian is negative.
-                    guard right.x * down.y - right.y * down.x < 0 else { continue }
-                    let base = SIMD2<Int>(Int((here.x - 0.5).rounded(.down)), Int((here.y - 0.5).rounded(.down)))
-                    let ink = [(0, 0), (1, 0), (0, 1), (1, 1)].contains {
-                        Self.labelCoverage(parameters, base.x + $0.0, base.y + $0.1) > 0
-                    }
-                    guard ink else { continue }
-                    mirrored += 1
-                    if d < -band { outside += 1 }
-                }
-            }
-        }
-        #expect(outside == 0, "\(outside) of \(mirrored) pixels showing a mirrored glyph lie deeper than 8.8 pt")
     }
 }
