@@ -22,7 +22,7 @@ public struct ColorLevels: Codable, Sendable, Equatable {
     public static let identity = ColorLevels(white: 1, black: 0, saturation: 1)
     /// Regular glass, light appearance (with a white 0.4 fill: Y → 0.336 Y + 0.70, chroma × 0.396).
     /// Apple's table says white 1.03 and saturation 1; the capture `mecid-regular` shows white
-    /// 1.06 and saturation 0.66 (see `CaptureMeasurements`).
+    /// 1.06 and saturation 0.66 (`Tests/LiquidLensTests/Captures`).
     public static let faceLight = ColorLevels(white: 1.06, black: 0.5, saturation: 0.66)
     /// Regular glass, dark appearance (with a black 0.4 fill: Y → 0.279 Y + 0.081, chroma × 0.6).
     /// Apple's table says black 0.2; over black the captures `union-resting` and `mecid-tabs` show 0.135.

@@ -41,16 +41,9 @@ struct LabelLeakTests {
         let width = with.width
         let height = with.height
         let scale = frame.scene.canvas.scale
-        // The fringe reaches 2.3158 pt; a pixel more for antialiasing.
-        let band = Int((2.3158 * scale).rounded(.up)) + 1
-        var glyph = [Bool](repeating: false, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let word = parameters.labelWords[y * Int(parameters.frame.labelWordsPerRow) + x / 4]
-                glyph[index] = (word >> UInt32((x % 4) * 8)) & 0xFF != 0
-            }
-        }
+        // The fringe's reach at the silhouette; a pixel more for antialiasing.
+        let band = Int((Aberration.segmentLens.amount * scale).rounded(.up)) + 1
+        let glyph = (0..<width * height).map { AppleLensTests.labelCoverage(parameters, $0 % width, $0 / width) != 0 }
         let near = Self.dilated(glyph, width: width, height: height, by: band)
         let glass = parameters.regions.map(\.lens)
         var whole = [Bool](repeating: false, count: width * height)
