@@ -99,7 +99,6 @@ final class Buffer {
         self.handle = handle
         self.memory = memory
         isCoherent = flags & coherent != 0
-        device.bufferAllocations += 1
     }
 
     /// Copies `bytes` into the mapped memory at `offset`.

@@ -6,19 +6,19 @@
 /// slow each other down while they overlap, and a device frame after a stand-in redoes the work
 /// the slot's reuse would have skipped, so the least is the closest to what each costs alone.
 /// The first frame's variants compile at once (nothing is measured yet), and every variant the
-/// frame needs on a device whose frames cannot be timed; frost variants (about 2 ms each on
-/// lavapipe) always do.
+/// frame needs on a device whose frames cannot be timed; frost variants (cheap to compile)
+/// always do.
 ///
 /// A lens's label-free variant (for its tiles that cannot reach a glyph) is optional: the label
 /// variant does its work, more slowly. With or without a stand-in it is compiled by the same rule
 /// once the device time it would have saved reaches a compile: tiles × the least time of a lens
-/// tile seen × the label sampling's share of a tile. It saves lens-heavy about 1.3 ms a frame, so
-/// a batch compiles it after about 190 frames; a still or a short batch never pays for it. On an
-/// untimed device it is never compiled by the rule (nothing says it pays).
+/// tile seen × the label sampling's share of a tile, so a long batch compiles it and a still or a
+/// short batch never pays for it. On an untimed device it is never compiled by the rule (nothing
+/// says it pays).
 ///
-/// On lavapipe the 256 distinct thumbnails of `bench` need 34 lens variants, 0.22 s of compiling
-/// each, and a device frame saves a millisecond or two, if anything: the CPU renders them. A
-/// screen frame saves about 100 ms, so a variant met mid-run is compiled at its third use.
+/// So many distinct small frames (the thumbnails workload) stay on a fast stand-in, and a variant
+/// a large frame needs again is compiled within a few uses; the WhatIsMeasured article has the
+/// numbers.
 struct CompilePayback {
     /// The least seen, milliseconds.
     private(set) var standInMs: Double?
@@ -30,9 +30,8 @@ struct CompilePayback {
     private(set) var lensTileMs: Double?
     /// The device time each label-free variant would have saved so far, milliseconds.
     private var labelFreeSavings: [LensVariant: Double] = [:]
-    /// The share of a label tile's time its label sampling takes: on lavapipe the label-free
-    /// variant took lens-heavy's lens pass from 11.5 to 10.2 ms, over the 55 % of its tiles that
-    /// cannot reach a glyph.
+    /// The share of a label tile's time its label sampling takes, from lens-heavy's lens pass
+    /// with and without the label-free variant on lavapipe (WhatIsMeasured).
     static let labelShareOfTile = 0.2
     /// Whether device frames are timed (the queue has timestamps); where they are not, the
     /// saving cannot be measured and every variant a frame needs compiles, as without a stand-in.

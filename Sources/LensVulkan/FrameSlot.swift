@@ -3,87 +3,6 @@ import Foundation
 import LensModel
 import LensResolve
 
-/// The buffers a frame slot owns (several descriptor bindings may show one buffer).
-enum Binding: Int, CaseIterable {
-    case params, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes, foreground, composite
-
-    /// Written by the host; the others are the passes' intermediates and their output.
-    var isInput: Bool {
-        switch self {
-        case .params, .tables, .backdrop, .label, .shapes, .tiles, .tileShapes, .foreground: true
-        case .scratch, .frosted, .output, .composite: false
-        }
-    }
-}
-
-/// The descriptor set's bindings, numbered as in `Shaders/lens_common.glsl`: which buffer each
-/// shows and as what. Uniform blocks and texel buffers where the shaders only read (llvmpipe
-/// loads those with one scalar load or one gather; a storage-buffer load is a loop over the
-/// SIMD lanes), storage texel buffers where they write (a store is one scatter).
-enum DescriptorBinding: UInt32, CaseIterable {
-    case frame, tables, backdrop, label, scratch, frosted, output, shapes, tiles, tileShapes, foreground, composite
-    case lens, scratchTexels, frostedTexels
-
-    enum Kind: Equatable {
-        /// A uniform block over the buffer's first `range` bytes.
-        case uniformBuffer(range: Int)
-        /// A uniform block of `range` bytes at an offset given with each dispatch.
-        case dynamicUniformBuffer(range: Int)
-        /// A uniform texel buffer of `format`, `texelSize` bytes a texel.
-        case texels(format: VkFormat, texelSize: Int)
-        /// A storage texel buffer (the shader writes it) of `format`, `texelSize` bytes a texel.
-        case storageTexels(format: VkFormat, texelSize: Int)
-
-        /// Format and texel size of a texel-buffer binding; nil for the others.
-        var texelFormat: (format: VkFormat, texelSize: Int)? {
-            switch self {
-            case .texels(let format, let texelSize), .storageTexels(let format, let texelSize): (format, texelSize)
-            case .uniformBuffer, .dynamicUniformBuffer: nil
-            }
-        }
-    }
-
-    var kind: Kind {
-        switch self {
-        case .frame: .uniformBuffer(range: MemoryLayout<FrameParams>.size)
-        case .lens: .dynamicUniformBuffer(range: MemoryLayout<LensParams>.size)
-        case .tables, .backdrop, .tileShapes, .foreground: .texels(format: VK_FORMAT_R32_UINT, texelSize: 4)
-        case .label: .texels(format: VK_FORMAT_R8_UINT, texelSize: 1)
-        case .shapes, .tiles, .scratchTexels, .frostedTexels:
-            .texels(format: VK_FORMAT_R32G32B32A32_UINT, texelSize: 16)
-        case .scratch, .frosted: .storageTexels(format: VK_FORMAT_R32G32B32A32_UINT, texelSize: 16)
-        case .output, .composite: .storageTexels(format: VK_FORMAT_R32_UINT, texelSize: 4)
-        }
-    }
-
-    var descriptorType: VkDescriptorType {
-        switch kind {
-        case .uniformBuffer: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-        case .dynamicUniformBuffer: VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC
-        case .texels: VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
-        case .storageTexels: VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
-        }
-    }
-
-    /// The buffer this binding shows.
-    var buffer: Binding {
-        switch self {
-        case .frame, .lens: .params
-        case .tables: .tables
-        case .backdrop: .backdrop
-        case .label: .label
-        case .scratch, .scratchTexels: .scratch
-        case .frosted, .frostedTexels: .frosted
-        case .output: .output
-        case .shapes: .shapes
-        case .tiles: .tiles
-        case .tileShapes: .tileShapes
-        case .foreground: .foreground
-        case .composite: .composite
-        }
-    }
-}
-
 /// Everything one frame in flight owns: its buffers (and the composed base layer kept for the
 /// next frame it renders), descriptor set, command buffer, fence and timestamp pool, plus the
 /// `FrameReuse` record of what those buffers hold, and on the discrete memory path its
@@ -141,8 +60,10 @@ final class FrameSlot {
     /// descriptor set; reallocation forgets what the buffers held. On the discrete path the
     /// buffers are device-local, and the staging buffer grows to hold every input at once and the
     /// readback buffer to hold the output.
+    /// - Returns: the bytes of the buffers allocated, 0 when every buffer was large enough.
     /// - Throws: ``VulkanError`` when a texel buffer would hold more texels than the device allows.
-    func ensureBuffers(sizes: [Binding: Int], baseSize: Int) throws {
+    @discardableResult
+    func ensureBuffers(sizes: [Binding: Int], baseSize: Int) throws -> Int {
         for binding in DescriptorBinding.allCases {
             guard let texelSize = binding.kind.texelFormat?.texelSize else { continue }
             let texels = (sizes[binding.buffer] ?? 0) / texelSize
@@ -158,25 +79,23 @@ final class FrameSlot {
             }, readbackSize: max(16, sizes[.output] ?? 16))
         let placement: Buffer.Placement = transfers == nil ? .shared : .deviceLocal
         let families = transfers?.sharingFamilies ?? []
-        var changed = buffers.isEmpty
+        var allocated = 0
+        func allocate(_ size: Int) throws -> Buffer {
+            allocated += size
+            return try Buffer(device: device, size: size, placement: placement, queueFamilies: families)
+        }
         var updated = buffers
         for binding in Binding.allCases {
             let needed = max(16, sizes[binding] ?? 16)
             if updated.count <= binding.rawValue {
-                updated.append(try Buffer(device: device, size: needed, placement: placement, queueFamilies: families))
-                changed = true
+                updated.append(try allocate(needed))
             } else if updated[binding.rawValue].size < needed {
-                updated[binding.rawValue] = try Buffer(
-                    device: device, size: needed, placement: placement, queueFamilies: families)
-                changed = true
+                updated[binding.rawValue] = try allocate(needed)
             }
         }
-        if (base?.size ?? 0) < baseSize {
-            base = try Buffer(device: device, size: baseSize, placement: placement, queueFamilies: families)
-            changed = true
-        }
+        if (base?.size ?? 0) < baseSize { base = try allocate(baseSize) }
         buffers = updated
-        if changed {
+        if allocated > 0 {
             views = [:]
             for binding in DescriptorBinding.allCases {
                 guard let (format, texelSize) = binding.kind.texelFormat else { continue }
@@ -188,6 +107,7 @@ final class FrameSlot {
             descriptorSet.bind(buffers: buffers, views: views)
             forgetContents()
         }
+        return allocated
     }
 
     /// Forgets what the buffers hold, so the next frame uploads and computes everything.
@@ -239,84 +159,5 @@ final class FrameSlot {
             && stored.withUnsafeBytes { stored in
                 bytes.isEmpty || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0
             }
-    }
-}
-
-/// A frame slot's share of the discrete memory path: its staging buffer, its host-cached
-/// readback buffer, the command buffers that copy into the device and out of it on the transfer
-/// queue, and the semaphores between those and the compute submit.
-///
-/// The slots' staging buffers are the staging ring: frame i stages into slot i mod n's while the
-/// frames before it are still copying or running, and the host writes a staging buffer again
-/// only after its slot's fence, which signals after the copies out of it. Each grows when a
-/// larger frame arrives and is never allocated per frame.
-///
-/// Queue-family ownership: where the transfer queue is of another family than the compute queue,
-/// the device-local buffers are created `VK_SHARING_MODE_CONCURRENT` between the two families.
-/// Buffers have no layout or compression that exclusive ownership would preserve, so concurrent
-/// sharing costs nothing here, while release/acquire barriers would add a barrier on each queue
-/// per copied buffer per frame. The semaphores order the queues and carry the memory dependency.
-final class SlotTransfers {
-    let queue: Queue
-    /// Copies the frame's staged inputs into the device-local buffers.
-    let uploadCommands: CommandBuffer
-    /// Copies the finished frame into the readback buffer.
-    let readbackCommands: CommandBuffer
-    /// Signalled by the upload submit, waited for by the compute submit.
-    private(set) var uploaded: Semaphore
-    /// Signalled by the compute submit, waited for by the readback submit.
-    private(set) var rendered: Semaphore
-    private(set) var staging: Buffer?
-    private(set) var readback: Buffer?
-    /// The copies staged for the frame being prepared: a region of `staging` into the start of a
-    /// device-local buffer.
-    private(set) var copies: [(destination: Buffer, region: VkBufferCopy)] = []
-    /// The queue families of the device-local buffers when they are two (compute, transfer).
-    let sharingFamilies: [UInt32]
-    private let device: Device
-    private var cursor = 0
-
-    init(device: Device, queue: Queue) throws {
-        self.device = device
-        self.queue = queue
-        uploadCommands = try CommandBuffer(device: device, queue: queue)
-        readbackCommands = try CommandBuffer(device: device, queue: queue)
-        uploaded = try Semaphore(device: device)
-        rendered = try Semaphore(device: device)
-        sharingFamilies = queue.family == device.compute.family ? [] : [device.compute.family, queue.family]
-    }
-
-    /// Offsets in the staging buffer start on 256 bytes, which copy engines move fastest.
-    static func aligned(_ bytes: Int) -> Int { (bytes + 255) / 256 * 256 }
-
-    /// Grows the staging and readback buffers to at least these sizes.
-    func ensure(stagingSize: Int, readbackSize: Int) throws {
-        if (staging?.size ?? 0) < stagingSize {
-            staging = try Buffer(device: device, size: stagingSize, placement: .staging)
-        }
-        if (readback?.size ?? 0) < readbackSize {
-            readback = try Buffer(device: device, size: readbackSize, placement: .readback)
-        }
-    }
-
-    /// Empties the list of staged copies for a new frame.
-    func beginFrame() {
-        copies.removeAll(keepingCapacity: true)
-        cursor = 0
-    }
-
-    /// Writes `bytes` into the staging buffer and adds the copy of them into `destination`.
-    func stage(_ bytes: UnsafeRawBufferPointer, into destination: Buffer) {
-        staging!.write(bytes, at: cursor)
-        copies.append(
-            (destination, VkBufferCopy(srcOffset: VkDeviceSize(cursor), dstOffset: 0, size: VkDeviceSize(bytes.count))))
-        cursor += Self.aligned(bytes.count)
-    }
-
-    /// New semaphores, after a failed submit may have left one signalled with nobody to wait for
-    /// it; the caller has waited for the device to go idle.
-    func renewSemaphores() throws {
-        uploaded = try Semaphore(device: device)
-        rendered = try Semaphore(device: device)
     }
 }

@@ -4,28 +4,11 @@ import Synchronization
 /// A compile skipped because its renderer went away.
 struct CompileSkipped: Error {}
 
-/// A specialised pipeline the renderer compiles on first use: a lens pass or a frost pass.
-enum PipelineVariant: Hashable {
-    case lens(LensVariant)
-    case frost(FrostVariant)
-
-    var isLens: Bool {
-        if case .lens = self { true } else { false }
-    }
-
-    var constants: [UInt32: UInt32] {
-        switch self {
-        case .lens(let variant): variant.constants
-        case .frost(let variant): variant.constants
-        }
-    }
-}
-
 /// Compiles the specialised pipelines off the render thread, one batch at a time and each batch
 /// on every core at once, so the renderer can either wait for a frame's pipelines or render the
-/// frame on its host stand-in while they compile. On lavapipe a lens variant takes 0.2–0.3 s of
-/// one core even when Mesa's shader cache holds its machine code (SPIR-V to NIR and its passes
-/// run every time). Owned and called by one renderer on one thread; the queue only touches the
+/// frame on its host stand-in while they compile. On lavapipe a lens variant takes a noticeable
+/// part of a second of one core even when Mesa's shader cache holds its machine code (SPIR-V to
+/// NIR and its passes run every time). Owned and called by one renderer on one thread; the queue only touches the
 /// `Finished` box.
 final class PipelineCompiler {
     private let layout: PipelineLayout

@@ -52,7 +52,7 @@ struct ParityTests {
         let again = try gpu.render(parameters)
         let splits = parameters.lenses.contains { $0.labelTileCount > 0 && $0.labelTileCount < $0.tileCount }
         #expect(
-            (gpu.labelFreeTilesDispatched > 0) == splits,
+            (gpu.lastDispatches.labelFreeVariantTiles > 0) == splits,
             "\(case_.name): label-free variants run where a lens has tiles of both kinds")
         #expect(gpu.validationMessages.isEmpty, "validation layer: \(gpu.validationMessages)")
         checkParity(case_.name, actual: again, expected: expected, prefix: "reused-")
@@ -166,11 +166,11 @@ struct ParityTests {
         let first = try gpu.render(parameters)
         _ = try gpu.render(parameters)
         #expect(gpu.lensVariantsKnown == lensVariants, "\(name): two frames do not start the label-free variant")
-        #expect(gpu.labelFreeTilesDispatched == 0, "\(name): nor use it")
+        #expect(gpu.lastDispatches.labelFreeVariantTiles == 0, "\(name): nor use it")
         try gpu.waitForPipelines()
         #expect(gpu.lensVariantsKnown == 2 * lensVariants, "\(name): a variant of its own, once asked for")
         let third = try gpu.render(parameters)
-        #expect(gpu.labelFreeTilesDispatched == labelFreeTiles, "\(name): the third frame runs it on the other tiles")
+        #expect(gpu.lastDispatches.labelFreeVariantTiles == labelFreeTiles, "\(name): the third frame runs it on the other tiles")
         #expect(gpu.validationMessages.isEmpty, "validation layer: \(gpu.validationMessages)")
         checkParity(name, actual: first, expected: expected)
         checkParity(name, actual: third, expected: expected, prefix: "label-free-")
