@@ -42,21 +42,9 @@ public struct BackendChoice: Sendable, Equatable {
     /// CPU renders while the Vulkan backend is still setting up (instance, device, pipelines;
     /// lavapipe compiles the pipelines on every start), so it has finished first.
     ///
-    /// Measured with the release binary on this project's 2-core machine and lavapipe
-    /// (`liquidlens render --timing`): Vulkan's setup takes 0.78–0.91 s; the CPU's first frame
-    /// takes 15 ms at 780×240 (12.8 MP/s), 48 ms at 1560×480 (15.6 MP/s), 190 ms at 1920×1080
-    /// (10.9 MP/s), 492 ms at 2880×1620 (9.5 MP/s), 919 ms at 3840×2160 (9.0 MP/s): about 8 MP
-    /// in the 0.8 s of setup. Whole runs (`time liquidlens render --backend cpu|vulkan`, median of
-    /// 3): the showcase takes 0.07 s on the CPU and 0.93 s on Vulkan at scale 2 (0.19 MP), 0.22 s
-    /// and 1.06 s at scale 4 (0.75 MP); a 1920×1080 scene 0.59 s and 1.42 s, at 3840×2160 1.94 s
-    /// and 2.75 s. Past the budget a GPU renders a frame in a fraction of the CPU's time and
-    /// wins; on lavapipe, whose lens pass is no faster per frame than the CPU yet, the CPU still
-    /// wins single stills up to 5760×3240 (4.4 s against 6.6 s), so the budget is what the setup
-    /// costs, not where lavapipe breaks even. Since lens pipelines are specialised per lens and
-    /// compiled with the first frame, setup is 10–20 ms and the first frame carries 0.25–0.35 s of
-    /// compiles per lens (the showcase: 0.31 s on Vulkan, whole run; 0.10–0.12 s with
-    /// ``WhileCompiling/cpu``, whose stand-in renders it), and lavapipe's lens pass is about 2× as
-    /// fast as the CPU's; the budget was left as measured above.
+    /// Past the budget a GPU renders a frame in a fraction of the CPU's time and wins. The budget
+    /// is what the setup costs, not where a device breaks even; the measurements behind the value
+    /// are in <doc:WhatIsMeasured>.
     public static let cpuPixelBudget = 8_000_000
 
     /// Where `job` renders first: the CPU reference when its pixels, all frames together, are

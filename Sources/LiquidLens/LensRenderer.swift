@@ -38,12 +38,13 @@ public enum Backend: String, Sendable, CaseIterable {
 }
 
 /// What renders a Vulkan frame whose pipelines are still compiling. Pipelines are specialised
-/// per lens and compiled on first use, 0.2–0.3 s of a core per lens on lavapipe.
+/// per lens and compiled on first use, a noticeable part of a second of a core per lens on
+/// lavapipe (see the WhatIsMeasured article).
 public enum WhileCompiling: String, Sendable, CaseIterable {
     /// The CPU reference renders a frame whose pipelines have not started compiling (the same
     /// pixels); they then compile in the background once the frames that needed them would have
     /// paid for the compile (the first frame's at once), and the GPU takes over from there. On
-    /// lavapipe, where a lens variant costs 0.2–0.3 s to compile, many distinct small frames
+    /// lavapipe, where a lens variant is slow to compile, many distinct small frames
     /// stay on the CPU, which renders them as fast. A run's frames then come from both
     /// backends: byte for byte the same output where the two are bit-exact (as on lavapipe,
     /// every test scene and benchmark workload at 0/255); `.wait` for frames from the GPU alone.

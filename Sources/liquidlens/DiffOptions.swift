@@ -27,7 +27,9 @@ extension ValueParser where Value == LimitArgument {
 
 /// The thresholds, the config file and the two sensitivity settings of `diff` and `verify`.
 struct ThresholdOptions: ParsableArguments {
-    @Option("config", valueName: "file", help: "JSON thresholds and per-file rules (see README); options override it.")
+    @Option(
+        "config", valueName: "file",
+        help: "JSON thresholds and per-file rules (see the DiffsAndReports article); options override it.")
     var configPath: String?
     @Option("max-error", valueName: "levels", help: "Largest channel difference allowed.", parser: .limit(.maxError))
     var maxError: LimitArgument?

@@ -22,7 +22,8 @@ struct RenderCommand: Command {
     static let abstract = "Render a scene (or a built-in example) to a PNG."
     static let discussion: String? = """
         With neither <scene> nor --example, renders the showcase: a segmented-control lens
-        split over a glyph. Scene files are JSON; see README.md for the format.
+        split over a glyph. Scene files are JSON; their format is in
+        Sources/LiquidLens/LiquidLens.docc/SceneFormat.md.
         """
 
     @Argument("scene", help: "A scene JSON file.") var scenePath: String?

@@ -94,7 +94,8 @@ enum LiquidLensTool {
     }
 }
 
-/// How the tool exits, for scripts and schedulers that decide whether to retry (README: Exit status).
+/// How the tool exits, for scripts and schedulers that decide whether to retry (the documentation's
+/// command-line article, `Sources/LiquidLens/LiquidLens.docc/CommandLine.md`: Exit status).
 enum ExitStatus {
     /// The work failed (a bad scene, an unreadable image, a full disk): retrying the same command will not help.
     static let failure: Int32 = 1

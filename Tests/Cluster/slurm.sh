@@ -4,7 +4,7 @@
 #      their state, sockets and logs in a temporary folder, addressing each other at 127.0.0.1 and
 #      listening on the node's own address, not on every interface;
 #   2. a job array of 4 tasks, all running at once, renders a 256-frame 1080p sweep into one shared
-#      folder, each task `batch --shard $SLURM_ARRAY_TASK_ID/4 --resume` (the script README.md shows);
+#      folder, each task `batch --shard $SLURM_ARRAY_TASK_ID/4 --resume` (the script the BatchAndClusters article shows);
 #   3. task 1 is killed with SIGKILL mid-run and requeued (scontrol requeue, start time now), and
 #      its second attempt must start while other tasks are still writing (a --resume there once
 #      removed their temporary files, and they lost frames);
@@ -139,7 +139,7 @@ EOF
 "$liquidlens" batch "$work/sweep.json" -o "$work/whole" --backend cpu -q
 step "rendered the sweep unsharded: 256 frames"
 
-# The job script: README.md's Slurm example, with the PID written down so this test can kill it.
+# The job script: the BatchAndClusters article's Slurm example, with the PID written down so this test can kill it.
 cat >"$work/render.sh" <<EOF
 #!/bin/sh
 #SBATCH --array=0-3

@@ -2,8 +2,8 @@
 # Runs the whole test suite under AddressSanitizer and under ThreadSanitizer, each in its own
 # build folder, and fails when any run fails (a failing test or a sanitizer report). LeakSanitizer
 # is off: the Mesa ICD (unloaded before exit, so unsymbolisable) and Foundation.Process leak a few
-# bytes per process at exit; memory growth over long runs is measured separately (README,
-# Reliability). Tests that cannot run under a sanitizer read LIQUIDLENS_SANITIZER. The full log of
+# bytes per process at exit; memory growth over long runs is measured separately (the
+# Reliability article). Tests that cannot run under a sanitizer read LIQUIDLENS_SANITIZER. The full log of
 # each run stays in .build/sanitize-NAME.log. Usage: Tests/Fuzz/sanitizers.sh [address|thread]...
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -69,7 +69,7 @@ struct CaptureWindow: Codable, Sendable {
     var held: Bool
     /// The numbers measured from the capture.
     var capture: [Double]
-    /// Our render of the scene before this fit (commit 5ce2271), for the README's before/after.
+    /// Our render of the scene before this fit (commit 5ce2271), for the Fidelity article's before/after.
     var before: [Double]?
     /// Our render now (rewritten when recording).
     var ours: [Double]?
@@ -145,7 +145,7 @@ struct CaptureWindow: Codable, Sendable {
     var unit: String { kind == .extent || kind == .horizontalExtent ? "pt" : "levels" }
 }
 
-/// The README's plot: every profile window, the capture (black) against our render before the
+/// The Fidelity article's plot: every profile window, the capture (black) against our render before the
 /// fit (grey, dashed) and now (blue), one small panel each, levels 0…255 up the side.
 enum CapturePlot {
     static let resource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

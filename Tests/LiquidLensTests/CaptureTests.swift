@@ -43,7 +43,7 @@ struct CaptureTests {
         if Self.recording { try record.save(as: name) }
     }
 
-    @Test("The README's profile plot is drawn from the stored numbers")
+    @Test("The Fidelity article's profile plot is drawn from the stored numbers")
     func plot() throws {
         let svg = CapturePlot.svg(try CaptureRecord.names.map(CaptureRecord.load))
         if Self.recording { try Data(svg.utf8).write(to: CapturePlot.resource, options: .atomic) }
