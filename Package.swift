@@ -51,12 +51,15 @@ let package = Package(
                 "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan", "LensIO",
                 "LensText",
             ]),
-        .executableTarget(name: "liquidlens", dependencies: ["LiquidLens"]),
+        // The command line uses the package's plumbing (output files, name suggestions, fault injection)
+        // from the layers themselves; users get the LiquidLens surface.
+        .executableTarget(name: "liquidlens", dependencies: ["LiquidLens", "LensModel", "LensIO", "LensVulkan"]),
 
         .testTarget(
             name: "LiquidLensTests",
             dependencies: [
-                "LiquidLens", "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan", "LensShaders", "LensIO", "LensText", "liquidlens",
+                "LiquidLens", "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan",
+                "LensShaders", "LensIO", "LensText", "liquidlens",
                 "CHarfBuzz", "CFreeType",
             ],
             // Read through #filePath, never bundled.

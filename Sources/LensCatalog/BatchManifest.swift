@@ -24,7 +24,7 @@ public struct BatchManifest: Sendable {
         /// A key path in the scene's JSON, as errors print them: `glass[0].frame.x`.
         public var key: String
         /// JSON values (numbers, strings, objects).
-        public var values: [JSONValue]
+        package var values: [JSONValue]
     }
 
     /// The scenes, in order; with sweeps, the one scene they vary.
@@ -224,7 +224,7 @@ public struct BatchManifest: Sendable {
 }
 
 /// A JSON value held as Foundation's parsed object.
-public struct JSONValue: @unchecked Sendable {
+package struct JSONValue: @unchecked Sendable {
     let object: Any
 
     init(_ object: Any) { self.object = object }

@@ -3,7 +3,7 @@ import LensModel
 
 /// A tiny single-stroke font for the built-in scenes' label rows (D, W, M, Y, digits 3 and 6),
 /// rasterised with analytic antialiasing. It stands in until label rows come from real fonts.
-public enum StrokeFont {
+package enum StrokeFont {
     /// Polylines in em units: x to the right, y from 0 (cap top) to 1 (baseline).
     struct Glyph {
         let width: Double

@@ -1,7 +1,7 @@
 import LensModel
 
 /// Lays images of one size out in a grid, row by row, on a neutral background.
-public enum ContactSheet {
+package enum ContactSheet {
     /// `images` in a grid `columns` wide on dark grey, `gap` pixels between and around them. Each cell takes
     /// the first image's size (a larger image is cropped); no images give one grey pixel.
     public static func compose(_ images: [RGBA8Image], columns: Int, gap: Int = 4) -> RGBA8Image {

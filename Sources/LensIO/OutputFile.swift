@@ -4,7 +4,7 @@ import LensModel
 /// Where an output goes, decided the way Unix tools decide: a regular file is replaced whole, a
 /// symbolic link keeps pointing where it did, and a pipe or a device is written in place and
 /// survives.
-public enum OutputDestination: Equatable, Sendable {
+package enum OutputDestination: Equatable, Sendable {
     /// This process's standard output (`/dev/stdout`; `-` on the command line).
     case standardOutput
     /// A named pipe, a character or block device, or a file some process holds open
@@ -69,7 +69,7 @@ public enum OutputDestination: Equatable, Sendable {
 /// An output written in place as the bytes come: standard output, a pipe, a device. Nothing is
 /// renamed, so the node stays what it was; a failed write (a full device, a reader that went
 /// away) is an error naming the output and the reason.
-public final class StreamingOutput {
+package final class StreamingOutput {
     private var descriptor: Int32
     private let ownsDescriptor: Bool
     /// The output as errors name it: its path, or "standard output".
@@ -127,7 +127,7 @@ public final class StreamingOutput {
 /// Writes whole outputs where ``OutputDestination`` says: a regular file or a link's target
 /// atomically (``AtomicFile``), standard output, a pipe or a device in place. A folder is an
 /// error.
-public enum OutputFile {
+package enum OutputFile {
     /// Writes `data` to `url`.
     public static func write(_ data: Data, to url: URL) throws {
         switch try OutputDestination(of: url) {
@@ -146,7 +146,7 @@ public enum OutputFile {
 }
 
 /// Writes files whole or not at all.
-public enum AtomicFile {
+package enum AtomicFile {
     /// How many times a write whose temporary file vanished before its rename is made again.
     static let attempts = 3
 

@@ -5,7 +5,7 @@ import Foundation
 /// whose it is, so that a later run in a shared folder removes only what is provably not being
 /// written (``TemporaryFile/removeLeftovers(in:ownNames:now:)``), and two writers of the same
 /// output, on one host or on several, never share a temporary file.
-public struct TemporaryFileName: Equatable, Sendable {
+package struct TemporaryFileName: Equatable, Sendable {
     /// The output the file becomes (`s-00007.png`).
     public let finalName: String
     /// The writer's process ID on ``host``.
@@ -42,7 +42,7 @@ public struct TemporaryFileName: Equatable, Sendable {
 }
 
 /// What a run may remove of the temporary files it finds beside its outputs.
-public enum TemporaryFile {
+package enum TemporaryFile {
     /// How long a temporary file must have gone unwritten before any run may remove it, whoever
     /// wrote it: a frame is written in seconds, so a file untouched this long has no writer that
     /// will finish it (and one that does retries its frame when its file is gone).

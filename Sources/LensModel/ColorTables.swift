@@ -2,7 +2,7 @@ import Foundation
 
 /// sRGB transfer functions in `Double` for the model, and the `Float` tables both backends read,
 /// so neither backend evaluates `pow` (whose approximations differ between CPU and GPU).
-public enum ColorTables {
+package enum ColorTables {
     /// sRGB-encoded value in 0…1 to linear light.
     public static func srgbToLinear(_ encoded: Double) -> Double {
         encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4)

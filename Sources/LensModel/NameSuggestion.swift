@@ -1,6 +1,6 @@
 /// The known name a mistyped one most likely meant, for "did you mean …" in errors about
 /// subcommands, options, examples, presets and scene keys.
-public enum NameSuggestion {
+package enum NameSuggestion {
     /// The name in `candidates` closest to `typed` by edit distance (insertions, deletions,
     /// substitutions and swaps of neighbours, ignoring case), or one that `typed` begins; nil
     /// when none is close enough to be the likely meaning: at most a third of the typed length

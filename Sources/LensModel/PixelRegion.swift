@@ -1,7 +1,7 @@
 import Foundation
 
 /// A half-open rectangle of pixels: x0 ..< x1, y0 ..< y1.
-public struct PixelRegion: Sendable, Equatable {
+package struct PixelRegion: Sendable, Equatable {
     /// First column inside the region.
     public var x0: Int
     /// First row inside the region.

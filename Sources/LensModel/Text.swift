@@ -91,7 +91,7 @@ public struct TextLine: Sendable {
     }
 
     /// The bounding box of the ink (coverage > 0) in mask pixels, nil for blank text.
-    public var inkBounds: PixelRegion? {
+    package var inkBounds: PixelRegion? {
         var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
         for y in 0..<mask.height {
             for x in 0..<mask.width where mask.coverage[y * mask.width + x] > 0 {

@@ -9,7 +9,7 @@ import LensResolve
 /// Like the Vulkan backend it keeps its buffers between frames and skips, through `FrameReuse`,
 /// the composing and blurring a previous frame already did. One frame at a time: a lock guards
 /// its buffers, so it may render from any thread (as the Vulkan backend's stand-in does).
-public final class ReferenceRenderer: @unchecked Sendable {
+package final class ReferenceRenderer: @unchecked Sendable {
     private let lock = NSLock()
     private let reuse = FrameReuse()
     private var pixelCount = 0

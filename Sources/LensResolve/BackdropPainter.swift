@@ -273,7 +273,7 @@ struct BackdropPainter {
 
 /// A shape in pixel space, evaluated in `Double` for the model's own rasterising (backdrop fills)
 /// and turned into the shaders' ``ShapeParams``.
-public struct ShapeGeometry: Sendable {
+package struct ShapeGeometry: Sendable {
     /// Centre x in pixels.
     public let centerX: Double
     /// Centre y in pixels.

@@ -2,7 +2,7 @@ import Foundation
 import LensModel
 
 /// Where each pass of one lens runs.
-public struct LensRegions: Sendable, Equatable {
+package struct LensRegions: Sendable, Equatable {
     /// Glass bounding box plus shadow margin: the lens pass.
     public var lens: PixelRegion
     /// The box lens samples are clamped into (the frost tiles cover every sample inside it).
@@ -17,31 +17,31 @@ public struct FrameParameters: Sendable {
     /// Frame height in pixels.
     public var height: Int { Int(frame.height) }
     /// Backdrop pixels packed `r | g << 8 | b << 16 | a << 24`, 8-bit sRGB.
-    public var backdrop: [UInt32]
+    package var backdrop: [UInt32]
     /// Label coverage bytes packed four per word, `frame.labelWordsPerRow` words per row; the
     /// lifted label, when there is one, follows at `frame.liftedLabelWordOffset`.
-    public var labelWords: [UInt32]
+    package var labelWords: [UInt32]
     /// The frame's part of the parameter block: size, label layout and colours.
-    public var frame: FrameParams
+    package var frame: FrameParams
     /// One entry per glass group, in drawing order.
-    public var lenses: [LensParams]
+    package var lenses: [LensParams]
     /// The shapes of every group, `lenses[i].shapeOffset ..< shapeOffset + shapeCount`.
-    public var shapes: [ShapeParams]
+    package var shapes: [ShapeParams]
     /// Lens tiles (tile x, tile y, first candidate, candidate count), `lenses[i].tileOffset ..<
     /// tileOffset + tileCount`: only tiles some shape can reach, each with the shapes near it.
-    public var tiles: [SIMD4<UInt32>]
+    package var tiles: [SIMD4<UInt32>]
     /// Candidate shape indices of every tile.
-    public var tileShapes: [UInt32]
+    package var tileShapes: [UInt32]
     /// Where each lens's passes run, one entry per entry of `lenses`.
-    public var regions: [LensRegions]
+    package var regions: [LensRegions]
     /// sRGB decode table, encode thresholds, then the frost kernels (see ``TableLayout``).
-    public var tables: [Float]
+    package var tables: [Float]
     /// Layers over everything, straight-alpha sRGB packed like the backdrop; empty when the scene
     /// has none (its tiles follow the lenses' in `tiles`, see `frame.foregroundTileOffset`).
-    public var foreground: [UInt32]
+    package var foreground: [UInt32]
 
     /// A frame from its resolved parts, taken as given; no foreground by default.
-    public init(
+    package init(
         backdrop: [UInt32], labelWords: [UInt32], frame: FrameParams, lenses: [LensParams], shapes: [ShapeParams],
         tiles: [SIMD4<UInt32>], tileShapes: [UInt32], regions: [LensRegions], tables: [Float],
         foreground: [UInt32] = []
@@ -59,8 +59,8 @@ public struct FrameParameters: Sendable {
     }
 
     /// Some glass lies on glass: the composite starts each frame as a copy of the backdrop.
-    public var usesComposite: Bool { lenses.contains { $0.readsComposite != 0 } }
+    package var usesComposite: Bool { lenses.contains { $0.readsComposite != 0 } }
 
     /// The whole canvas.
-    public var fullFrame: PixelRegion { PixelRegion(x0: 0, y0: 0, x1: width, y1: height) }
+    package var fullFrame: PixelRegion { PixelRegion(x0: 0, y0: 0, x1: width, y1: height) }
 }

@@ -12,7 +12,7 @@ import LensModel
 /// again, and only the frost tiles within a kernel radius of them are forgotten. The blur of a
 /// tile depends on nothing but the backdrop within the kernel's reach, the kernel and the tile, so
 /// the result is bit-identical to doing everything again. Not thread-safe: one per buffer set.
-public final class FrameReuse {
+package final class FrameReuse {
     /// What the backend must do for a frame.
     public struct Plan {
         /// The frame with each lens's frost and row tile lists cut to the tiles not already blurred.

@@ -6,7 +6,7 @@ import LensModel
 /// 2^L × 2^L pixels) with a Gaussian of the σ that remains, and the lens reads it back bilinearly.
 /// The work of a blur falls by 2^L per axis, so a cold frame costs far less than linearly in σ and
 /// distinct thumbnails never pay full-scale blurs.
-public enum FrostPyramid {
+package enum FrostPyramid {
     /// The deepest level: ¼ scale, as Apple's backdrop.
     public static let deepestLevel = 2
 

@@ -4,7 +4,7 @@ import LensModel
 /// The tables the shaders read besides the frame's pixels: the fixed colour and spectral tables
 /// every frame starts with, the frost kernels and the physical model's refraction profile. Each
 /// is computed once in `Double` and handed to both backends as `Float`.
-public enum OpticsTables {
+package enum OpticsTables {
     /// Normalised Gaussian weights w[0…r] for σ in pixels, r = ⌈3σ⌉; σ under ¼ px gives [1].
     public static func gaussianKernel(sigma: Double) -> [Float] {
         guard sigma >= 0.25 else { return [1] }

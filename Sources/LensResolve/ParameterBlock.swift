@@ -7,7 +7,7 @@ import LensModel
 /// offsets glslang wrote into the SPIR-V.
 
 /// GLSL twin: `struct FrameParams`.
-public struct FrameParams: Sendable, Equatable {
+package struct FrameParams: Sendable, Equatable {
     /// Frame width in pixels.
     public var width: UInt32
     /// Frame height in pixels.
@@ -64,7 +64,7 @@ public struct FrameParams: Sendable, Equatable {
 }
 
 /// GLSL twin: `struct ShapeParams`. One shape of a glass group, in pixels.
-public struct ShapeParams: Sendable, Equatable {
+package struct ShapeParams: Sendable, Equatable {
     /// Centre x, y and half width, half height.
     public var centerHalfSize: SIMD4<Float>
     /// Top-left, top-right, bottom-right, bottom-left.
@@ -96,7 +96,7 @@ public struct ShapeParams: Sendable, Equatable {
 }
 
 /// GLSL twin: `struct LensParams`. One glass group; all lengths in pixels.
-public struct LensParams: Sendable, Equatable {
+package struct LensParams: Sendable, Equatable {
     /// The tint's rgb and alpha, premultiplied in the blend space.
     public var tint: SIMD4<Float> = .zero
     /// Direction x, y (unit, y down); amount; unused.
@@ -301,7 +301,7 @@ public struct LensParams: Sendable, Equatable {
 }
 
 /// GLSL twin: the `DispatchConstants` push-constant block.
-public struct DispatchConstants: Sendable, Equatable {
+package struct DispatchConstants: Sendable, Equatable {
     /// x0, y0, x1, y1 of the pixels one dispatch covers.
     public var region: SIMD4<UInt32>
     /// Lens: the tile of workgroup 0 in `tiles`.
@@ -324,7 +324,7 @@ public struct DispatchConstants: Sendable, Equatable {
 }
 
 /// Where each table sits in the shaders' `tables` buffer (GLSL: the `*_OFFSET` constants).
-public enum TableLayout {
+package enum TableLayout {
     /// The 256 linear values of the 8-bit sRGB codes.
     public static let srgbDecodeOffset = 0
     /// Spectral dispersion: `spectralTaps` × (offset scale, red, green, blue weights).
@@ -344,7 +344,7 @@ public enum TableLayout {
 /// The params buffer as the GPU reads it: the `FrameBlock` (`FrameParams`, std140) at 0, then
 /// each lens's `LensBlock` (one `LensParams`) at a dynamic offset. Both offsets are multiples of
 /// the device's uniform-buffer offset alignment.
-public struct ParamsBufferLayout: Sendable, Equatable {
+package struct ParamsBufferLayout: Sendable, Equatable {
     /// Byte offset of the first lens: `FrameParams` rounded up to the alignment.
     public let lensArrayOffset: Int
     /// Bytes between consecutive lenses: `LensParams` rounded up to the alignment.

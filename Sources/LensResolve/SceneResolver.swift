@@ -4,7 +4,7 @@ import LensModel
 
 /// Turns a `Scene` into ``FrameParameters``: points to pixels, colours to linear light, optics
 /// capped to the shape, background and label rasterised.
-public struct SceneResolver: Sendable {
+package struct SceneResolver: Sendable {
     /// Loads images named by the scene (background images, label masks), relative paths already
     /// resolved against the scene file by the caller.
     public var loadImage: @Sendable (String) throws -> RGBA8Image

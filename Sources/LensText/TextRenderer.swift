@@ -17,7 +17,7 @@ public struct TextError: Error, CustomStringConvertible, Sendable {
 /// `FontSpec.fallbackFamily` (DejaVu Sans) when it is not installed, and a character the
 /// asked-for family lacks is drawn with the fallback family. Any other missing family, or a
 /// character no font has, is a ``TextError`` naming it.
-public final class TextRenderer: TextRasterizer, @unchecked Sendable {
+package final class TextRenderer: TextRasterizer, @unchecked Sendable {
     private let lock = NSLock()
     private var library: FT_Library?
     private var faces: [String: FT_Face] = [:]

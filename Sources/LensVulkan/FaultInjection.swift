@@ -5,7 +5,7 @@ import LensModel
 /// survived without a broken device. Fixed when the renderer is made, from
 /// ``VulkanOptions/faultInjection``: none by default; the command line maps its
 /// `LIQUIDLENS_INJECT_*` environment variables onto it (which is how the CLI tests reach it).
-public struct FaultInjection: Sendable, Equatable {
+package struct FaultInjection: Sendable, Equatable {
     /// Flips the low bits of red in every 7th pixel of every frame read back, as a broken shader
     /// would; the parity check of `liquidlens bench` must notice. `LIQUIDLENS_INJECT_WRONG_PIXELS=1`.
     public var wrongPixels: Bool

@@ -10,8 +10,9 @@ public struct VulkanOptions: Sendable {
     public var validation: Bool
     /// Where the pipeline cache lives; nil keeps it in memory only.
     public var pipelineCacheDirectory: URL?
-    /// Failures to fake, for tests; by default what the `LIQUIDLENS_INJECT_*` variables ask for.
-    public var faultInjection: FaultInjection
+    /// Failures to fake, for the package's tests and the command line's `LIQUIDLENS_INJECT_*`
+    /// variables; none unless set.
+    package var faultInjection = FaultInjection()
     /// Where buffers live: chosen by the device's heaps, or one path forced.
     public var memoryPath: MemoryPath
     /// Renders a frame on the host (the CPU reference, whose pixels are the same) when a
@@ -23,14 +24,12 @@ public struct VulkanOptions: Sendable {
     /// Options with the given settings; each defaults to the usual choice.
     public init(
         device: String? = nil, validation: Bool = false,
-        pipelineCacheDirectory: URL? = nil, faultInjection: FaultInjection = FaultInjection(),
-        memoryPath: MemoryPath = .automatic,
+        pipelineCacheDirectory: URL? = nil, memoryPath: MemoryPath = .automatic,
         standIn: (@Sendable (FrameParameters) -> RGBA8Image)? = nil
     ) {
         self.device = device
         self.validation = validation
         self.pipelineCacheDirectory = pipelineCacheDirectory
-        self.faultInjection = faultInjection
         self.memoryPath = memoryPath
         self.standIn = standIn
     }

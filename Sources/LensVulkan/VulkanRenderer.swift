@@ -15,7 +15,7 @@ import LensShaders
 /// Made of three parts: a pipeline policy (which variants a frame needs; device, wait or
 /// stand-in), a frame recorder (dispatches and barriers) and a frame submitter (slots, queues,
 /// semaphores, readback); this type runs the batch and owns the compiles.
-public final class VulkanRenderer {
+package final class VulkanRenderer {
     let device: Device
     /// The lens and frost pipelines by variant, compiled on first use and kept for the renderer's life.
     private let compiler: PipelineCompiler

@@ -1,31 +1,11 @@
 import Foundation
-@_exported import LensCatalog
-@_exported import LensControls
-@_exported import LensIO
-@_exported import LensModel
+import LensCatalog
+import LensIO
+import LensModel
 import LensReference
-@_exported import LensResolve
+import LensResolve
 import LensText
 import LensVulkan
-
-/// How to set up the Vulkan backend (`LensVulkan.VulkanOptions`); the aliases spare callers importing LensVulkan.
-public typealias VulkanOptions = LensVulkan.VulkanOptions
-/// One physical device Vulkan reported and whether it is usable (`LensVulkan.DeviceDescription`).
-public typealias DeviceDescription = LensVulkan.DeviceDescription
-/// GPU milliseconds per stage of a Vulkan frame (`LensVulkan.GPUStageTimes`).
-public typealias GPUStageTimes = LensVulkan.GPUStageTimes
-/// A Vulkan failure: the call and its result, or a setup problem (`LensVulkan.VulkanError`).
-public typealias VulkanError = LensVulkan.VulkanError
-/// A `VkResult` code as a Swift value (`LensVulkan.VulkanResult`).
-public typealias VulkanResult = LensVulkan.VulkanResult
-/// Failures the Vulkan backend fakes on purpose, for tests (`LensVulkan.FaultInjection`).
-public typealias FaultInjection = LensVulkan.FaultInjection
-/// Where the Vulkan backend keeps its buffers: by the device, or forced (`LensVulkan.MemoryPath`).
-public typealias MemoryPath = LensVulkan.MemoryPath
-/// A device's memory heaps, unified or discrete, and its transfer queue (`LensVulkan.DeviceMemoryLayout`).
-public typealias DeviceMemoryLayout = LensVulkan.DeviceMemoryLayout
-/// What crossed between host and device for one Vulkan frame (`LensVulkan.FrameTransfers`).
-public typealias FrameTransfers = LensVulkan.FrameTransfers
 
 /// Which backend renders.
 public enum Backend: String, Sendable, CaseIterable {

@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 import LiquidLens
 
 /// One option, flag or positional argument, as help, usage, completion and the parser see it.

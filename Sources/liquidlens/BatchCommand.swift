@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LiquidLens
 
 /// `liquidlens batch`: every frame of a manifest (scene list or sweep) into a folder or stdout.

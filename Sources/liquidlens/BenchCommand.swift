@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LiquidLens
 
 /// `liquidlens bench`: GPU vs CPU parity on the benchmark workloads, then their timings.

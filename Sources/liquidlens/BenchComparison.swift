@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 import LiquidLens
 
 /// This run's render-only frames/s against an earlier `--json` report, per workload and backend:

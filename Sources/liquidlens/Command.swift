@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 import LiquidLens
 
 /// A type whose stored properties declare options and arguments: a command, or an option group

@@ -1,4 +1,6 @@
 import Foundation
+import LensIO
+import LensModel
 import LiquidLens
 
 /// Where the lines that say what a command did go: stdout, unless one of the command's outputs

@@ -1,4 +1,5 @@
 import Foundation
+import LensVulkan
 import LiquidLens
 
 /// The environment variables the command line maps onto the library's options, read here once:

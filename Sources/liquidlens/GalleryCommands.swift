@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LiquidLens
 
 /// `liquidlens gallery`: every shape and optical feature alone, in one contact sheet.

@@ -113,9 +113,11 @@ struct DeviceOption: ParsableArguments {
     /// Vulkan set up on the selected device with the selected memory path.
     var vulkanOptions: VulkanOptions {
         get throws {
-            VulkanOptions(
+            var options = VulkanOptions(
                 device: selection, pipelineCacheDirectory: CommandEnvironment.pipelineCache,
-                faultInjection: CommandEnvironment.faults, memoryPath: try memoryPath)
+                memoryPath: try memoryPath)
+            options.faultInjection = CommandEnvironment.faults
+            return options
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import LensIO
+import LensModel
 import LiquidLens
 
 /// `liquidlens theme`: a preset's or a scene's theme as JSON and as Swift source.

@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LiquidLens
 
 /// `liquidlens verify`: every frame of a manifest on the GPU and on the CPU reference, compared.

@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 import LiquidLens
 
 /// The `liquidlens` tool: its subcommands, and the dispatch that maps errors to ``ExitStatus``.

@@ -1,4 +1,6 @@
 import Foundation
+import LensModel
+import LensResolve
 import LiquidLens
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LensResolve
 import LiquidLens
 import Testing
 

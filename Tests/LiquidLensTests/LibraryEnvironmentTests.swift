@@ -1,4 +1,5 @@
 import Foundation
+import LensVulkan
 import LiquidLens
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 import LiquidLens
 import Testing
 

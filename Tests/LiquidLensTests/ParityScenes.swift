@@ -1,4 +1,5 @@
 import Foundation
+import LensCatalog
 import LiquidLens
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 import LiquidLens
 import Testing
 
@@ -170,7 +171,9 @@ struct ParityTests {
         try gpu.waitForPipelines()
         #expect(gpu.lensVariantsKnown == 2 * lensVariants, "\(name): a variant of its own, once asked for")
         let third = try gpu.render(parameters)
-        #expect(gpu.lastDispatches.labelFreeVariantTiles == labelFreeTiles, "\(name): the third frame runs it on the other tiles")
+        #expect(
+            gpu.lastDispatches.labelFreeVariantTiles == labelFreeTiles,
+            "\(name): the third frame runs it on the other tiles")
         #expect(gpu.validationMessages.isEmpty, "validation layer: \(gpu.validationMessages)")
         checkParity(name, actual: first, expected: expected)
         checkParity(name, actual: third, expected: expected, prefix: "label-free-")

@@ -1,4 +1,6 @@
 import Foundation
+import LensModel
+import LensResolve
 import LensVulkan
 import LiquidLens
 import Testing

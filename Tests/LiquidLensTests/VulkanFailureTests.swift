@@ -17,7 +17,9 @@ struct VulkanFailureTests {
     /// A renderer with `faults` and nothing from the environment, sharing the tests' pipeline cache.
     func renderer(_ faults: FaultInjection) throws -> VulkanRenderer {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-test-cache")
-        return try VulkanRenderer(options: VulkanOptions(pipelineCacheDirectory: cache, faultInjection: faults))
+        var options = VulkanOptions(pipelineCacheDirectory: cache)
+        options.faultInjection = faults
+        return try VulkanRenderer(options: options)
     }
 
     @Test("The LIQUIDLENS_INJECT_* variables ask for the faults they name, and only with the values they document")
@@ -74,7 +76,9 @@ struct VulkanFailureTests {
         let first = try gpu.render(split)
         try gpu.waitForPipelines()
         let second = try gpu.render(split)
-        #expect(gpu.lastDispatches.labelFreeVariantTiles == 0 && gpu.lensVariantsKnown == 1, "its failure dropped, not retried")
+        #expect(
+            gpu.lastDispatches.labelFreeVariantTiles == 0 && gpu.lensVariantsKnown == 1,
+            "its failure dropped, not retried")
         let expected = ReferenceRenderer().render(split)
         checkParity("lens-heavy", actual: first, expected: expected, prefix: "compile-failure-")
         checkParity("lens-heavy", actual: second, expected: expected, prefix: "compile-failure-again-")

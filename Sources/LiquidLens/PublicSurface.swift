@@ -1,0 +1,122 @@
+// What `import LiquidLens` gives a user, by topic: each type named once, from the layer that
+// declares it. The layers' other declarations are `package` (for the command line and the tests)
+// or internal; nothing is re-exported wholesale. Grouped by topic, not sorted.
+// swift-format-ignore-file: OrderedImports
+
+// Scenes: the document, its canvas, backdrop, label row and glass.
+@_exported import struct LensModel.Scene
+@_exported import struct LensModel.Canvas
+@_exported import struct LensModel.RGBAColor
+@_exported import struct LensModel.Point
+@_exported import struct LensModel.Rect
+@_exported import enum LensModel.Blending
+@_exported import enum LensModel.Appearance
+@_exported import struct LensModel.BackgroundLayer
+@_exported import enum LensModel.ProbeBackground
+@_exported import struct LensModel.LabelLayer
+@_exported import enum LensModel.LabelMask
+@_exported import struct LensModel.SceneError
+@_exported import enum LensModel.Limits
+
+// Glass: shapes, optics and Apple's lens model.
+@_exported import struct LensModel.GlassElement
+@_exported import enum LensModel.Shape
+@_exported import struct LensModel.PlacedShape
+@_exported import struct LensModel.Optics
+@_exported import enum LensModel.OpticsPreset
+@_exported import enum LensModel.RefractionModel
+@_exported import enum LensModel.SurfaceProfile
+@_exported import enum LensModel.DispersionMode
+@_exported import struct LensModel.LensLift
+@_exported import struct LensModel.RimLight
+@_exported import struct LensModel.RimLobe
+@_exported import struct LensModel.DropShadow
+@_exported import struct LensModel.Contour
+@_exported import struct LensModel.EdgeHighlight
+@_exported import struct LensModel.GradientTint
+@_exported import enum LensModel.AppleGlass
+@_exported import struct LensModel.ColorLevels
+@_exported import struct LensModel.DisplacementStage
+@_exported import enum LensModel.StageTarget
+@_exported import struct LensModel.Aberration
+@_exported import enum LensModel.GlassSizeLaw
+
+// Materials, themes and accessibility.
+@_exported import enum LensModel.Material
+@_exported import enum LensModel.RenderingPath
+@_exported import enum LensModel.HighlightAnimation
+@_exported import struct LensModel.AnimatedHighlight
+@_exported import struct LensModel.Accessibility
+@_exported import struct LensModel.Theme
+@_exported import enum LensModel.ThemeShape
+@_exported import enum LensModel.ThemePreset
+@_exported import enum LensIO.ThemeExport
+
+// Controls and text.
+@_exported import enum LensModel.Control
+@_exported import enum LensModel.ControlAppearance
+@_exported import struct LensModel.SegmentedControl
+@_exported import struct LensModel.ControlItem
+@_exported import struct LensModel.TabBar
+@_exported import struct LensModel.LensMenu
+@_exported import struct LensModel.GlassControl
+@_exported import struct LensControls.GlassControlsPanel
+@_exported import struct LensModel.TextLine
+@_exported import struct LensModel.FontSpec
+@_exported import enum LensModel.FontWeight
+@_exported import enum LensModel.SymbolGlyph
+@_exported import enum LensModel.ContentSizeCategory
+@_exported import protocol LensModel.TextRasterizer
+@_exported import struct LensText.TextError
+
+// Animation.
+@_exported import struct LensModel.SceneAnimation
+@_exported import struct LensModel.GestureTimeline
+@_exported import struct LensModel.GesturePoint
+@_exported import struct LensModel.ExternalSelection
+@_exported import enum LensModel.Motion
+@_exported import struct LensModel.Spring
+@_exported import struct LensModel.Easing
+@_exported import struct LensModel.TimingCurve
+
+// The catalog: built-in scenes and animations, the feature gallery, benchmark workloads, batches.
+@_exported import enum LensCatalog.BuiltInScene
+@_exported import enum LensCatalog.BuiltInAnimation
+@_exported import enum LensCatalog.FeatureGallery
+@_exported import enum LensCatalog.BenchmarkWorkload
+@_exported import struct LensCatalog.BatchManifest
+
+// Rendering: resolved frames for batches, and the Vulkan backend's options and reports.
+@_exported import struct LensResolve.FrameParameters
+@_exported import class LensResolve.ResolveCache
+@_exported import struct LensVulkan.VulkanOptions
+@_exported import enum LensVulkan.MemoryPath
+@_exported import struct LensVulkan.DeviceDescription
+@_exported import struct LensVulkan.DeviceMemoryLayout
+@_exported import struct LensVulkan.GPUStageTimes
+@_exported import struct LensVulkan.FrameTransfers
+@_exported import struct LensVulkan.LensDispatches
+@_exported import struct LensVulkan.VulkanError
+@_exported import struct LensVulkan.VulkanResult
+
+// Images and codecs.
+@_exported import struct LensModel.RGBA8Image
+@_exported import struct LensModel.AlphaImage
+@_exported import enum LensIO.PNGCodec
+@_exported import enum LensIO.PNGCompression
+@_exported import enum LensIO.ImageFormat
+@_exported import struct LensIO.ImageFileError
+@_exported import class LensIO.AnimationWriter
+@_exported import enum LensIO.AnimationFormat
+@_exported import class LensIO.EncodingQueue
+
+// Diffs and reports.
+@_exported import struct LensIO.ImageDiff
+@_exported import struct LensIO.DiffConfiguration
+@_exported import struct LensIO.DiffThresholds
+@_exported import enum LensIO.DiffMetric
+@_exported import struct LensIO.DiffReport
+@_exported import enum LensIO.HTMLReport
+@_exported import struct LensIO.ColorDifference
+@_exported import struct LensIO.FLIPError
+@_exported import struct LensIO.PixelmatchCount
