@@ -44,7 +44,7 @@ package final class WorkQueue: @unchecked Sendable {
 
 /// Encodes and writes images on other cores while the renderer goes on with the next frames.
 /// At most `workers` images wait or encode at once (``write(_:to:format:compression:)`` blocks
-/// beyond that), so memory stays bounded. Every file is written as ``OutputFile`` writes: atomically.
+/// beyond that), so memory stays bounded. Every file is written as `OutputFile` writes: atomically.
 public final class EncodingQueue: @unchecked Sendable {
     private let work: WorkQueue
     private let lock = NSLock()

@@ -11,7 +11,7 @@ public enum HTMLReport {
         url.deletingLastPathComponent().appendingPathComponent(url.deletingPathExtension().lastPathComponent + "-files")
     }
 
-    /// Writes the page for `report` to `url` as ``OutputFile`` does (a file atomically).
+    /// Writes the page for `report` to `url` as `OutputFile` does (a file atomically).
     public static func write(_ report: DiffReport, to url: URL) throws {
         try OutputFile.write(Data(html(report, relativeTo: url.deletingLastPathComponent()).utf8), to: url)
     }

@@ -48,7 +48,7 @@ extension DiffReport {
         return xml
     }
 
-    /// Writes ``junitXML(suiteName:hostname:)`` to `url` as ``OutputFile`` does (a file atomically).
+    /// Writes ``junitXML(suiteName:hostname:)`` to `url` as `OutputFile` does (a file atomically).
     public func writeJUnit(to url: URL, suiteName: String = "liquidlens diff") throws {
         try OutputFile.write(Data(junitXML(suiteName: suiteName).utf8), to: url)
     }

@@ -124,8 +124,8 @@ package final class StreamingOutput {
     }
 }
 
-/// Writes whole outputs where ``OutputDestination`` says: a regular file or a link's target
-/// atomically (``AtomicFile``), standard output, a pipe or a device in place. A folder is an
+/// Writes whole outputs where `OutputDestination` says: a regular file or a link's target
+/// atomically (`AtomicFile`), standard output, a pipe or a device in place. A folder is an
 /// error.
 package enum OutputFile {
     /// Writes `data` to `url`.
@@ -204,7 +204,7 @@ package enum AtomicFile {
     }
 
     /// The temporary file beside `url` that becomes `url`: hidden, and named after this process
-    /// and host (``TemporaryFileName``), so a later run knows whose it is.
+    /// and host (`TemporaryFileName`), so a later run knows whose it is.
     public static func temporaryPath(for url: URL, suffix: String = "") -> String {
         url.deletingLastPathComponent()
             .appendingPathComponent(TemporaryFileName.forThisProcess(url.lastPathComponent, suffix: suffix)).path

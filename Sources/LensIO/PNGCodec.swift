@@ -8,7 +8,7 @@ public struct ImageFileError: Error, CustomStringConvertible, Sendable {
 }
 
 /// PNG in and out through libpng's simplified API. Reading converts any PNG to 8-bit sRGB RGBA;
-/// writing goes through ``OutputFile``, so a failed write never leaves a truncated image behind
+/// writing goes through `OutputFile`, so a failed write never leaves a truncated image behind
 /// and never destroys an existing one.
 public enum PNGCodec {
     /// Largest image accepted on read, per side and in all (a decompression bomb is refused from
@@ -86,7 +86,7 @@ public enum PNGCodec {
         return Data(bytes: bytes, count: buffer.size)
     }
 
-    /// Encodes and writes to `url` as ``OutputFile`` does: a regular file atomically, a pipe or a
+    /// Encodes and writes to `url` as `OutputFile` does: a regular file atomically, a pipe or a
     /// device in place.
     public static func write(_ image: RGBA8Image, to url: URL, compression: PNGCompression = .default) throws {
         try OutputFile.write(try encode(image, compression: compression), to: url)

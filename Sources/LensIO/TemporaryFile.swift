@@ -3,7 +3,7 @@ import Foundation
 /// The name of the temporary file an output is written to before it is renamed over its final
 /// name: `.NAME.partial-PID-NONCE@HOST` (then an optional suffix such as `.mp4`). The name says
 /// whose it is, so that a later run in a shared folder removes only what is provably not being
-/// written (``TemporaryFile/removeLeftovers(in:ownNames:now:)``), and two writers of the same
+/// written (`TemporaryFile/removeLeftovers(in:ownNames:now:)`), and two writers of the same
 /// output, on one host or on several, never share a temporary file.
 package struct TemporaryFileName: Equatable, Sendable {
     /// The output the file becomes (`s-00007.png`).
@@ -51,7 +51,9 @@ package enum TemporaryFile {
     /// This host's name as temporary file names record it.
     public static let thisHost: String = {
         var buffer = [CChar](repeating: 0, count: 256)
-        let name = gethostname(&buffer, buffer.count) == 0 ? String(cString: buffer) : "unknown"
+        let name =
+            gethostname(&buffer, buffer.count) == 0
+            ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
         let kept = name.unicodeScalars.map {
             CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_" ? Character($0) : "_"
         }

@@ -272,7 +272,7 @@ struct BackdropPainter {
 }
 
 /// A shape in pixel space, evaluated in `Double` for the model's own rasterising (backdrop fills)
-/// and turned into the shaders' ``ShapeParams``.
+/// and turned into the shaders' `ShapeParams`.
 package struct ShapeGeometry: Sendable {
     /// Centre x in pixels.
     public let centerX: Double

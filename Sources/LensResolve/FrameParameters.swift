@@ -34,7 +34,7 @@ public struct FrameParameters: Sendable {
     package var tileShapes: [UInt32]
     /// Where each lens's passes run, one entry per entry of `lenses`.
     package var regions: [LensRegions]
-    /// sRGB decode table, encode thresholds, then the frost kernels (see ``TableLayout``).
+    /// sRGB decode table, encode thresholds, then the frost kernels (see `TableLayout`).
     package var tables: [Float]
     /// Layers over everything, straight-alpha sRGB packed like the backdrop; empty when the scene
     /// has none (its tiles follow the lenses' in `tiles`, see `frame.foregroundTileOffset`).

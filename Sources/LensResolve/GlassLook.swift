@@ -4,7 +4,7 @@ import LensModel
 /// How one glass element is drawn once its theme, material, rendering path, accessibility and
 /// animated highlight are taken into account: the optics the lens pass uses, plus the edge
 /// highlight, gradient tint, shimmer and opacity. Both backends receive the result through
-/// ``LensParams``, so a material looks the same on either.
+/// `LensParams`, so a material looks the same on either.
 struct GlassLook {
     var optics: Optics
     var edgeHighlight: EdgeHighlight

@@ -11,7 +11,7 @@ struct LensLists {
     var tables = OpticsTables.fixedTables
 }
 
-/// Writes the ``LensParams`` of each glass element, the one place they are made: geometry in
+/// Writes the `LensParams` of each glass element, the one place they are made: geometry in
 /// pixels, optics capped to the shape and lifted, the element's look (theme, material,
 /// accessibility, highlight), its frost kernel and refraction profile, its regions and tiles.
 struct LensBuilder {

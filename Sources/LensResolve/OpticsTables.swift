@@ -50,7 +50,7 @@ package enum OpticsTables {
         }
     }
 
-    /// The tables every frame starts with, in ``TableLayout`` order: sRGB decode, spectral taps,
+    /// The tables every frame starts with, in `TableLayout` order: sRGB decode, spectral taps,
     /// encode buckets (words, carried as float bit patterns like every table entry).
     public static let fixedTables =
         ColorTables.srgbDecode + spectralTable() + ColorTables.srgbEncodeBuckets.map { Float(bitPattern: $0) }

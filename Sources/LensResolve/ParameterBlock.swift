@@ -201,7 +201,7 @@ package struct LensParams: Sendable, Equatable {
     /// 1: the label row lies on this glass's face (a platter's content view): drawn over its tint
     /// and resting fill, not refracted; 0: under the glass, refracted and magnified with the content.
     public var labelOnFace: UInt32 = 0
-    /// The frost pyramid level: the frost works on the canvas at 1/2^level (``FrostPyramid``).
+    /// The frost pyramid level: the frost works on the canvas at 1/2^level (`FrostPyramid`).
     public var frostLevel: UInt32 = 0
     /// Pads the struct to a whole vec4, as std140 and std430 pad it in GLSL.
     public var padding2: UInt32 = 0

@@ -1,9 +1,9 @@
 import Foundation
 import LensModel
 
-/// The last backdrop and label raster a ``SceneResolver`` made, kept so that the frames of one
+/// The last backdrop and label raster a `SceneResolver` made, kept so that the frames of one
 /// scene (an animation, a sweep that moves the glass) paint them once. Holding the same arrays
-/// also lets the backends see at a glance that nothing changed (``FrameReuse``). Thread-safe.
+/// also lets the backends see at a glance that nothing changed (`FrameReuse`). Thread-safe.
 public final class ResolveCache: @unchecked Sendable {
     struct BackdropKey: Equatable {
         var width: Int

@@ -3,7 +3,7 @@ import LensModel
 
 /// Where each pass of a lens runs, in 16-pixel tiles: the lens tiles with their candidate shapes,
 /// the frost tiles its samples can land in and the row tiles the frost's horizontal pass feeds.
-/// The resolver lists them; ``FrameReuse`` cuts the lists down to what a frame still has to do.
+/// The resolver lists them; `FrameReuse` cuts the lists down to what a frame still has to do.
 enum Tiling {
     /// The 16-pixel tiles of `region` that some shape can reach (its box grown by the antialiasing,
     /// the blend bridge and the drop shadow), each with its candidate shapes: those whose box lies
@@ -115,7 +115,7 @@ enum Tiling {
     /// normal and c a blend of the candidate shapes' centres, so its extremes come from the
     /// centres and the corners of the grown tile; dispersion scales the offset by 1 ± k; then the
     /// box is mirrored at the canvas edge and clamped into the source box, as `sampleFrosted`
-    /// does. Frost tiles are tiles of the lens's pyramid level (``FrostPyramid``): the box is
+    /// does. Frost tiles are tiles of the lens's pyramid level (`FrostPyramid`): the box is
     /// taken to level texels, with one texel more each way for the bilinear read-back once the
     /// level is coarser than the canvas. The vertical pass writes every tile those boxes touch;
     /// the horizontal pass writes them grown by the kernel radius in rows.
@@ -218,7 +218,7 @@ enum Tiling {
 
     /// The row tiles (indices `y * columns + x`) the vertical frost pass of `frost` reads: each
     /// tile's column, grown by the kernel radius in whole tiles (mirrored reads at the edges stay
-    /// inside that range). The resolver lists them; ``FrameReuse`` recomputes them for the frost
+    /// inside that range). The resolver lists them; `FrameReuse` recomputes them for the frost
     /// tiles a frame still has to blur.
     static func rowTiles(feeding frost: [SIMD2<UInt32>], kernelRadius: Int, columns: Int, rows: Int) -> Set<Int> {
         let size = TableLayout.tileSize

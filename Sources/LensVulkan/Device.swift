@@ -86,6 +86,6 @@ final class Device {
     }
 
     /// Runs after every object made on the device is gone (each holds the device); its owner
-    /// waited for the device before releasing them (``VulkanRenderer``'s deinit).
+    /// waited for the device before releasing them (`VulkanRenderer`'s deinit).
     deinit { vkDestroyDevice(handle, nil) }
 }

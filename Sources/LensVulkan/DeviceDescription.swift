@@ -1,6 +1,16 @@
 internal import CVulkan
 import Foundation
 
+/// The kind of a Vulkan physical device (`VkPhysicalDeviceType`), in Vulkan's order of preference.
+public enum DeviceKind: String, Sendable, CaseIterable {
+    case discreteGPU = "discrete GPU"
+    case integratedGPU = "integrated GPU"
+    case virtualGPU = "virtual GPU"
+    /// A CPU implementation, such as Mesa's lavapipe.
+    case cpu = "CPU"
+    case other
+}
+
 /// What LiquidLens saw of one physical device, and why it was or was not usable.
 public struct DeviceDescription: Sendable, CustomStringConvertible {
     /// Position in Vulkan's list of physical devices, as a device preference may name it.
@@ -8,7 +18,9 @@ public struct DeviceDescription: Sendable, CustomStringConvertible {
     /// Device name, as the driver reports it.
     public let name: String
     /// Kind of device: discrete GPU, integrated GPU, virtual GPU, CPU or other.
-    public let type: String
+    public let kind: DeviceKind
+    /// The kind in words, as `liquidlens devices` prints it.
+    public var type: String { kind.rawValue }
     /// Vulkan version as "major.minor.patch".
     public let apiVersion: String
     /// Why the device cannot be used; nil when it can.

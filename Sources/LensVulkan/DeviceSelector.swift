@@ -38,7 +38,7 @@ enum DeviceSelector {
         vkGetPhysicalDeviceProperties(handle, &properties)
         let version = properties.apiVersion
         let versionText = "\(version >> 22).\((version >> 12) & 0x3FF).\(version & 0xFFF)"
-        let (typeName, rank) = typeInfo(properties.deviceType)
+        let (kind, rank) = typeInfo(properties.deviceType)
         let name = string(fromCArray: properties.deviceName)
 
         var familyCount: UInt32 = 0
@@ -60,7 +60,7 @@ enum DeviceSelector {
             rejection = "no queue family supports compute"
         }
         let description = DeviceDescription(
-            index: index, name: name, type: typeName, apiVersion: versionText, rejection: rejection,
+            index: index, name: name, kind: kind, apiVersion: versionText, rejection: rejection,
             memory: memoryLayout(
                 handle, integrated: rank == 1 || rank == 3, hasDedicatedTransferQueue: transferFamily != nil))
         guard rejection == nil, let computeFamily else { return (description, nil) }
@@ -98,13 +98,13 @@ enum DeviceSelector {
             }, integrated: integrated, hasDedicatedTransferQueue: hasDedicatedTransferQueue)
     }
 
-    private static func typeInfo(_ type: VkPhysicalDeviceType) -> (String, Int) {
+    private static func typeInfo(_ type: VkPhysicalDeviceType) -> (DeviceKind, Int) {
         switch type {
-        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: ("discrete GPU", 0)
-        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: ("integrated GPU", 1)
-        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: ("virtual GPU", 2)
-        case VK_PHYSICAL_DEVICE_TYPE_CPU: ("CPU", 3)
-        default: ("other", 4)
+        case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: (.discreteGPU, 0)
+        case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: (.integratedGPU, 1)
+        case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: (.virtualGPU, 2)
+        case VK_PHYSICAL_DEVICE_TYPE_CPU: (.cpu, 3)
+        default: (.other, 4)
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import LensModel
 
-/// Failures a ``VulkanRenderer`` fakes on purpose, so tests can see how failures are reported and
+/// Failures a `VulkanRenderer` fakes on purpose, so tests can see how failures are reported and
 /// survived without a broken device. Fixed when the renderer is made, from
 /// ``VulkanOptions/faultInjection``: none by default; the command line maps its
 /// `LIQUIDLENS_INJECT_*` environment variables onto it (which is how the CLI tests reach it).

@@ -15,7 +15,7 @@ final class FrameSubmitter {
     private let memoryPath: MemoryPath
     private let faults: FaultInjection
     private(set) var slots: [FrameSlot] = []
-    /// Frames submitted so far, for ``FaultInjection/deviceLostAtFrame``.
+    /// Frames submitted so far, for `FaultInjection/deviceLostAtFrame`.
     private var framesSubmitted = 0
     /// What crossed between host and device for the frame submitted last.
     private(set) var lastTransfers = FrameTransfers()

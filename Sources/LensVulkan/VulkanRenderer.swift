@@ -100,6 +100,12 @@ package final class VulkanRenderer {
         try DeviceSelector.survey(Instance(validation: false)).map(\.description)
     }
 
+    /// The device a renderer with `preference` would use, found without setting it up.
+    /// - Throws: ``VulkanError`` as the renderer would, when there is no usable loader, driver or device.
+    package static func deviceToUse(preference: String?) throws -> DeviceDescription {
+        try DeviceSelector.choose(Instance(validation: false), preference: preference).description
+    }
+
     /// Renders one resolved frame to 8-bit sRGB pixels.
     public func render(_ parameters: FrameParameters) throws -> RGBA8Image {
         var rendered: RGBA8Image?

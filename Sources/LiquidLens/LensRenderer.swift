@@ -9,7 +9,7 @@ import LensVulkan
 
 /// Which backend renders.
 public enum Backend: String, Sendable, CaseIterable {
-    /// The backend that finishes the job first (``BackendChoice/automatic(for:vulkanAvailable:)``):
+    /// The backend that finishes the job first (``BackendChoice/automatic(for:device:)``):
     /// the CPU reference for a small still, Vulkan for batches and large frames when a usable
     /// device exists. Without a ``RenderJob``, Vulkan when a usable device exists, else the CPU.
     case automatic = "auto"
@@ -58,7 +58,7 @@ public final class LensRenderer {
     /// `whileCompiling` says what renders a Vulkan frame whose pipelines are still compiling;
     /// by default the CPU reference for `.automatic` and the GPU (waiting) for `.vulkan`.
     ///
-    /// - Throws: ``VulkanError`` when `.vulkan` was asked for and no device works.
+    /// - Throws: `VulkanError` when `.vulkan` was asked for and no device works.
     public init(
         backend: Backend = .automatic, job: RenderJob? = nil, vulkanOptions: VulkanOptions = VulkanOptions(),
         whileCompiling: WhileCompiling? = nil
@@ -77,16 +77,19 @@ public final class LensRenderer {
         case .vulkan:
             vulkan = try VulkanRenderer(options: vulkanOptions)
         case .automatic:
-            choice = job.map { BackendChoice.automatic(for: $0, vulkanAvailable: true) }
+            // The rule depends on the device Vulkan would use, found without setting it up.
+            let device = job.map { _ in Result { try VulkanRenderer.deviceToUse(preference: vulkanOptions.device) } }
+            choice = job.map { BackendChoice.automatic(for: $0, device: try? device?.get().kind) }
             if choice?.backend == .cpu {
                 vulkan = nil
+                if case .failure(let error) = device { fallbackReason = "\(error)" }
             } else {
                 do {
                     vulkan = try VulkanRenderer(options: vulkanOptions)
                 } catch {
                     vulkan = nil
                     fallbackReason = "\(error)"
-                    choice = job.map { BackendChoice.automatic(for: $0, vulkanAvailable: false) }
+                    choice = job.map { BackendChoice.automatic(for: $0, device: nil) }
                 }
             }
         }

@@ -92,6 +92,7 @@
 @_exported import struct LensVulkan.VulkanOptions
 @_exported import enum LensVulkan.MemoryPath
 @_exported import struct LensVulkan.DeviceDescription
+@_exported import enum LensVulkan.DeviceKind
 @_exported import struct LensVulkan.DeviceMemoryLayout
 @_exported import struct LensVulkan.GPUStageTimes
 @_exported import struct LensVulkan.FrameTransfers

@@ -14,6 +14,8 @@ swift build -c release --product liquidlens 2>&1 | tail -n 3 | tee "$out/build.t
 bin="$(swift build -c release --show-bin-path)/liquidlens"
 "$bin" --version | tee "$out/version.txt"
 "$bin" devices | tee "$out/devices.txt"
+# Setup and first-frame times on the device: what `--backend auto`'s budget for its kind rests on.
+"$bin" render --backend vulkan --timing --frames 5 -o "$out/timing.png" | tee "$out/setup.txt"
 stills=$("$bin" examples | awk '/^STILLS/ {on = 1; next} /^$/ {on = 0} on {print $1}')
 printf '{"scenes": [%s]}\n' "$(printf '{"example": "%s"},' $stills | sed 's/,$//')" >"$out/stills.json"
 status=0

@@ -141,7 +141,7 @@ struct CLITests {
             "stderr: \(vulkan.stderr)")
         #expect(vulkan.stderr.contains("mesa-vulkan-drivers"))
         // Enough timed frames of the showcase that auto wants the GPU, and falls back.
-        let frames = BackendChoice.cpuPixelBudget / (780 * 240) + 1
+        let frames = BackendChoice.cpuPixelBudget(for: .cpu) / (780 * 240) + 1
         let automatic = try runCLI(
             ["render", "--backend", "auto", "--timing", "--frames", "\(frames)", "-o", "out.png"],
             environment: noDriver, in: folder)
