@@ -73,11 +73,18 @@ public enum PNGCodec {
 
     /// Encodes `image` as an sRGB PNG.
     public static func encode(_ image: RGBA8Image, compression: PNGCompression = .default) throws -> Data {
+        compression == .fast ? FastPNGEncoder.encode(image) : try zlibEncode(image, level: compression.zlibLevel)
+    }
+
+    /// Encodes through libpng at zlib `level`, every filter tried per row.
+    package static func zlibEncode(_ image: RGBA8Image, level: Int32) throws -> Data {
         var buffer = liquidlens_png_buffer()
         let encoded = image.pixels.withUnsafeBufferPointer { pixels in
             liquidlens_png_encode(
-                pixels.baseAddress, UInt32(image.width), UInt32(image.height), compression.zlibLevel,
-                compression.zlibStrategy, compression.filters, &buffer)
+                pixels.baseAddress, UInt32(image.width), UInt32(image.height), level,
+                Z_DEFAULT_STRATEGY,
+                Int32(PNG_FILTER_NONE | PNG_FILTER_SUB | PNG_FILTER_UP | PNG_FILTER_AVG | PNG_FILTER_PAETH),
+                &buffer)
         }
         guard encoded != 0, let bytes = buffer.data else {
             throw ImageFileError(description: "PNG encoding failed (out of memory)")

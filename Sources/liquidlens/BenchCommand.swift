@@ -16,7 +16,8 @@ struct BenchCommand: Command {
         900×300 lens, every effect), screen (1206×2622 glass UI, lens dragged), thumbnails (256
         distinct 512×512 scenes). First one frame of each is rendered on both backends and
         compared (≤ 1/255 per channel, ≥ 99.9 % identical); a failed check stops the run before
-        anything is timed. Then, per backend: setup (instance, device, pipelines), the first
+        anything is timed. Each verified frame is then encoded as PNG, fast, default and with
+        libpng at zlib level 1 taking turns (median of 7, MB/s, bytes). Then, per backend: setup (instance, device, pipelines), the first
         frame, every frame of a render-only batch (frames resolved beforehand; median and p90
         of the time between finished frames), GPU stage times from timestamp queries, and an
         end-to-end batch (resolve, render, fast PNG encoding on the other cores, write).
@@ -114,10 +115,13 @@ struct BenchCommand: Command {
 
         Console.say("\nVERIFY (one frame per workload, GPU vs CPU, ≤ 1/255 and ≥ 99.9 % identical):")
         let saveFolder = saveFramesPath.map { URL(fileURLWithPath: $0) }
+        var verified: [(BenchmarkWorkload, RGBA8Image)] = []
         for workload in workloads {
             let count = frames ?? workload.defaultFrames
-            let verification = try verify(workload, frame: count / 2, of: count, vulkan: vulkan, saveTo: saveFolder)
+            let (verification, image) = try verify(
+                workload, frame: count / 2, of: count, vulkan: vulkan, saveTo: saveFolder)
             report.verification.append(verification)
+            verified.append((workload, image))
         }
         if let failed = report.verification.first(where: { !$0.passed }) {
             try write(report, to: reportURL)
@@ -126,6 +130,10 @@ struct BenchCommand: Command {
                     "parity check failed on \(failed.workload) frame \(failed.frame) (max error \(failed.maxError), \(String(format: "%.4f", failed.identicalFraction * 100)) % identical): the GPU and CPU disagree, so nothing was timed"
             )
         }
+
+        Console.say(
+            "\nENCODE (each workload's verified frame as PNG, median of \(Self.encodeRuns) runs, raw RGBA MB/s):")
+        report.encoding = try verified.flatMap { workload, image in try timeEncoding(workload, image) }
 
         if rounds > 1 {
             Console.say("\nROUNDS (render-only frames/s; the backends take turns):")
@@ -219,7 +227,7 @@ struct BenchCommand: Command {
 
     private func verify(
         _ workload: BenchmarkWorkload, frame: Int, of count: Int, vulkan: LensRenderer, saveTo folder: URL?
-    ) throws -> BenchReport.Verification {
+    ) throws -> (BenchReport.Verification, RGBA8Image) {
         let parameters = try LensRenderer.resolve(try workload.scene(frame, of: count))
         let gpu = try vulkan.render(parameters)
         let cpu = try LensRenderer(backend: .cpu).render(parameters)
@@ -232,9 +240,56 @@ struct BenchCommand: Command {
             try PNGCodec.write(gpu, to: folder.appendingPathComponent("\(workload.rawValue)-vulkan.png"))
             try PNGCodec.write(cpu, to: folder.appendingPathComponent("\(workload.rawValue)-cpu.png"))
         }
-        return BenchReport.Verification(
+        let verification = BenchReport.Verification(
             workload: workload.rawValue, frame: frame, maxError: (0..<4).map { diff.maxError[$0] },
             identicalFraction: diff.identicalFraction, passed: passed)
+        return (verification, gpu)
+    }
+
+    /// Runs per compression in the ENCODE section.
+    static let encodeRuns = 7
+
+    /// Times the PNG encode of `image` with `fast` and `default` compression and with libpng at
+    /// zlib level 1 (the usual fast setting of other tools, for the ratio), the encoders taking
+    /// turns in every run so a drift of the machine's speed falls on all alike; one line each.
+    private func timeEncoding(_ workload: BenchmarkWorkload, _ image: RGBA8Image) throws -> [BenchReport.Encoding] {
+        let encoders: [(name: String, encode: () throws -> Data)] = [
+            ("fast", { try PNGCodec.encode(image, compression: .fast) }),
+            ("default", { try PNGCodec.encode(image, compression: .default) }),
+            ("zlib-1", { try PNGCodec.zlibEncode(image, level: 1) }),
+        ]
+        var times = [[Double]](repeating: [], count: encoders.count)
+        var bytes = [Int](repeating: 0, count: encoders.count)
+        let clock = BenchClock()
+        for _ in 0..<Self.encodeRuns {
+            for (index, encoder) in encoders.enumerated() {
+                _ = clock.lap()
+                bytes[index] = try encoder.encode().count
+                times[index].append(clock.lap())
+            }
+        }
+        let medians = times.map { $0.sorted()[$0.count / 2] }
+        let rawMegabytes = Double(image.width * image.height * 4) / 1e6
+        let name = workload.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+        for (index, encoder) in encoders.enumerated() {
+            Console.say(
+                "  \(name) \(encoder.name.padding(toLength: 8, withPad: " ", startingAt: 0))"
+                    + String(
+                        format: "%8.1f ms  %7.1f MB/s  %9d bytes", medians[index],
+                        rawMegabytes / (medians[index] / 1000),
+                        bytes[index]))
+        }
+        Console.say(
+            "  \(name) fast is "
+                + String(
+                    format: "%.1f× libpng level 1's speed at %.2f× its size", medians[2] / medians[0],
+                    Double(bytes[0]) / Double(bytes[2])))
+        return encoders.indices.map { index in
+            BenchReport.Encoding(
+                workload: workload.rawValue, compression: encoders[index].name, runs: Self.encodeRuns,
+                medianMs: medians[index], megabytesPerSecond: rawMegabytes / (medians[index] / 1000),
+                bytes: bytes[index])
+        }
     }
 
     private func measure(

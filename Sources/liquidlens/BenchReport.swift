@@ -10,6 +10,8 @@ struct BenchReport: Codable {
     var date: String
     var machine: Machine
     var verification: [Verification]
+    /// PNG encoding of each workload's verified frame, per compression.
+    var encoding: [Encoding]?
     var results: [Result]
     /// Vulkan over CPU render-only frames/s per workload, with `--backend both`.
     var ratios: [Ratio]?
@@ -29,6 +31,17 @@ struct BenchReport: Codable {
         var maxError: [Int]
         var identicalFraction: Double
         var passed: Bool
+    }
+
+    /// One compression's PNG encode of one workload's frame: median time over its runs.
+    struct Encoding: Codable {
+        var workload: String
+        var compression: String
+        var runs: Int
+        var medianMs: Double
+        /// Raw RGBA megabytes (10^6 bytes) encoded per second.
+        var megabytesPerSecond: Double
+        var bytes: Int
     }
 
     struct Distribution: Codable {
@@ -135,6 +148,23 @@ struct BenchReport: Codable {
                   "maxError": { "type": "array", "items": { "type": "integer", "minimum": 0, "maximum": 255 } },
                   "identicalFraction": { "type": "number", "minimum": 0, "maximum": 1 },
                   "passed": { "type": "boolean" }
+                }
+              }
+            },
+            "encoding": {
+              "type": "array",
+              "description": "PNG encode of each workload's verified frame, per compression, median of the runs",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["workload", "compression", "runs", "medianMs", "megabytesPerSecond", "bytes"],
+                "properties": {
+                  "workload": { "enum": ["lens-heavy", "screen", "thumbnails"] },
+                  "compression": { "enum": ["fast", "default", "zlib-1"], "description": "zlib-1: libpng at zlib level 1, every filter, for comparison" },
+                  "runs": { "type": "integer", "minimum": 1 },
+                  "medianMs": { "type": "number", "minimum": 0 },
+                  "megabytesPerSecond": { "type": "number", "minimum": 0 },
+                  "bytes": { "type": "integer", "minimum": 1 }
                 }
               }
             },

@@ -30,7 +30,7 @@ func runPython(_ script: String, _ arguments: [String]) throws -> String {
     guard result.status == 0 else {
         throw HelperFailure(
             message:
-                "\(script) exited \(result.status) under \(interpreter.path) (the test tools come from: apt-get install chromium chromium-driver libxml2-utils python3-venv && Tests/test-tools.sh): \(result.stderr)"
+                "\(script) exited \(result.status) under \(interpreter.path) (the test tools come from: apt-get install chromium chromium-driver libxml2-utils python3-venv imagemagick && Tests/test-tools.sh): \(result.stderr)"
         )
     }
     return result.stdout
