@@ -186,7 +186,8 @@ enum RowFilter {
         let pa = absolute(b16 &- c16)
         let pb = absolute(a16 &- c16)
         let pc = absolute(a16 &+ b16 &- c16 &- c16)
-        return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+        // No short-circuit `&&`: its branch would keep the loops around this from vectorising.
+        return pa <= min(pb, pc) ? a : pb <= pc ? b : c
     }
 
     @inline(__always)
