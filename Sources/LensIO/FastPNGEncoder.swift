@@ -113,6 +113,7 @@ enum RowFilter {
     static func choose(_ pixels: UnsafePointer<UInt8>, width: Int, row: Int) -> UInt8 {
         let rowBytes = width * 4
         let current = pixels + row * rowBytes
+        // Nothing lies above the first row: Up and Paeth would only repeat None and Sub there.
         return row == 0 ? sub : chooseFilter(current, current - rowBytes, count: rowBytes)
     }
 
@@ -123,12 +124,8 @@ enum RowFilter {
         let rowBytes = width * 4
         let current = pixels + row * rowBytes
         line[0] = type
-        if row == 0 {
-            // Nothing above the first row: Sub is all it can use (Up and Paeth would repeat None or Sub).
-            apply(sub, current, current, count: rowBytes, into: line + 1)
-        } else {
-            apply(type, current, current - rowBytes, count: rowBytes, into: line + 1)
-        }
+        // The first row is always Sub (``choose(_:width:row:)``), which reads nothing above it.
+        apply(type, current, row == 0 ? current : current - rowBytes, count: rowBytes, into: line + 1)
     }
 
     /// The filter whose residuals have the smallest magnitudes over the first 16 bytes of every

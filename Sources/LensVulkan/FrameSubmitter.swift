@@ -149,7 +149,6 @@ final class FrameSubmitter {
     /// stage times, the lens passes' own time (without the foreground) and the lens tiles run.
     struct FinishedFrame {
         var image: RGBA8Image
-        var standIn: Bool
         var measured: (times: GPUStageTimes, lensPasses: Double, lensTiles: Int)?
     }
 
@@ -159,7 +158,7 @@ final class FrameSubmitter {
         guard let pending = slot.pending else { preconditionFailure("no frame in flight on this slot") }
         if let image = pending.standInImage {
             slot.pending = nil
-            return FinishedFrame(image: image, standIn: true)
+            return FinishedFrame(image: image)
         }
         do {
             try slot.fence.wait()
@@ -180,7 +179,7 @@ final class FrameSubmitter {
         let measured = try stageTimes(slot, pending, readback: readback).map {
             (times: $0.times, lensPasses: $0.lensPasses, lensTiles: pending.lensTiles)
         }
-        return FinishedFrame(image: image, standIn: false, measured: measured)
+        return FinishedFrame(image: image, measured: measured)
     }
 
     /// Forgets every frame in flight after a failure, waiting for those on the device first.

@@ -22,10 +22,10 @@ struct PipelinePolicy {
 
     /// A frame's route. Without a stand-in, or when every pipeline missing is already compiling
     /// (waiting leaves the cores to the compile, and the device frame is the faster one), the
-    /// frame waits.
-    static func route(compiled: Bool, hasStandIn: Bool, missingAllStarted: Bool) -> Route {
+    /// frame waits. `missingAllStarted` is asked only for a frame not compiled.
+    static func route(compiled: Bool, hasStandIn: Bool, missingAllStarted: @autoclosure () -> Bool) -> Route {
         if compiled { return .device }
-        return !hasStandIn || missingAllStarted ? .waitForCompiles : .standIn
+        return !hasStandIn || missingAllStarted() ? .waitForCompiles : .standIn
     }
 
     /// Notes the pipelines a stand-in frame needed.

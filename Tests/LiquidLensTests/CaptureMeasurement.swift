@@ -18,8 +18,7 @@ struct CaptureRecord: Codable, Sendable {
 
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Captures")
     /// The captures themselves, outside the project (never copied into it).
-    static let capturesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let capturesFolder = packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/reference/captures")
 
     static let names = ["union-lens-lifted", "union-resting", "mecid-regular", "mecid-clear"]
@@ -148,9 +147,8 @@ struct CaptureWindow: Codable, Sendable {
 /// The Fidelity article's plot: every profile window, the capture (black) against our render before the
 /// fit (grey, dashed) and now (blue), one small panel each, levels 0…255 up the side.
 enum CapturePlot {
-    static let resource = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(
-            "Sources/LiquidLens/LiquidLens.docc/Resources/against-ios.svg")
+    static let resource = packageRoot.appendingPathComponent(
+        "Sources/LiquidLens/LiquidLens.docc/Resources/against-ios.svg")
 
     static func svg(_ records: [CaptureRecord]) -> String {
         let panels = records.flatMap { record in

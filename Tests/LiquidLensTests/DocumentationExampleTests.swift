@@ -3,15 +3,14 @@ import Testing
 
 /// The documents whose examples the tests run: the README and every article of the catalog.
 enum Documentation {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let samples = root.appendingPathComponent("Tests/Samples")
+    static let samples = packageRoot.appendingPathComponent("Tests/Samples")
 
     /// README.md, then the articles by name, relative to the repository root.
     static let documents: [String] = {
         let catalog = "Sources/LiquidLens/LiquidLens.docc"
         let articles =
-            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent(catalog).path)) ?? []
+            (try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent(catalog).path))
+            ?? []
         return ["README.md"] + articles.filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
     }()
 
@@ -44,7 +43,7 @@ enum Documentation {
 
     /// The `sh` blocks of `document` that run as examples.
     static func shellExamples(in document: String) -> [(heading: String, code: String)] {
-        let text = (try? String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)) ?? ""
+        let text = (try? String(contentsOf: packageRoot.appendingPathComponent(document), encoding: .utf8)) ?? ""
         return blocks("sh", in: text).filter { !(document == "README.md" && $0.heading == "## Quick start") }
     }
 
@@ -65,7 +64,7 @@ struct DocumentationExampleTests {
     func documentsAreFound() throws {
         #expect(Documentation.documents.count > 10, "\(Documentation.documents)")
         #expect(Documentation.runnable.contains("README.md") && Documentation.runnable.count >= 8)
-        let readme = try String(contentsOf: Documentation.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let quickStart = Documentation.blocks("sh", in: readme).filter { $0.heading == "## Quick start" }
         #expect(quickStart.count == 1 && quickStart[0].code.split(separator: "\n").count == 2)
     }

@@ -3,10 +3,6 @@ import LensVulkan
 import LiquidLens
 import Testing
 
-/// The package's root, above `Tests/LiquidLensTests`.
-private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
 @Suite("The library takes only what it is given; the command line maps the environment")
 struct LibraryEnvironmentTests {
     @Test("No module below the command line reads an environment variable")

@@ -294,8 +294,6 @@ struct MaterialTests {
         source += "let all: [Theme] = [\(ThemePreset.allCases.map(\.rawValue).joined(separator: ", "))]\n"
         let file = folder.appendingPathComponent("themes.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
         let cModules = try FileManager.default.contentsOfDirectory(
             atPath: packageRoot.appendingPathComponent("Sources").path
         )

@@ -6,7 +6,7 @@ import Testing
 /// public in its layer, and nothing is re-exported wholesale.
 @Suite("Public surface")
 struct PublicSurfaceTests {
-    static let sources = Documentation.root.appendingPathComponent("Sources")
+    static let sources = packageRoot.appendingPathComponent("Sources")
     static let layers = [
         "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan", "LensIO", "LensText",
     ]

@@ -9,8 +9,6 @@ func testPython() throws -> URL {
     if let named = ProcessInfo.processInfo.environment["LIQUIDLENS_TEST_PYTHON"], !named.isEmpty {
         return URL(fileURLWithPath: named)
     }
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
     let interpreter = packageRoot.appendingPathComponent(".venv-tests/bin/python3")
     guard FileManager.default.isExecutableFile(atPath: interpreter.path) else {
         throw HelperFailure(

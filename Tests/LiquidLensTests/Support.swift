@@ -46,6 +46,10 @@ func decodeRamp(_ pixel: SIMD4<UInt8>, expected: SIMD2<Double>) -> SIMD2<Double>
     return decoded
 }
 
+/// The package's root, above `Tests/LiquidLensTests`.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
 /// Where failing image tests leave actual/expected/diff PNGs.
 let failureDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Failures")
 
