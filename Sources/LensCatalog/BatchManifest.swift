@@ -5,7 +5,7 @@ import LensModel
 /// frames. Output names are deterministic, so a batch can be sharded, resumed and compared.
 ///
 /// ```json
-/// {"scenes": ["a.json", {"example": "tab-bar"}]}
+/// {"scenes": ["a.json", {"example": "tab-bar"}, {"workload": "screen"}]}
 /// {"scene": "lens.json", "name": "move",
 ///  "sweep": [{"key": "glass[0].frame.x", "from": 100, "to": 500, "steps": 24},
 ///            {"key": "glass[0].optics.frost", "values": [0, 4, 8]}]}
@@ -17,6 +17,9 @@ public struct BatchManifest: Sendable {
         case file(String)
         /// A built-in scene (`liquidlens examples`).
         case example(BuiltInScene)
+        /// The frame of a benchmark workload that `liquidlens bench` verifies: the middle one of
+        /// its default run.
+        case workload(BenchmarkWorkload)
     }
 
     /// One swept key and the values it takes, in order.
@@ -80,6 +83,11 @@ public struct BatchManifest: Sendable {
         case (nil, let single?):
             manifest.scenes = [try source(single, keyPath: "scene")]
             manifest.sweeps = try sweeps(object["sweep"] ?? [Any]())
+            if case .workload = manifest.scenes[0], !manifest.sweeps.isEmpty {
+                throw SceneError(
+                    keyPath: "scene.workload",
+                    message: "a benchmark workload's frame cannot be swept (sweep a scene file or an example)")
+            }
         case (nil, nil):
             throw SceneError(keyPath: "", message: "give \"scenes\" (a list) or \"scene\" (with \"sweep\")")
         case (_?, _?):
@@ -115,16 +123,24 @@ public struct BatchManifest: Sendable {
     private static func source(_ value: Any, keyPath: String) throws -> Source {
         if let path = value as? String, !path.isEmpty { return .file(path) }
         if let object = value as? [String: Any], object.count == 1, let name = object["example"] as? String {
-            guard let example = BuiltInScene(rawValue: name) else {
-                throw SceneError(
-                    keyPath: "\(keyPath).example",
-                    message:
-                        "unknown example \"\(name)\" (expected one of: \(BuiltInScene.allCases.map(\.rawValue).joined(separator: ", ")))"
-                )
-            }
-            return .example(example)
+            return .example(try named(name, kind: "example", keyPath: "\(keyPath).example"))
         }
-        throw SceneError(keyPath: keyPath, message: "expected a scene file path or {\"example\": name}")
+        if let object = value as? [String: Any], object.count == 1, let name = object["workload"] as? String {
+            return .workload(try named(name, kind: "workload", keyPath: "\(keyPath).workload"))
+        }
+        throw SceneError(
+            keyPath: keyPath, message: "expected a scene file path, {\"example\": name} or {\"workload\": name}")
+    }
+
+    /// The case of `Name` called `name`; an error listing the names otherwise.
+    private static func named<Name: RawRepresentable & CaseIterable>(_ name: String, kind: String, keyPath: String)
+        throws -> Name where Name.RawValue == String
+    {
+        guard let value = Name(rawValue: name) else {
+            let names = Name.allCases.map(\.rawValue).joined(separator: ", ")
+            throw SceneError(keyPath: keyPath, message: "unknown \(kind) \"\(name)\" (expected one of: \(names))")
+        }
+        return value
     }
 
     private static func sweeps(_ value: Any) throws -> [Sweep] {
@@ -176,6 +192,7 @@ public struct BatchManifest: Sendable {
         switch scenes[index] {
         case .file(let path): return "\(number)-\(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)"
         case .example(let example): return "\(number)-\(example.rawValue)"
+        case .workload(let workload): return "\(number)-\(workload.rawValue)"
         }
     }
 
@@ -186,8 +203,9 @@ public struct BatchManifest: Sendable {
         return self.count * index / count..<self.count * (index + 1) / count
     }
 
-    /// The scene of frame `index` and the folder its relative paths are read from.
-    public func scene(_ index: Int) throws -> (scene: Scene, baseDirectory: URL?) {
+    /// The scene of frame `index` and the folder its relative paths are read from; `text` sets
+    /// the lens-heavy workload's label row.
+    public func scene(_ index: Int, text: any TextRasterizer) throws -> (scene: Scene, baseDirectory: URL?) {
         let sourceIndex = sweeps.isEmpty ? index : 0
         let source = scenes[sourceIndex]
         let directory: URL?
@@ -199,6 +217,9 @@ public struct BatchManifest: Sendable {
             directory = url.deletingLastPathComponent()
         case .example(let example):
             base = example.scene
+            directory = nil
+        case .workload(let workload):
+            base = try workload.scene(workload.defaultFrames / 2, of: workload.defaultFrames, text: text)
             directory = nil
         }
         guard !sweeps.isEmpty else { return (base, directory) }

@@ -54,7 +54,7 @@ public struct BackendChoice: Sendable, Equatable {
     ///   driver.
     ///
     /// The GPU budgets follow from setup times, not from runs on those devices here; the GPU
-    /// report (`Tests/Device/report.sh`, its `setup.txt`) measures setup and first frame on one.
+    /// report (`Tests/Device/report.sh`, its `summary.txt`) measures setup and first frame on one.
     public static func cpuPixelBudget(for kind: DeviceKind) -> Int {
         switch kind {
         case .cpu, .virtualGPU, .other: 8_000_000

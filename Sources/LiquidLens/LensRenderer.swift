@@ -197,6 +197,14 @@ public final class LensRenderer {
     }
 }
 
+extension BatchManifest {
+    /// The scene of frame `index` and the folder its relative paths are read from, text set with
+    /// the shared text renderer.
+    public func scene(_ index: Int) throws -> (scene: Scene, baseDirectory: URL?) {
+        try scene(index, text: LensRenderer.sharedText())
+    }
+}
+
 extension BenchmarkWorkload {
     /// Frame `index` of a run of `count` frames, its text set with the shared text renderer.
     public func scene(_ index: Int, of count: Int) throws -> Scene {

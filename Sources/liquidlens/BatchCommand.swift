@@ -13,7 +13,8 @@ struct BatchCommand: Command {
     static let name = "batch"
     static let abstract = "Render every frame of a batch manifest (a scene list or a parameter sweep) into a folder."
     static let discussion: String? = """
-        The manifest lists scenes ({"scenes": ["a.json", {"example": "tab-bar"}]}) or sweeps one
+        The manifest lists scenes ({"scenes": ["a.json", {"example": "tab-bar"}, {"workload":
+        "screen"}]}, a workload being the frame bench verifies) or sweeps one
         scene ({"scene": "a.json", "sweep": [{"key": "glass[0].frame.x", "from": 0, "to": 300,
         "steps": 16}]}); several sweeps multiply. Output names are deterministic (00001-a.png,
         frame-00001.png), so --shard I/N (0-based) splits a batch across machines and the union

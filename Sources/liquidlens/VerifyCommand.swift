@@ -16,6 +16,12 @@ struct VerifyCommand: Command {
     @Argument("manifest", help: "A batch manifest JSON file.") var manifestPath: String
     var thresholds = ThresholdOptions()
     var reports = ReportOptions()
+    @Option(
+        "failures", valueName: "file.png",
+        help:
+            "When frames fail, draw them into one PNG, a row each in frame order: GPU, CPU reference, heatmap (the first \(FailureSheet.rowLimit))."
+    )
+    var failuresPath: String?
     var framesInFlight = FramesInFlightOption()
     var device = DeviceOption()
 
@@ -30,6 +36,7 @@ struct VerifyCommand: Command {
         let progress = Progress(total: manifest.count, style: reports.progress.style)
         let comparisons = Comparisons(
             count: manifest.count, workers: reports.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let failures = failuresPath.map { _ in FailureSheet() }
         let cache = ResolveCache()
         var parameters: [Int: FrameParameters] = [:]
         try gpu.renderBatch(count: manifest.count, framesInFlight: framesInFlight.count) { index in
@@ -49,14 +56,21 @@ struct VerifyCommand: Command {
             let cpuImage = try cpu.render(parameters.removeValue(forKey: index)!)
             let name = manifest.outputStem(index)
             try comparisons.add(index) {
-                try DiffReport.Pair.compare(
+                let pair = try DiffReport.Pair.compare(
                     name: name, actual: gpuImage, expected: cpuImage, configuration: configuration,
                     imageFolder: imageFolder, index: index)
+                if pair.isFailure { failures?.add(index, gpu: gpuImage, cpu: cpuImage) }
+                return pair
             }
             progress.advance(index: index)
         }
         let pairs = try comparisons.finish()
         progress.finish()
+        if let failures, let failuresPath, let sheet = failures.sheet() {
+            try PNGCodec.write(
+                sheet, to: try Console.pngOutputURL(failuresPath, defaultName: "failures.png"), compression: .fast)
+            Console.say("failures:    \(failuresPath)")
+        }
         let report = DiffReport(
             title: "\(gpu.backendName) vs cpu reference: \(manifestPath)", pairs: pairs, date: start,
             seconds: Date().timeIntervalSince(start))
@@ -86,5 +100,29 @@ private final class Comparisons: @unchecked Sendable {
     func finish() throws -> [DiffReport.Pair] {
         try work.finish()
         return lock.withLock { pairs.map { $0! } }
+    }
+}
+
+/// The failing frames of a run, kept (up to ``rowLimit``) to be drawn side by side.
+private final class FailureSheet: @unchecked Sendable {
+    /// Rows kept: enough to see a pattern, bounded so a run where everything fails stays small.
+    static let rowLimit = 12
+    private let lock = NSLock()
+    private var rows: [Int: [RGBA8Image]] = [:]
+
+    /// Keeps frame `index`'s images and their heatmap, unless ``rowLimit`` earlier frames failed.
+    func add(_ index: Int, gpu: RGBA8Image, cpu: RGBA8Image) {
+        let row = [gpu, cpu, ImageDiff.heatmap(gpu, cpu)]
+        lock.withLock {
+            rows[index] = row
+            if rows.count > Self.rowLimit, let last = rows.keys.max() { rows[last] = nil }
+        }
+    }
+
+    /// The sheet, three columns, rows in frame order; nil when no frame failed.
+    func sheet() -> RGBA8Image? {
+        lock.withLock {
+            rows.isEmpty ? nil : ContactSheet.compose(rows.keys.sorted().flatMap { rows[$0]! }, columns: 3)
+        }
     }
 }

@@ -36,3 +36,24 @@ make_debian_root() {
     mkdir -p "$cache"
     tar -C "$rootfs" -cpf "$tarball.partial-$$" . && mv "$tarball.partial-$$" "$tarball"
 }
+
+# mount_root_filesystems ROOT: /proc, /sys, /dev, /dev/pts and /dev/shm inside ROOT, as a booted
+# system has them (debootstrap leaves them out).
+mount_root_filesystems() {
+    local root="$1"
+    mount -t proc proc "$root/proc"
+    mount -t sysfs sysfs "$root/sys"
+    mount --bind /dev "$root/dev"
+    mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
+    mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
+}
+
+# remove_root WORK ROOT: unmounts everything under ROOT, deepest first, then removes WORK (which
+# holds ROOT) only once nothing is mounted there any more, so that nothing of the host's /dev or
+# toolchain can be deleted through it.
+remove_root() {
+    local work="$1" root="$2" mount
+    mounts_under() { awk -v prefix="$1/" 'index($2, prefix) == 1 { print $2 }' /proc/mounts | sort -r; }
+    for mount in $(mounts_under "$root"); do umount --lazy "$mount" || true; done
+    if [[ -z "$(mounts_under "$root")" ]]; then rm -rf "$work"; else echo "left $work (still mounted)" >&2; fi
+}

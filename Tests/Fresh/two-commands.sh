@@ -17,15 +17,7 @@ checkout="$PWD"
 work="$(mktemp -d /var/tmp/liquidlens-fresh.XXXXXX)"
 root="$work/root"
 
-# Mounts under the root, deepest first; the folder is removed only once none is left, so that
-# nothing of the host's /dev or toolchain can be deleted through it.
-mounts_under_root() { awk -v prefix="$root/" 'index($2, prefix) == 1 { print $2 }' /proc/mounts | sort -r; }
-cleanup() {
-    local mount
-    for mount in $(mounts_under_root); do umount --lazy "$mount" || true; done
-    if [[ -z "$(mounts_under_root)" ]]; then rm -rf "$work"; else echo "fresh: left $work (still mounted)" >&2; fi
-}
-trap cleanup EXIT
+trap 'remove_root "$work" "$root"' EXIT
 
 started=$SECONDS
 step() {
@@ -56,11 +48,7 @@ if compgen -G "/usr/local/share/ca-certificates/*" >/dev/null; then
     cp -r /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
 fi
 [[ ! -f /etc/pip.conf ]] || cp /etc/pip.conf "$root/etc/pip.conf"
-mount -t proc proc "$root/proc"
-mount -t sysfs sysfs "$root/sys"
-mount --bind /dev "$root/dev"
-mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts"
-mount -t tmpfs -o mode=1777 shm "$root/dev/shm"
+mount_root_filesystems "$root"
 
 # The toolchain, read-only, where it is on the host.
 toolchain="$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")"

@@ -124,6 +124,21 @@ struct BatchTests {
         #expect(frames.map(\.optics.frost) == [0, 4, 0, 4, 0, 4])
     }
 
+    @Test("A manifest names a benchmark workload's verified frame: the middle of its default run")
+    func manifestWorkloads() throws {
+        let manifest = try BatchManifest.decode(
+            Data(#"{"scenes": [{"workload": "lens-heavy"}, {"workload": "thumbnails"}]}"#.utf8),
+            baseDirectory: URL(fileURLWithPath: "/"))
+        #expect(manifest.scenes == [.workload(.lensHeavy), .workload(.thumbnails)])
+        #expect(manifest.outputStem(0) == "00001-lens-heavy" && manifest.outputStem(1) == "00002-thumbnails")
+        let cpu = try LensRenderer(backend: .cpu)
+        for (index, workload) in [BenchmarkWorkload.lensHeavy, .thumbnails].enumerated() {
+            let count = workload.defaultFrames
+            let frame = try cpu.render(manifest.scene(index).scene)
+            #expect(frame.pixels == (try cpu.render(workload.scene(count / 2, of: count)).pixels))
+        }
+    }
+
     @Test("Shards are disjoint, contiguous and together the whole batch", arguments: [1, 2, 3, 7, 64])
     func shards(_ count: Int) throws {
         let manifest = try BatchManifest.decode(
@@ -143,6 +158,12 @@ struct BatchTests {
             (#"{"scene": "a.json", "sweep": [{"key": "glass[x]", "values": [1]}]}"#, "cannot read the key path"),
             (#"{"scene": "a.json", "sweep": [{"key": "a", "from": 0, "to": 1, "steps": 0}]}"#, "sweep[0].steps"),
             (#"{"scenes": [{"example": "nope"}]}"#, "unknown example"),
+            (#"{"scenes": [{"workload": "screens"}]}"#, "scenes[0].workload: unknown workload \"screens\""),
+            (#"{"scenes": [{"workload": "screen", "frame": 2}]}"#, "{\"workload\": name}"),
+            (
+                #"{"scene": {"workload": "screen"}, "sweep": [{"key": "canvas.width", "values": [9]}]}"#,
+                "scene.workload: a benchmark workload's frame cannot be swept"
+            ),
             (#"{"scenes": ["a.json"], "sweep": []}"#, "sweeps apply to one"),
             ("[1]", "must be a JSON object"),
         ])

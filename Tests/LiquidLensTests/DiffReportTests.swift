@@ -138,28 +138,52 @@ struct DiffReportTests {
         #expect(result.stderr.hasPrefix("Error: \(message)"), "\(result.stderr)")
     }
 
-    @Test("verify renders each frame on the GPU and the CPU reference: they agree, and a broken GPU image fails")
+    @Test(
+        "verify renders each frame on the GPU and the CPU reference: they agree, and a broken GPU image fails and is drawn"
+    )
     func verify() throws {
         let root = try temporaryFolder("verify")
-        try Data(#"{"scenes": [{"example": "segmented"}, {"example": "probe-grid"}]}"#.utf8).write(
-            to: root.appendingPathComponent("frames.json"))
+        try Data(#"{"scenes": [{"example": "segmented"}, {"example": "probe-grid"}, {"workload": "thumbnails"}]}"#.utf8)
+            .write(to: root.appendingPathComponent("frames.json"))
         let good = try runCLI(
-            ["verify", "frames.json", "--junit", "good.xml", "--report", "good.html", "-q"], in: root)
+            [
+                "verify", "frames.json", "--junit", "good.xml", "--report", "good.html", "--failures", "none.png",
+                "-q",
+            ], in: root)
         #expect(good.status == 0, "\(good.stderr)")
-        #expect(good.stdout.contains("2 pairs: 2 passed"))
+        #expect(good.stdout.contains("3 pairs: 3 passed"))
         #expect(try xmllintErrors(root.appendingPathComponent("good.xml")) == nil)
         let files = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("good-files").path)
-        #expect(files.filter { $0.hasSuffix("-expected.png") }.count == 2)
+        #expect(files.filter { $0.hasSuffix("-expected.png") }.count == 3)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("none.png").path))
 
         let broken = try runCLI(
-            ["verify", "frames.json", "--junit", "broken.xml", "-q"],
+            ["verify", "frames.json", "--junit", "broken.xml", "--failures", "failures.png", "-q"],
             environment: ["LIQUIDLENS_INJECT_WRONG_PIXELS": "1"],
             in: root)
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("FAILED 00001-segmented: max error "))
-        #expect(broken.stderr == "Error: 2 of 2 pairs failed\n")
+        #expect(broken.stderr == "Error: 3 of 3 pairs failed\n")
         let xml = try String(contentsOf: root.appendingPathComponent("broken.xml"), encoding: .utf8)
-        #expect(xml.contains("failures=\"2\"") && xml.contains("identical % "))
+        #expect(xml.contains("failures=\"3\"") && xml.contains("identical % "))
+
+        // A row per frame, in order: GPU, CPU, heatmap, each cell as large as the largest frame.
+        let cpu = try LensRenderer(backend: .cpu)
+        let expected =
+            try [BuiltInScene.segmented.scene, BuiltInScene.probeGrid.scene].map { try cpu.render($0) }
+            + [try cpu.render(BenchmarkWorkload.thumbnails.scene(128, of: 256))]
+        let sheet = try PNGCodec.read(contentsOf: root.appendingPathComponent("failures.png"))
+        let cellWidth = expected.map(\.width).max()!
+        let cellHeight = expected.map(\.height).max()!
+        #expect(sheet.width == 3 * cellWidth + 4 * 4 && sheet.height == 3 * cellHeight + 4 * 4)
+        for (row, image) in expected.enumerated() {
+            let origin = (x: 4 + cellWidth + 4, y: 4 + row * (cellHeight + 4))
+            let cell = (0..<image.height).flatMap { y in
+                let start = ((origin.y + y) * sheet.width + origin.x) * 4
+                return sheet.pixels[start..<(start + image.width * 4)]
+            }
+            #expect(cell == image.pixels, "row \(row + 1)'s middle cell is the CPU reference")
+        }
     }
 
     @Test("Library: compare in-memory images, assert on the report, write JUnit and HTML with the images")
