@@ -19,6 +19,21 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
+            name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(
+            name: "CWebP", path: "Sources/CWebP", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CHeif", path: "Sources/CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CRsvg", path: "Sources/CRsvg", pkgConfig: "librsvg-2.0",
+            providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(
+            name: "CLCMS", path: "Sources/CLCMS", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(
             name: "CFreeType", path: "Sources/CFreeType", pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(
@@ -43,7 +58,7 @@ let package = Package(
         .target(name: "LensCatalog", dependencies: ["LensModel", "LensControls"]),
         .target(name: "LensReference", dependencies: ["LensModel", "LensResolve"]),
         .target(name: "LensVulkan", dependencies: ["LensModel", "LensResolve", "LensShaders", "CVulkan"]),
-        .target(name: "LensIO", dependencies: ["LensModel", "CPNG"]),
+        .target(name: "LensIO", dependencies: ["LensModel", "CPNG", "CJPEG", "CWebP", "CHeif", "CRsvg", "CLCMS"]),
         .target(name: "LensText", dependencies: ["LensModel", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(
             name: "LiquidLens",
@@ -74,5 +89,6 @@ if Context.environment["LIQUIDLENS_FUZZ"] == "1" {
         .executableTarget(
             name: "scene-fuzzer", dependencies: ["LensModel", "LensCatalog"], path: "Tests/Fuzz/SceneFuzzer"),
         .executableTarget(name: "png-fuzzer", dependencies: ["LensIO"], path: "Tests/Fuzz/PNGFuzzer"),
+        .executableTarget(name: "image-fuzzer", dependencies: ["LensIO"], path: "Tests/Fuzz/ImageFuzzer"),
     ]
 }

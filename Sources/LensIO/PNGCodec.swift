@@ -24,23 +24,7 @@ public enum PNGCodec {
 
     /// Reads a PNG file as 8-bit RGBA; errors name the path. A file over ``maxFileBytes`` is refused unread.
     public static func read(contentsOf url: URL) throws -> RGBA8Image {
-        let data: Data
-        do throws(FileAccess.Problem) {
-            data = try FileAccess.read(url, limit: maxFileBytes)
-        } catch {
-            switch error {
-            case .tooLarge(let size):
-                throw ImageFileError(
-                    description: "cannot read image \(url.path): \(size) bytes is over the \(maxFileBytes)-byte limit")
-            case .failed(let reason):
-                throw ImageFileError(description: "cannot read image \(url.path): \(reason)")
-            }
-        }
-        do {
-            return try decode(data)
-        } catch let error as ImageFileError {
-            throw ImageFileError(description: "cannot read image \(url.path): \(error.description)")
-        }
+        try ImageLimits.read(url, decode)
     }
 
     /// Decodes PNG data to 8-bit RGBA; an image too large (``maxSide``, ``maxPixels``) is refused from its header.
@@ -56,9 +40,8 @@ public enum PNGCodec {
         defer { png_image_free(&image) }
         let width = Int(image.width)
         let height = Int(image.height)
-        guard width > 0, height > 0, width <= maxSide, height <= maxSide, width * height <= maxPixels else {
-            throw ImageFileError(
-                description: "\(width)×\(height) is outside 1…\(maxSide) px per side or over \(maxPixels) px in all")
+        guard ImageLimits.allows(width: width, height: height) else {
+            throw ImageLimits.tooLarge(width: width, height: height)
         }
         image.format = rgbaFormat
         var pixels = [UInt8](repeating: 0, count: width * height * 4)

@@ -12,11 +12,14 @@ struct BackdropPainter {
     let loadImage: (_ path: String, _ keyPath: String) throws -> RGBA8Image
     /// Shapes and rasterises text layers; nil when the scene has none.
     let text: (any TextRasterizer)?
+    /// Keeps image layers resampled to the canvas, so frames that repaint the backdrop (another
+    /// layer changed) do not resample them again.
+    let cache: ResolveCache?
 
     init(
         width: Int, height: Int, scale: Double, blending: Blending = .srgb,
         loadImage: @escaping (_ path: String, _ keyPath: String) throws -> RGBA8Image,
-        text: (any TextRasterizer)? = nil
+        text: (any TextRasterizer)? = nil, cache: ResolveCache? = nil
     ) {
         self.width = width
         self.height = height
@@ -24,6 +27,7 @@ struct BackdropPainter {
         self.blending = blending
         self.loadImage = loadImage
         self.text = text
+        self.cache = cache
     }
 
     func paint(_ layers: [BackgroundLayer]) throws -> [UInt32] {
@@ -208,7 +212,11 @@ struct BackdropPainter {
                 return SIMD4(value.x, value.y, value.z, value.w * coverage)
             }
         case .image(let path):
-            return aspectFill(try loadImage(path, "\(keyPath).path"))
+            let image = try loadImage(path, "\(keyPath).path")
+            let filled =
+                cache?.aspectFilled(image, width: width, height: height) { aspectFill(image) } ?? aspectFill(image)
+            let width = width
+            return { x, y in SIMD4<Double>(filled[y * width + x]) }
         case .probe(let probe):
             return probeShader(probe)
         case .text(let string, let center, let size, let weight, let color):
@@ -245,25 +253,39 @@ struct BackdropPainter {
         }
     }
 
-    private func aspectFill(_ image: RGBA8Image) -> (Int, Int) -> SIMD4<Double> {
+    /// `image` scaled to cover the canvas, centred, sampled bilinearly: straight RGBA in 0…1, a
+    /// canvas pixel each, row by row.
+    private func aspectFill(_ image: RGBA8Image) -> [SIMD4<Float>] {
         let ratio = max(Double(width) / Double(image.width), Double(height) / Double(image.height))
         let offsetX = (Double(image.width) * ratio - Double(width)) / 2
         let offsetY = (Double(image.height) * ratio - Double(height)) / 2
-        func texel(_ x: Int, _ y: Int) -> SIMD4<Double> {
-            let pixel = image[min(max(x, 0), image.width - 1), min(max(y, 0), image.height - 1)]
-            return SIMD4(Double(pixel.x), Double(pixel.y), Double(pixel.z), Double(pixel.w)) / 255
+        /// Where each canvas column (or row) samples: the two texels, clamped, and the weight.
+        func taps(_ count: Int, offset: Double, size: Int) -> [(Int, Int, Double)] {
+            (0..<count).map { index in
+                let position = (Double(index) + 0.5 + offset) / ratio - 0.5
+                let first = Int(position.rounded(.down))
+                return (min(max(first, 0), size - 1), min(max(first + 1, 0), size - 1), position - Double(first))
+            }
         }
-        return { x, y in
-            let u = (Double(x) + 0.5 + offsetX) / ratio - 0.5
-            let v = (Double(y) + 0.5 + offsetY) / ratio - 0.5
-            let x0 = Int(u.rounded(.down))
-            let y0 = Int(v.rounded(.down))
-            let tx = u - Double(x0)
-            let ty = v - Double(y0)
-            let top = texel(x0, y0) + (texel(x0 + 1, y0) - texel(x0, y0)) * tx
-            let bottom = texel(x0, y0 + 1) + (texel(x0 + 1, y0 + 1) - texel(x0, y0 + 1)) * tx
-            return top + (bottom - top) * ty
+        let columns = taps(width, offset: offsetX, size: image.width)
+        let rows = taps(height, offset: offsetY, size: image.height)
+        var filled = [SIMD4<Float>](repeating: .zero, count: width * height)
+        image.pixels.withUnsafeBufferPointer { pixels in
+            func texel(_ x: Int, _ y: Int) -> SIMD4<Double> {
+                let index = (y * image.width + x) * 4
+                return SIMD4(
+                    Double(pixels[index]), Double(pixels[index + 1]), Double(pixels[index + 2]),
+                    Double(pixels[index + 3])) / 255
+            }
+            for (y, (y0, y1, ty)) in rows.enumerated() {
+                for (x, (x0, x1, tx)) in columns.enumerated() {
+                    let top = texel(x0, y0) + (texel(x1, y0) - texel(x0, y0)) * tx
+                    let bottom = texel(x0, y1) + (texel(x1, y1) - texel(x0, y1)) * tx
+                    filled[y * width + x] = SIMD4<Float>(top + (bottom - top) * ty)
+                }
+            }
         }
+        return filled
     }
 
     private static func vector(_ color: RGBAColor) -> SIMD4<Double> {

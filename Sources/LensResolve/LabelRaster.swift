@@ -3,7 +3,8 @@ import LensModel
 
 /// Rasterises a scene's label row (and its lifted row) into the coverage words the shaders read.
 struct LabelRaster {
-    let loadImage: (_ path: String, _ keyPath: String) throws -> RGBA8Image
+    /// Loads an image; SVG rasterised at `scale` pixels per point.
+    let loadImage: (_ path: String, _ scale: Double, _ keyPath: String) throws -> RGBA8Image
 
     /// The label row's coverage packed four bytes per word, followed by the lifted row when there is one.
     func words(_ label: LabelLayer?, scale: Double, width: Int, height: Int) throws -> [UInt32] {
@@ -12,24 +13,27 @@ struct LabelRaster {
         var labelWords = [UInt32](repeating: 0, count: labelWordCount)
         guard let label else { return labelWords }
         rasterizeLabel(
-            try self.mask(label.mask, keyPath: "label.mask"), label: label, scale: scale, width: width,
+            try self.mask(label.mask, scale: label.scale, keyPath: "label.mask"), label: label, scale: scale,
+            width: width,
             height: height, wordsPerRow: wordsPerRow, into: &labelWords[...])
         if let liftedMask = label.liftedMask {
             labelWords += [UInt32](repeating: 0, count: labelWordCount)
             rasterizeLabel(
-                try self.mask(liftedMask, keyPath: "label.liftedMask"), label: label, scale: scale, width: width,
+                try self.mask(liftedMask, scale: label.scale, keyPath: "label.liftedMask"), label: label, scale: scale,
+                width: width,
                 height: height, wordsPerRow: wordsPerRow, into: &labelWords[labelWordCount...])
         }
         return labelWords
     }
 
-    /// The coverage of `mask`: its alpha, or its grey level when it is opaque.
-    func mask(_ mask: LabelMask, keyPath: String) throws -> AlphaImage {
+    /// The coverage of `mask`: its alpha, or its grey level when it is opaque; an SVG file drawn at
+    /// `scale` pixels per point.
+    func mask(_ mask: LabelMask, scale: Double, keyPath: String) throws -> AlphaImage {
         switch mask {
         case .image(let image):
             return image
         case .file(let path):
-            let image = try loadImage(path, keyPath)
+            let image = try loadImage(path, scale, keyPath)
             let hasAlpha = stride(from: 3, to: image.pixels.count, by: 4).contains { image.pixels[$0] != 255 }
             let coverage = (0..<image.width * image.height).map { index -> UInt8 in
                 if hasAlpha { return image.pixels[index * 4 + 3] }

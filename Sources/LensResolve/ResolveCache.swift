@@ -2,7 +2,9 @@ import Foundation
 import LensModel
 
 /// The last backdrop and label raster a `SceneResolver` made, kept so that the frames of one
-/// scene (an animation, a sweep that moves the glass) paint them once. Holding the same arrays
+/// scene (an animation, a sweep that moves the glass) paint them once, and its image layers
+/// resampled to the canvas, kept so that a backdrop repainted (a sweep of another layer) does not
+/// resample them again. Holding the same arrays
 /// also lets the backends see at a glance that nothing changed (`FrameReuse`). Thread-safe.
 public final class ResolveCache: @unchecked Sendable {
     struct BackdropKey: Equatable {
@@ -24,6 +26,10 @@ public final class ResolveCache: @unchecked Sendable {
     private var backdrop: (key: BackdropKey, pixels: [UInt32])?
     private var label: (key: LabelKey, words: [UInt32])?
     private var presence: (words: [UInt32], presence: LabelPresence)?
+    private var imageLayers: [(image: [UInt8], width: Int, height: Int, pixels: [SIMD4<Float>])] = []
+
+    /// Image layers kept resampled: enough for a backdrop image and a second image layer.
+    private static let imageLayerLimit = 2
 
     /// An empty cache.
     public init() {}
@@ -42,6 +48,23 @@ public final class ResolveCache: @unchecked Sendable {
         let words = try rasterize()
         lock.withLock { label = (key, words) }
         return words
+    }
+
+    /// `image` resampled to a `width` × `height` canvas: the kept one (the same decoded image, so
+    /// the pixel arrays compare by identity at once), else `resample()`'s, which is kept.
+    func aspectFilled(_ image: RGBA8Image, width: Int, height: Int, resample: () -> [SIMD4<Float>])
+        -> [SIMD4<Float>]
+    {
+        let kept = lock.withLock {
+            imageLayers.first { $0.width == width && $0.height == height && $0.image == image.pixels }?.pixels
+        }
+        if let kept { return kept }
+        let pixels = resample()
+        lock.withLock {
+            imageLayers.append((image.pixels, width, height, pixels))
+            if imageLayers.count > Self.imageLayerLimit { imageLayers.removeFirst() }
+        }
+        return pixels
     }
 
     /// Where the label words have coverage, computed once per label raster.

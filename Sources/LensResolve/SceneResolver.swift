@@ -5,9 +5,10 @@ import LensModel
 /// Turns a `Scene` into ``FrameParameters``: points to pixels, colours to linear light, optics
 /// capped to the shape, background and label rasterised.
 package struct SceneResolver: Sendable {
-    /// Loads images named by the scene (background images, label masks), relative paths already
-    /// resolved against the scene file by the caller.
-    public var loadImage: @Sendable (String) throws -> RGBA8Image
+    /// Loads images named by the scene (background images, label masks, icons), relative paths
+    /// already resolved against the scene file by the caller; `scale` is the pixels per point an
+    /// SVG is drawn at.
+    public var loadImage: @Sendable (_ path: String, _ scale: Double) throws -> RGBA8Image
 
     /// Shapes and rasterises the controls' text; scenes without controls need none.
     public var text: (any TextRasterizer)?
@@ -23,7 +24,8 @@ package struct SceneResolver: Sendable {
     /// without `cache`, every frame paints its own backdrop and label; `pixelBudget` lowers the
     /// largest frame allowed.
     public init(
-        loadImage: @escaping @Sendable (String) throws -> RGBA8Image, text: (any TextRasterizer)? = nil,
+        loadImage: @escaping @Sendable (_ path: String, _ scale: Double) throws -> RGBA8Image,
+        text: (any TextRasterizer)? = nil,
         cache: ResolveCache? = nil, pixelBudget: Int = Limits.maxPixels
     ) {
         self.loadImage = loadImage
@@ -56,8 +58,8 @@ package struct SceneResolver: Sendable {
         let backdropKey = ResolveCache.BackdropKey(
             width: width, height: height, scale: scale, layers: scene.background, blending: scene.blending)
         let painter = BackdropPainter(
-            width: width, height: height, scale: scale, blending: scene.blending, loadImage: loadImage(_:keyPath:),
-            text: text)
+            width: width, height: height, scale: scale, blending: scene.blending,
+            loadImage: { try loadImage($0, scale: scale, keyPath: $1) }, text: text, cache: cache)
         func paintBackdrop() throws -> [UInt32] { try painter.paint(scene.background) }
         let backdrop = try cache?.backdrop(for: backdropKey, paint: paintBackdrop) ?? paintBackdrop()
         let wordsPerRow = (width + 3) / 4
@@ -109,19 +111,19 @@ package struct SceneResolver: Sendable {
                 keyPath: "controls", message: "controls need a text renderer (LensRenderer.resolve provides one)")
         }
         let layout = ControlLayout(scale: scale, width: width, height: height, text: text) { path, keyPath in
-            try labelRaster.mask(.file(path), keyPath: keyPath)
+            try labelRaster.mask(.file(path), scale: scale, keyPath: keyPath)
         }
         let expanded = try layout.expand(scene)
         try expanded.validate()
         return expanded
     }
 
-    private var labelRaster: LabelRaster { LabelRaster(loadImage: loadImage(_:keyPath:)) }
+    private var labelRaster: LabelRaster { LabelRaster(loadImage: loadImage(_:scale:keyPath:)) }
 
     /// Loads an image the scene names; a failure becomes a ``SceneError`` at `keyPath`.
-    private func loadImage(_ path: String, keyPath: String) throws -> RGBA8Image {
+    private func loadImage(_ path: String, scale: Double, keyPath: String) throws -> RGBA8Image {
         do {
-            return try loadImage(path)
+            return try loadImage(path, scale)
         } catch {
             throw SceneError(keyPath: keyPath, message: "\(error)")
         }

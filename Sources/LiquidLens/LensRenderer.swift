@@ -141,7 +141,7 @@ public final class LensRenderer {
     /// on the device, and handing each image to `deliver` in order as soon as it is done. The
     /// Vulkan backend keeps `framesInFlight` frames submitted; both backends skip the uploads,
     /// composing and blurring that frames over an unchanged backdrop share (pass the same
-    /// `ResolveCache` to ``resolve(_:baseDirectory:scale:cache:pixelBudget:)`` so they see it). Output is
+    /// `ResolveCache` to ``resolve(_:baseDirectory:scale:cache:pixelBudget:images:)`` so they see it). Output is
     /// bit-identical to rendering each frame alone. Memory stays bounded however long the batch.
     ///
     /// ```swift
@@ -163,17 +163,22 @@ public final class LensRenderer {
         for index in 0..<count { try deliver(index, reference.render(try frame(index))) }
     }
 
-    /// Resolves `scene` for the backends, reading its images with `PNGCodec`. Frames resolved
-    /// with one `cache` paint an unchanged backdrop and label once.
+    /// Images read once per process (`ImageCache`): what ``resolve(_:baseDirectory:scale:cache:pixelBudget:images:)``
+    /// reads through unless given another cache.
+    public static let sharedImages = ImageCache()
+
+    /// Resolves `scene` for the backends, reading its images (PNG, JPEG, WebP, HEIC, AVIF, SVG;
+    /// `ImageReader`) through `images`, so each file is decoded once. Frames resolved with one
+    /// `cache` paint an unchanged backdrop and label once.
     public static func resolve(
         _ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil, cache: ResolveCache? = nil,
-        pixelBudget: Int = Limits.maxPixels
+        pixelBudget: Int = Limits.maxPixels, images: ImageCache = sharedImages
     ) throws -> FrameParameters {
         let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let resolver = SceneResolver(
-            loadImage: { path in
+            loadImage: { path, scale in
                 let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
-                return try PNGCodec.read(contentsOf: url)
+                return try images.image(at: url, scale: scale)
             }, text: scene.needsText ? try sharedText() : nil, cache: cache, pixelBudget: pixelBudget)
         return try resolver.resolve(scene, scale: scale)
     }

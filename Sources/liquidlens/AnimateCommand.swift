@@ -35,6 +35,7 @@ struct AnimateCommand: Command {
     var duration: Double?
     var backend = BackendOption()
     var scale = ScaleOption()
+    var backdrop = BackdropOption()
     var device = DeviceOption()
     var compile = CompileOption()
     var progress = ProgressOption()
@@ -77,9 +78,10 @@ struct AnimateCommand: Command {
             )
         }
         let frameCount = max(1, Int(((duration ?? source.naturalDuration) * fps).rounded()))
+        let firstFrame = try backdrop.apply(to: source.frameAt(0), scale: scale.pixelsPerPoint)
         var renderer = try makeRenderer(
             backend.choice, device.vulkanOptions,
-            job: RenderJob(frames: frameCount, scene: source.frameAt(0), scale: scale.pixelsPerPoint),
+            job: RenderJob(frames: frameCount, scene: firstFrame, scale: scale.pixelsPerPoint),
             whileCompiling: compile.policy, quiet: progress.style == .none)
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
         let writer = try AnimationWriter(
@@ -103,7 +105,8 @@ struct AnimateCommand: Command {
             let parameters: FrameParameters
             do {
                 parameters = try LensRenderer.resolve(
-                    source.frameAt(Double(index) / fps), baseDirectory: source.baseDirectory,
+                    try backdrop.apply(to: source.frameAt(Double(index) / fps), scale: scale.pixelsPerPoint),
+                    baseDirectory: source.baseDirectory,
                     scale: scale.pixelsPerPoint, pixelBudget: CommandEnvironment.pixelBudget)
             } catch let error as SceneError {
                 throw CommandFailure(message: "\(scenePath ?? source.name) at frame \(index + 1): \(error)")

@@ -38,6 +38,7 @@ struct BatchCommand: Command {
     @Flag("resume", help: "Skip frames whose output is already complete.") var resume: Bool
     var framesInFlight = FramesInFlightOption()
     var backend = BackendOption()
+    var backdrop = BackdropOption()
     var device = DeviceOption()
     var compile = CompileOption()
     var progress = ProgressOption()
@@ -83,7 +84,8 @@ struct BatchCommand: Command {
                 do {
                     let (scene, directory) = try manifest.scene(index)
                     return try LensRenderer.resolve(
-                        scene, baseDirectory: directory, scale: manifest.scale, cache: cache,
+                        try backdrop.apply(to: scene, scale: manifest.scale), baseDirectory: directory,
+                        scale: manifest.scale, cache: cache,
                         pixelBudget: CommandEnvironment.pixelBudget)
                 } catch let error as SceneError {
                     throw CommandFailure(
@@ -127,7 +129,8 @@ struct BatchCommand: Command {
     /// The batch as `--backend auto` weighs it: its frames, each the size of the first.
     private func job(_ manifest: BatchManifest, frames: Int, first: Int) throws -> RenderJob {
         do {
-            return RenderJob(frames: frames, scene: try manifest.scene(first).scene, scale: manifest.scale)
+            let scene = try backdrop.apply(to: try manifest.scene(first).scene, scale: manifest.scale)
+            return RenderJob(frames: frames, scene: scene, scale: manifest.scale)
         } catch let error as SceneError {
             throw CommandFailure(
                 message: "\(manifestPath), frame \(first + 1) (\(manifest.outputStem(first))): \(error)")

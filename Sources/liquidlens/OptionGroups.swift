@@ -143,6 +143,26 @@ struct ScaleOption: ParsableArguments {
     var pixelsPerPoint: Double?
 }
 
+/// `--backdrop`: the scene over a picture of the user's (`render`, `animate`, `batch`).
+struct BackdropOption: ParsableArguments {
+    @Option(
+        "backdrop", valueName: "image",
+        help:
+            "Lay the glass and controls over this image (PNG, JPEG, WebP, HEIC, AVIF, SVG) instead of the scene's background; the canvas takes its size at the scale."
+    )
+    var path: String?
+
+    /// `scene` over the image at `scale` (the scene's when nil), or `scene` itself without --backdrop.
+    func apply(to scene: Scene, scale: Double?) throws -> Scene {
+        guard let path else { return scene }
+        do {
+            return try scene.overBackdrop(at: URL(fileURLWithPath: path), scale: scale)
+        } catch let error as ImageFileError {
+            throw CommandFailure(message: "--backdrop: \(error.description)")
+        }
+    }
+}
+
 /// `-o, --output`: where the command writes; nil when not given (the command derives a default).
 struct OutputOption: ParsableArguments {
     @Option var path: String?

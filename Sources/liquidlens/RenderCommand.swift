@@ -37,6 +37,7 @@ struct RenderCommand: Command {
     var contentSize: ContentSizeCategory = .large
     var backend = BackendOption()
     var scale = ScaleOption()
+    var backdrop = BackdropOption()
     var device = DeviceOption()
     var compile = CompileOption()
     @Flag("timing", help: "Print setup, first-frame and per-frame times.") var timing: Bool
@@ -56,7 +57,7 @@ struct RenderCommand: Command {
                     "--appearance and --content-size apply to --example; a scene file sets its own colours and type sizes"
             )
         }
-        let scene: Scene
+        var scene: Scene
         let baseDirectory: URL?
         let defaultOutput: String
         if let scenePath {
@@ -83,6 +84,7 @@ struct RenderCommand: Command {
             defaultOutput = example.rawValue + ".png"
         }
         let outputURL = try Console.pngOutputURL(output.path, defaultName: defaultOutput)
+        scene = try backdrop.apply(to: scene, scale: scale.pixelsPerPoint)
 
         var vulkanOptions = try device.vulkanOptions
         vulkanOptions.validation = validation.isEnabled

@@ -33,6 +33,7 @@ enum LiquidLensTool {
     /// Runs the command line (without the tool's name) and returns the exit status.
     static func main(_ arguments: [String]) -> Int32 {
         CommandEnvironment.chooseVulkanLoader()
+        LensRenderer.sharedImages.onNote = { printError("note: \($0)") }
         switch arguments.first {
         case nil, "-h"?, "--help"?:
             print(help)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves the GPU report's bundle (Tests/Device/bundle.sh) on a machine with nothing of ours: a fresh
 # Debian 12 root (debootstrap --variant=minbase, Tests/Fresh/debian-root.sh) with nothing else
-# installed, /proc, /sys and /dev mounted, the bundle copied in and unpacked there, and
+# installed, /proc, /sys and /dev mounted, the bundle copied in and unpacked there (with the host's
+# xz mounted in: minbase has none), and
 #   1. ldd of the binary and of every library in the bundle, inside the root, finds everything
 #      (and the root has no Vulkan loader, libpng, FreeType or fonts of its own to lend);
 #   2. lavapipe, too large to travel, mounted in from the host for this check alone: its library
@@ -26,7 +27,7 @@ fail() {
     echo "bare-root: FAILED: $1" >&2
     exit 1
 }
-[[ -f "$bundle/liquidlens.tar.gz" ]] || fail "no bundle at $bundle (make it with Tests/Device/bundle.sh)"
+[[ -f "$bundle/liquidlens.tar.xz" ]] || fail "no bundle at $bundle (make it with Tests/Device/bundle.sh)"
 work="$(mktemp -d /var/tmp/liquidlens-bare.XXXXXX)"
 root="$work/root"
 trap 'remove_root "$work" "$root"' EXIT
@@ -34,12 +35,15 @@ trap 'remove_root "$work" "$root"' EXIT
 make_debian_root "$root" || fail "debootstrap"
 mount_root_filesystems "$root"
 # Runs a command inside the root with nothing of this environment.
-inside() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@" </dev/null; }
+inside() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@" </dev/null; }
 
 cp -a "$bundle" "$root/opt/bundle"
 mkdir -p "$root/opt/liquidlens" "$root/opt/check"
-inside tar -C /opt/liquidlens -xzf /opt/bundle/liquidlens.tar.gz || fail "unpacking the bundle inside the root"
-step "made a Debian 12 root (minbase) and unpacked the bundle there ($(du -m "$bundle/liquidlens.tar.gz" | cut -f1) MiB packed)"
+# minbase has no xz (a CUDA image has it, and Python): the host's, for unpacking, as lavapipe below.
+touch "$root/usr/local/bin/xz"
+mount --bind -o ro "$(readlink -f "$(command -v xz)")" "$root/usr/local/bin/xz"
+inside tar -C /opt/liquidlens -xJf /opt/bundle/liquidlens.tar.xz || fail "unpacking the bundle inside the root"
+step "made a Debian 12 root (minbase) and unpacked the bundle there ($(du -m "$bundle/liquidlens.tar.xz" | cut -f1) MiB packed)"
 
 if inside ldconfig -p | grep -E 'libvulkan|libpng|libfreetype|libharfbuzz|libfontconfig'; then
     fail "the root is not bare: it has the libraries above"

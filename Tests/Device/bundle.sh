@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes the GPU report's bundle: what `Tests/Device/report.sh --bundle DIR` needs on a bare x86-64
 # Linux machine (a CUDA image of Ubuntu 24.04: no Swift, no Vulkan loader, none of our libraries,
-# nothing fetched from outside). DIR holds liquidlens.tar.gz, which unpacks to:
+# nothing fetched from outside). DIR holds liquidlens.tar.xz, which unpacks to:
 #   liquidlens        the launcher: sets LD_LIBRARY_PATH (lib/ first), FONTCONFIG_FILE and, where the
 #                     NVIDIA driver's Vulkan ICD file is, VK_DRIVER_FILES; then runs bin/liquidlens
 #   bin/liquidlens    a release build with the Swift standard library linked in, stripped
@@ -117,12 +117,14 @@ stills=$("$staging/liquidlens" examples | awk '/^STILLS/ { on = 1; next } /^$/ {
     printf '{"workload": "lens-heavy"}, {"workload": "screen"}, {"workload": "thumbnails"}]}\n'
 } >"$staging/parity.json"
 
-# Compressed, so that the bundle and the tree travel together in 64 MiB (the binary alone, with
-# Foundation's ICU data linked in, is about 60 MiB); gzip, because every Linux unpacks it.
+# Compressed, so that the bundle and the tree travel together in 64 MiB: the binary, with
+# Foundation's ICU data linked in, is about 60 MiB, the libraries (librsvg, libheif's codecs,
+# libxml2's ICU data) about 80. gzip leaves about 58 MiB; xz about 42. report.sh unpacks it with
+# xz, or with Python's tarfile where xz is missing.
 rm -rf "$bundle.partial"
 mkdir -p "$bundle.partial"
-tar -C "$staging" -czf "$bundle.partial/liquidlens.tar.gz" .
+tar -C "$staging" -cf - . | xz -T0 -6 >"$bundle.partial/liquidlens.tar.xz"
 cp "$staging/MANIFEST.txt" "$bundle.partial/"
 rm -rf "$bundle"
 mv "$bundle.partial" "$bundle"
-step "wrote $bundle/liquidlens.tar.gz ($(du -m "$bundle/liquidlens.tar.gz" | cut -f1) MiB, $(du -sm "$staging" | cut -f1) MiB unpacked; the tracked tree is $(git ls-files -z | du -cm --files0-from=- | tail -1 | cut -f1) MiB)"
+step "wrote $bundle/liquidlens.tar.xz ($(du -m "$bundle/liquidlens.tar.xz" | cut -f1) MiB, $(du -sm "$staging" | cut -f1) MiB unpacked; the tracked tree is $(git ls-files -z | du -cm --files0-from=- | tail -1 | cut -f1) MiB)"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU report, for a machine with a real GPU and nothing of ours installed: runs the bundle that
-# Tests/Device/bundle.sh makes (its liquidlens.tar.gz, unpacked into a temporary folder, or a
+# Tests/Device/bundle.sh makes (its liquidlens.tar.xz, unpacked into a temporary folder with xz or
+# Python, or a
 # folder where it was unpacked; no Swift, no build) and, within 9 minutes,
 #   1. lists the Vulkan devices and times setup and the first frames on the one it uses;
 #   2. verifies every built-in still and the frame of every benchmark workload that bench checks
@@ -30,14 +31,22 @@ done
 [[ -n "$bundle" && -n "$out" ]] || usage
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-if [[ -f "$bundle/liquidlens.tar.gz" ]]; then
+if [[ -f "$bundle/liquidlens.tar.xz" ]]; then
     mkdir "$work/bundle"
-    tar -C "$work/bundle" -xzf "$bundle/liquidlens.tar.gz" || exit 66
+    if command -v xz >/dev/null; then
+        tar -C "$work/bundle" -xJf "$bundle/liquidlens.tar.xz" || exit 66
+    elif command -v python3 >/dev/null; then
+        python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+            "$bundle/liquidlens.tar.xz" "$work/bundle" || exit 66
+    else
+        echo "report: unpacking $bundle/liquidlens.tar.xz needs xz or python3" >&2
+        exit 69
+    fi
     bin="$work/bundle/liquidlens"
 elif [[ -x "$bundle/liquidlens" ]]; then
     bin="$(cd "$bundle" && pwd)/liquidlens"
 else
-    echo "report: no bundle in $bundle (neither liquidlens.tar.gz nor an unpacked one): make it with Tests/Device/bundle.sh" >&2
+    echo "report: no bundle in $bundle (neither liquidlens.tar.xz nor an unpacked one): make it with Tests/Device/bundle.sh" >&2
     exit 66
 fi
 mkdir -p "$out" && out="$(cd "$out" && pwd)"

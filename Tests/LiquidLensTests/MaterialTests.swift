@@ -300,8 +300,21 @@ struct MaterialTests {
         .filter { $0.hasPrefix("C") }
         .flatMap { ["-I", packageRoot.appendingPathComponent("Sources/\($0)").path] }
         let modules = cliBinary().deletingLastPathComponent().appendingPathComponent("Modules").path
-        let headerFolders = ["/usr/include/freetype2", "/usr/include/harfbuzz", "/usr/include/libpng16"]
-            .flatMap { ["-Xcc", "-I\($0)"] }
+        // The C modules' header folders, as SwiftPM finds them for the package (Package.swift's pkgConfig names).
+        let pkgConfig = Process()
+        pkgConfig.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        pkgConfig.arguments =
+            ["pkg-config", "--cflags-only-I"]
+            + [
+                "freetype2", "harfbuzz", "libpng", "fontconfig", "libjpeg", "libwebpdemux", "libheif", "librsvg-2.0",
+                "lcms2",
+            ]
+        let flags = Pipe()
+        pkgConfig.standardOutput = flags
+        try pkgConfig.run()
+        let headerFolders = String(decoding: flags.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(whereSeparator: \.isWhitespace).flatMap { ["-Xcc", String($0)] }
+        pkgConfig.waitUntilExit()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["swiftc", "-typecheck", "-I", modules] + cModules + headerFolders + [file.path]

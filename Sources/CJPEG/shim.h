@@ -1,0 +1,118 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <jpeglib.h>
+
+/* A decoded JPEG: 4 bytes a pixel, RGBA, or CMYK when `cmyk` is set (inverted, as Adobe writes
+   it, when `inverted` is set); the ICC profile and the EXIF block when the file has them. Free with
+   liquidlens_jpeg_free. */
+typedef struct {
+    unsigned char *pixels;
+    unsigned width, height;
+    int cmyk, inverted;
+    unsigned char *icc;
+    unsigned icc_size;
+    unsigned char *exif;
+    unsigned exif_size;
+    char message[JMSG_LENGTH_MAX];
+} liquidlens_jpeg_image;
+
+typedef struct {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char *warning; /* where the first warning's text goes */
+    int warned;
+} liquidlens_jpeg_error;
+
+static void liquidlens_jpeg_error_exit(j_common_ptr info) {
+    longjmp(((liquidlens_jpeg_error *)info->err)->jump, 1);
+}
+
+/* A warning (level -1: corrupt or truncated data, which libjpeg would draw as grey) is kept, to
+   fail the read once decoding ends; trace messages (level >= 0) are dropped. */
+static void liquidlens_jpeg_warn(j_common_ptr info, int level) {
+    liquidlens_jpeg_error *error = (liquidlens_jpeg_error *)info->err;
+    if (level >= 0 || error->warned) return;
+    error->manager.format_message(info, error->warning);
+    error->warned = 1;
+}
+
+static inline void liquidlens_jpeg_free(liquidlens_jpeg_image *image) {
+    free(image->pixels);
+    free(image->icc);
+    free(image->exif);
+    image->pixels = image->icc = image->exif = NULL;
+}
+
+/* Decodes `size` bytes. Returns 1 on success; 2 when the header gives a size over `max_side` per
+   side or `max_pixels` in all (width and height set, nothing allocated); 0 on an error or on
+   corrupt or truncated data, with `message`. libjpeg reports errors by longjmp, which Swift cannot catch, hence C. */
+static inline int liquidlens_jpeg_decode(
+    const unsigned char *data, unsigned long size, unsigned max_side, unsigned long long max_pixels,
+    liquidlens_jpeg_image *out) {
+    struct jpeg_decompress_struct info;
+    liquidlens_jpeg_error error;
+    memset(out, 0, sizeof(*out));
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = liquidlens_jpeg_error_exit;
+    error.manager.emit_message = liquidlens_jpeg_warn;
+    error.warning = out->message;
+    error.warned = 0;
+    if (setjmp(error.jump)) {
+        error.manager.format_message((j_common_ptr)&info, out->message);
+        jpeg_destroy_decompress(&info);
+        liquidlens_jpeg_free(out);
+        return 0;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_mem_src(&info, data, size);
+    jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&info, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&info, TRUE);
+    out->width = info.image_width;
+    out->height = info.image_height;
+    if (info.image_width == 0 || info.image_height == 0 || info.image_width > max_side ||
+        info.image_height > max_side || (unsigned long long)info.image_width * info.image_height > max_pixels) {
+        jpeg_destroy_decompress(&info);
+        return 2;
+    }
+    for (jpeg_saved_marker_ptr marker = info.marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length > 6 && memcmp(marker->data, "Exif\0\0", 6) == 0 &&
+            !out->exif) {
+            out->exif = (unsigned char *)malloc(marker->data_length - 6);
+            if (!out->exif) continue;
+            memcpy(out->exif, marker->data + 6, marker->data_length - 6);
+            out->exif_size = marker->data_length - 6;
+        }
+    }
+    JOCTET *icc = NULL;
+    unsigned int icc_size = 0;
+    if (jpeg_read_icc_profile(&info, &icc, &icc_size)) {
+        out->icc = icc;
+        out->icc_size = icc_size;
+    }
+    out->cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    out->inverted = out->cmyk && info.saw_Adobe_marker;
+    info.out_color_space = out->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_start_decompress(&info);
+    size_t stride = (size_t)info.output_width * 4;
+    out->pixels = (unsigned char *)malloc(stride * info.output_height);
+    if (!out->pixels) {
+        strcpy(out->message, "out of memory");
+        jpeg_destroy_decompress(&info);
+        liquidlens_jpeg_free(out);
+        return 0;
+    }
+    while (info.output_scanline < info.output_height) {
+        JSAMPROW row = out->pixels + stride * info.output_scanline;
+        jpeg_read_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    if (error.warned) {
+        liquidlens_jpeg_free(out);
+        return 0;
+    }
+    return 1;
+}
