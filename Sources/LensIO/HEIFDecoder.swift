@@ -9,6 +9,7 @@ enum HEIFDecoder {
         guard let context = heif_context_alloc() else { throw ImageFileError(description: "libheif is out of memory") }
         defer { heif_context_free(context) }
         heif_context_set_maximum_image_size_limit(context, Int32(ImageLimits.maxSide))
+        try HEIFReferences(data).checkAcyclic()
         return try data.withUnsafeBytes { bytes in
             try check(heif_context_read_from_memory_without_copy(context, bytes.baseAddress, bytes.count, nil))
             var handle: OpaquePointer?
@@ -68,5 +69,79 @@ enum HEIFDecoder {
         guard error.code != heif_error_Ok else { return }
         let message = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         throw ImageFileError(description: "corrupt HEIF data (\(ImageFileError.oneLine(message)))")
+    }
+}
+
+/// The item references (`meta`/`iref`) of a HEIF file: libheif 1.15 follows a cycle in them, an
+/// image derived from itself, until the process dies (found by fuzzing), so a cycle is refused
+/// before libheif reads the file. Anything it cannot parse is left to libheif to report.
+struct HEIFReferences {
+    private(set) var references: [Int: [Int]] = [:]
+
+    init(_ data: Data) {
+        let bytes = [UInt8](data)
+        guard let meta = Self.child("meta", in: bytes, 0..<bytes.count),
+            let iref = Self.child("iref", in: bytes, (meta.lowerBound + 4)..<meta.upperBound),
+            iref.lowerBound + 4 <= iref.upperBound
+        else { return }
+        let width = bytes[iref.lowerBound] == 0 ? 2 : 4
+        var offset = iref.lowerBound + 4
+        while let (size, _, header) = Self.box(at: offset, in: bytes, end: iref.upperBound) {
+            var field = offset + header
+            func integer(_ count: Int) -> Int? {
+                guard field + count <= offset + size else { return nil }
+                defer { field += count }
+                return bytes[field..<(field + count)].reduce(0) { $0 << 8 | Int($1) }
+            }
+            if let from = integer(width), let count = integer(2) {
+                references[from, default: []] += (0..<count).compactMap { _ in integer(width) }
+            }
+            offset += size
+        }
+    }
+
+    /// Throws when an item reaches itself through its references.
+    func checkAcyclic() throws {
+        var finished: Set<Int> = []
+        var path: [Int] = []
+        func visit(_ item: Int) throws {
+            if let start = path.firstIndex(of: item) {
+                let cycle = (path[start...] + [item]).map(String.init).joined(separator: " → ")
+                throw ImageFileError(description: "corrupt HEIF data (its item references form a cycle: \(cycle))")
+            }
+            guard !finished.contains(item) else { return }
+            path.append(item)
+            for next in references[item] ?? [] { try visit(next) }
+            path.removeLast()
+            finished.insert(item)
+        }
+        for item in references.keys.sorted() { try visit(item) }
+    }
+
+    /// The body of the first `type` box among the boxes in `range`.
+    private static func child(_ type: String, in bytes: [UInt8], _ range: Range<Int>) -> Range<Int>? {
+        var offset = range.lowerBound
+        while let (size, name, header) = box(at: offset, in: bytes, end: range.upperBound) {
+            if name == type { return (offset + header)..<(offset + size) }
+            offset += size
+        }
+        return nil
+    }
+
+    /// The box at `offset`: its whole size, type and header length; nil past `end` or when malformed.
+    private static func box(at offset: Int, in bytes: [UInt8], end: Int) -> (Int, String, Int)? {
+        guard offset + 8 <= end else { return nil }
+        var size = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+        let name = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
+        var header = 8
+        if size == 1 {
+            guard offset + 16 <= end else { return nil }
+            size = bytes[(offset + 8)..<(offset + 16)].reduce(0) { $0 &<< 8 | Int($1) }
+            header = 16
+        } else if size == 0 {
+            size = end - offset
+        }
+        guard size >= header, size <= end - offset else { return nil }
+        return (size, name, header)
     }
 }

@@ -312,6 +312,7 @@ struct ImageInputTests {
         ("huge-svg", "is outside 1…16384 px"), ("svg-file-reference", "SVG refers to \"/etc/passwd\""),
         ("svg-url", "SVG refers to \"https://example.com/x.png\""), ("svg-entity", "SVG refers to an external entity"),
         ("bad-profile", "its ICC profile is not one Little CMS can read"),
+        ("heif-cycle", "its item references form a cycle: 2 → 2"),
     ]
 
     @Test(
@@ -350,6 +351,10 @@ struct ImageInputTests {
         case "truncated-heic": data = try truncated("heic")
         case "truncated-png": data = try truncated("png")
         case "text": data = Data("this is a note, not a picture\n".utf8)
+        case "heif-cycle":
+            // Found by the heif fuzzer: an image derived from itself, which libheif 1.15 follows until the process dies.
+            data = try Data(
+                contentsOf: packageRoot.appendingPathComponent("Tests/Fuzz/corpus/heif/recursive-dimg.heic"))
         case "bomb-jpeg":
             var bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("jpeg.png")))
             let frame = (0..<(bytes.count - 1)).first {
