@@ -128,7 +128,8 @@ struct HEIFReferences {
         return nil
     }
 
-    /// The box at `offset`: its whole size, type and header length; nil past `end` or when malformed.
+    /// The box at `offset`: its whole size (at most to `end`), type and header length; nil past
+    /// `end` or when malformed.
     private static func box(at offset: Int, in bytes: [UInt8], end: Int) -> (Int, String, Int)? {
         guard offset + 8 <= end else { return nil }
         var size = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
@@ -141,7 +142,8 @@ struct HEIFReferences {
         } else if size == 0 {
             size = end - offset
         }
-        guard size >= header, size <= end - offset else { return nil }
-        return (size, name, header)
+        guard size >= header else { return nil }
+        // A box claiming more than its parent holds is cut to the parent, as libheif reads it.
+        return (min(size, end - offset), name, header)
     }
 }
