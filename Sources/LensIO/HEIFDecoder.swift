@@ -80,7 +80,7 @@ struct HEIFReferences {
 
     init(_ data: Data) {
         let bytes = [UInt8](data)
-        guard let meta = Self.child("meta", in: bytes, 0..<bytes.count),
+        guard let meta = Self.child("meta", in: bytes, 0..<bytes.count), meta.count >= 4,
             let iref = Self.child("iref", in: bytes, (meta.lowerBound + 4)..<meta.upperBound),
             iref.lowerBound + 4 <= iref.upperBound
         else { return }
