@@ -28,11 +28,11 @@ package enum ColorConversion {
         defer { cmsCloseProfile(input) }
         let space = cmsGetColorSpace(input)
         switch space {
-        case cmsSigRgbData: try transform(&pixels, from: input, format: liquidlens_lcms_rgba8(), stride: 4)
+        case cmsSigRgbData: try transform(&pixels, from: input, format: liquidlens_lcms_rgba8())
         case cmsSigCmykData:
             try transform(
                 &pixels, from: input,
-                format: cmykInverted ? liquidlens_lcms_cmyk8_inverted() : liquidlens_lcms_cmyk8(), stride: 4,
+                format: cmykInverted ? liquidlens_lcms_cmyk8_inverted() : liquidlens_lcms_cmyk8(),
                 opaque: true)
         case cmsSigGrayData:
             var grey = stride(from: 0, to: pixels.count, by: 4).map { pixels[$0] }
@@ -53,7 +53,7 @@ package enum ColorConversion {
         guard !codes.isSRGB else { return }
         let profile = try makeProfile(codes)
         defer { cmsCloseProfile(profile) }
-        try transform(&pixels, from: profile, format: liquidlens_lcms_rgba8(), stride: 4)
+        try transform(&pixels, from: profile, format: liquidlens_lcms_rgba8())
     }
 
     /// An ICC profile for `codes` (Display P3 is primaries 12, transfer 13), as bytes.
@@ -127,7 +127,7 @@ package enum ColorConversion {
     }
 
     private static func transform(
-        _ pixels: inout [UInt8], from input: cmsHPROFILE, format: cmsUInt32Number, stride: Int, opaque: Bool = false
+        _ pixels: inout [UInt8], from input: cmsHPROFILE, format: cmsUInt32Number, opaque: Bool = false
     ) throws {
         var output = [UInt8](repeating: 255, count: pixels.count)
         try transform(from: input, inputFormat: format, &pixels, to: &output, copyAlpha: !opaque)
