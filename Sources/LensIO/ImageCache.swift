@@ -3,14 +3,16 @@ import LensModel
 
 /// Decoded images kept across the frames of a batch or an animation and across scenes in one
 /// process, so that an image backdrop, mask or icon is read once: keyed by path, file size,
-/// modification time and scale (a changed file is read again), the least recently used dropped
+/// modification time, and for SVG the scale it was rasterised at (a changed file is read again; a
+/// raster image is read once whatever scale asks for it), the least recently used dropped
 /// once the images kept pass `byteLimit`. Thread-safe.
 public final class ImageCache: @unchecked Sendable {
     private struct Key: Hashable {
         var path: String
         var size: Int
         var modified: Double
-        var scale: Double
+        /// The scale an SVG was rasterised at; nil for raster images, whose pixels do not depend on it.
+        var scale: Double?
     }
 
     /// Most bytes of pixels kept.
@@ -37,21 +39,23 @@ public final class ImageCache: @unchecked Sendable {
     /// The image at `url` (SVG at `scale`), read with ``ImageReader`` unless it is kept.
     public func image(at url: URL, scale: Double = 1) throws -> RGBA8Image {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let key = Key(
+        let raster = Key(
             path: url.standardizedFileURL.path, size: (attributes?[.size] as? NSNumber)?.intValue ?? -1,
-            modified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1, scale: scale)
+            modified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1, scale: nil)
+        var vector = raster
+        vector.scale = scale
         if let kept = lock.withLock({ () -> RGBA8Image? in
-            guard let entry = images[key] else { return nil }
+            guard let key = [raster, vector].first(where: { images[$0] != nil }) else { return nil }
             clock += 1
             images[key]?.lastUse = clock
-            return entry.image
+            return images[key]?.image
         }) {
             return kept
         }
         let decoded = try ImageReader.read(contentsOf: url, scale: scale)
         let handler = lock.withLock {
             reads += 1
-            keep(decoded.image, for: key)
+            keep(decoded.image, for: decoded.format == .svg ? vector : raster)
             return noteHandler
         }
         for note in decoded.notes { handler?("\(url.path): \(note)") }

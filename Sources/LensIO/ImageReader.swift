@@ -40,8 +40,9 @@ public enum ImageReader {
         let image: RGBA8Image
         switch format {
         case .png:
-            var pixels = try PNGCodec.decode(data)
-            try PNGColorChunks(data).convert(&pixels.pixels)
+            let colors = try PNGColorChunks(data)
+            var pixels = try PNGCodec.decode(colors.isSRGB ? data : PNGColorChunks.removingGamma(from: data))
+            try colors.convert(&pixels.pixels)
             image = pixels
         case .jpeg: image = try JPEGDecoder.decode(data)
         case .webp: image = try WebPDecoder.decode(data, notes: &notes)
@@ -103,6 +104,11 @@ enum ImageLimits {
 }
 
 extension PNGColorChunks {
+    /// True when the PNG is sRGB (or says nothing), so libpng's own `gAMA` handling stands.
+    var isSRGB: Bool {
+        if case .sRGB = self { true } else { false }
+    }
+
     /// Converts decoded RGBA `pixels` to sRGB as this description asks.
     func convert(_ pixels: inout [UInt8]) throws {
         switch self {

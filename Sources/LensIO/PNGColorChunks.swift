@@ -14,28 +14,45 @@ enum PNGColorChunks {
 
     /// The colour description of PNG `data` (a valid signature already checked).
     init(_ data: Data) throws {
-        var offset = 8
         var found = Self.sRGB
-        let bytes = [UInt8](data)
-        while offset + 12 <= bytes.count {
-            let length = bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            let start = offset + 8
-            guard length >= 0, start + length <= bytes.count else { break }
-            let body = bytes[start..<(start + length)]
-            switch type {
-            case "cICP" where length == 4:
-                self = .codePoints(.init(primaries: Int(body[start]), transfer: Int(body[start + 1])))
+        for chunk in Self.leadingChunks(data) {
+            let body = data[chunk.body]
+            switch chunk.type {
+            case "cICP" where body.count == 4:
+                self = .codePoints(
+                    .init(primaries: Int(body[body.startIndex]), transfer: Int(body[body.startIndex + 1])))
                 return
-            case "iCCP": found = .profile(try Self.inflateProfile(body))
-            case "IDAT", "IEND":
-                self = found
-                return
+            case "iCCP": found = .profile(try Self.inflateProfile(ArraySlice(body)))
             default: break
             }
-            offset = start + length + 4
         }
         self = found
+    }
+
+    /// `data` without its `gAMA` chunk, for a PNG whose profile or code points describe its
+    /// transfer: there the PNG specification ignores `gAMA`, and libpng would apply it on top.
+    static func removingGamma(from data: Data) -> Data {
+        var kept = data
+        for chunk in leadingChunks(data).reversed() where chunk.type == "gAMA" {
+            kept.removeSubrange(chunk.whole)
+        }
+        return kept
+    }
+
+    /// The chunks of PNG `data` before its image data: type, the whole chunk (length to CRC) and
+    /// its body, as ranges of `data`'s indices. A chunk that runs past the end stops the walk.
+    private static func leadingChunks(_ data: Data) -> [(type: String, whole: Range<Int>, body: Range<Int>)] {
+        var chunks: [(type: String, whole: Range<Int>, body: Range<Int>)] = []
+        var offset = data.startIndex + 8
+        while offset + 12 <= data.endIndex {
+            let length = data[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: data[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            let start = offset + 8
+            guard start + length + 4 <= data.endIndex, type != "IDAT", type != "IEND" else { break }
+            chunks.append((type, offset..<(start + length + 4), start..<(start + length)))
+            offset = start + length + 4
+        }
+        return chunks
     }
 
     /// The profile in an `iCCP` body: a name, a zero, the method (0, zlib), the compressed profile.

@@ -45,19 +45,21 @@ enum SVGRasterizer {
         return unpremultiplied(surface, width: pixelWidth, height: pixelHeight)
     }
 
+    /// What refers outside the file: href targets, `url(…)` targets, `@import`s, and external
+    /// entities (flagged as such). Compiled once; NSRegularExpression is safe to share.
+    private static let referencePatterns: [(expression: NSRegularExpression, isEntity: Bool)] = [
+        (#"(?:xlink:)?href\s*=\s*["']\s*([^"'\s][^"']*)["']"#, false), (#"url\(\s*["']?\s*([^"')\s][^"')]*)"#, false),
+        (#"@import\s+(?:url\()?\s*["']?([^"');\s]+)"#, false), (#"<!ENTITY[^>]*?(SYSTEM|PUBLIC)\s"#, true),
+    ].map { (try! NSRegularExpression(pattern: $0.0, options: [.caseInsensitive]), $0.1) }
+
     /// The first reference in `text` to something outside the document, or nil.
     static func externalReference(in text: String) -> String? {
-        let patterns = [
-            #"(?:xlink:)?href\s*=\s*["']\s*([^"'\s][^"']*)["']"#, #"url\(\s*["']?\s*([^"')\s][^"')]*)"#,
-            #"@import\s+(?:url\()?\s*["']?([^"');\s]+)"#, #"<!ENTITY[^>]*?(SYSTEM|PUBLIC)\s"#,
-        ]
-        for pattern in patterns {
-            let expression = try! NSRegularExpression(pattern: pattern, options: [.caseInsensitive])
-            let range = NSRange(text.startIndex..., in: text)
+        let range = NSRange(text.startIndex..., in: text)
+        for (expression, isEntity) in referencePatterns {
             for match in expression.matches(in: text, range: range) {
                 guard let found = Range(match.range(at: 1), in: text) else { continue }
+                if isEntity { return "an external entity" }
                 let target = String(text[found])
-                if pattern.hasPrefix("<!ENTITY") { return "an external entity" }
                 if target.hasPrefix("#") || target.lowercased().hasPrefix("data:") { continue }
                 return "\"\(target.prefix(80))\""
             }

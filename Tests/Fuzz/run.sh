@@ -15,21 +15,28 @@ if [[ "$limit" == *s ]]; then budget=(-max_total_time="${limit%s}"); else budget
 export LIQUIDLENS_FUZZ=1
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # The linker's section garbage collection drops the coverage counters of modules nothing refers to
-# by symbol (the fuzzer then runs blind); keep every section.
-build=(-c release --build-path .build/fuzz --sanitize=fuzzer --sanitize=address -Xlinker --no-gc-sections)
+# by symbol (the fuzzer then runs blind); keep every section. Each fuzzer has its own build folder:
+# building a second fuzzer into the same folder left the first one's libraries uninstrumented.
+build=(-c release --sanitize=fuzzer --sanitize=address -Xlinker --no-gc-sections)
+binary() { echo ".build/fuzz/$1/release/$1"; }
 for product in scene-fuzzer png-fuzzer image-fuzzer; do
-    swift build "${build[@]}" --product "$product"
+    swift build "${build[@]}" --build-path ".build/fuzz/$product" --product "$product"
 done
-bin="$(swift build "${build[@]}" --show-bin-path)"
 for target in "${targets[@]}"; do
     work=".build/fuzz/corpus-$target"
     mkdir -p "$work"
     cp -n Tests/Fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
     echo "== $target: $limit"
     case "$target" in
-    scene | png) fuzzer=("$bin/$target-fuzzer") ;;
-    *) fuzzer=(env LIQUIDLENS_FUZZ_FORMAT="$target" "$bin/image-fuzzer") ;;
+    scene | png) fuzzer=("$(binary "$target-fuzzer")") ;;
+    *) fuzzer=(env LIQUIDLENS_FUZZ_FORMAT="$target" "$(binary image-fuzzer)") ;;
     esac
     # Crashing inputs land in .build/fuzz/, not in the checkout.
-    "${fuzzer[@]}" "${budget[@]}" -max_len=65536 -print_final_stats=1 -artifact_prefix=.build/fuzz/ "$work"
+    "${fuzzer[@]}" "${budget[@]}" -max_len=65536 -print_final_stats=1 -artifact_prefix=.build/fuzz/ "$work" \
+        2>&1 | tee ".build/fuzz/$target.log"
+    # A fuzzer without coverage mutates blindly: libFuzzer then prints no "cov:" when it starts.
+    if ! grep -q "INITED cov:" ".build/fuzz/$target.log"; then
+        echo "$target: the fuzzer ran without coverage (no 'INITED cov:'); rebuild from clean: rm -rf .build/fuzz" >&2
+        exit 1
+    fi
 done

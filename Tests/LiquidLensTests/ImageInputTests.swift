@@ -248,6 +248,105 @@ struct ImageInputTests {
         #expect(try ImageReader.read(contentsOf: plain).image.pixels == image.pixels)
     }
 
+    @Test(
+        "Grey (gamma 2.2) and Adobe RGB profiles are converted to sRGB as transicc does and as computed by hand; gAMA beside a profile is ignored, alone it is applied"
+    )
+    func greyAndAdobeRGB() throws {
+        let folder = try temporaryFolder("grey-adobe")
+        // Profiles made by lcms2 itself (through ctypes), as an editor would embed them.
+        let grey = folder.appendingPathComponent("grey-22.icc")
+        let adobe = folder.appendingPathComponent("adobe-rgb.icc")
+        try tool("python3", "-c", Self.profileMaker, grey.path, adobe.path)
+
+        let levels: [UInt8] = [0, 1, 16, 50, 100, 128, 180, 230, 255]
+        let greyPlain = folder.appendingPathComponent("grey-plain.png")
+        try tool("python3", "-c", Self.greyPNGMaker, greyPlain.path, levels.map(String.init).joined(separator: ","))
+        let greyTagged = folder.appendingPathComponent("grey-tagged.png")
+        try Self.insertChunk(
+            "iCCP",
+            Array("grey".utf8) + [0, 0]
+                + [UInt8](
+                    try tool(
+                        "python3", "-c",
+                        "import sys, zlib; sys.stdout.buffer.write(zlib.compress(sys.stdin.buffer.read()))",
+                        stdin: Data(contentsOf: grey))), into: greyPlain,
+            writing: greyTagged)
+        let greyRead = try ImageReader.read(contentsOf: greyTagged).image
+        let greyByTransicc = try transicc(levels.map { [$0] }, profile: grey.path)
+        for (index, level) in levels.enumerated() {
+            let ours = Array(greyRead.pixels[(index * 4)..<(index * 4 + 3)])
+            let byHand = Self.encodeSRGB(pow(Double(level) / 255, 2.2))
+            #expect(ours.allSatisfy { abs(Int($0) - Int(byHand)) <= 1 }, "grey \(level): \(ours) vs by hand \(byHand)")
+            #expect(
+                zip(ours, greyByTransicc[index]).allSatisfy { abs(Int($0) - Int($1)) <= 1 },
+                "grey \(level): \(ours) vs transicc \(greyByTransicc[index])")
+        }
+
+        let samples = [
+            [0, 0, 0], [255, 255, 255], [255, 0, 0], [0, 255, 0], [0, 0, 255], [128, 64, 32], [40, 200, 120],
+        ]
+        .map { $0.map(UInt8.init) }
+        let plain = folder.appendingPathComponent("rgb-plain.png")
+        try PNGCodec.write(
+            RGBA8Image(width: samples.count, height: 1, pixels: samples.flatMap { $0 + [255] }), to: plain)
+        let adobeTagged = folder.appendingPathComponent("adobe.png")
+        try tool("convert", plain.path, "+profile", "*", "-profile", adobe.path, adobeTagged.path)
+        let adobeRead = try ImageReader.read(contentsOf: adobeTagged).image
+        let adobeByTransicc = try transicc(samples, profile: adobe.path)
+        for (index, sample) in samples.enumerated() {
+            let ours = Array(adobeRead.pixels[(index * 4)..<(index * 4 + 3)])
+            for (theirs, who) in [(adobeByTransicc[index], "transicc"), (Self.adobeRGBToSRGB(sample), "by hand")] {
+                #expect(
+                    zip(ours, theirs).allSatisfy { abs(Int($0) - Int($1)) <= 1 },
+                    "Adobe RGB \(sample): \(ours) vs \(who) \(theirs)")
+            }
+        }
+
+        // A gAMA of 1.0 beside the profile changes nothing: the profile says the transfer.
+        let gamma = [UInt8]([0, 1, 0x86, 0xA0])
+        let adobeWithGamma = folder.appendingPathComponent("adobe-gama.png")
+        try Self.insertChunk("gAMA", gamma, into: adobeTagged, writing: adobeWithGamma)
+        #expect(try ImageReader.read(contentsOf: adobeWithGamma).image == adobeRead)
+        // Alone, it is applied: libpng re-encodes the linear code 128 for its 8-bit sRGB, a 2.2 power.
+        let greyWithGamma = folder.appendingPathComponent("grey-gama.png")
+        try Self.insertChunk("gAMA", gamma, into: greyPlain, writing: greyWithGamma)
+        #expect(
+            try ImageReader.read(contentsOf: greyWithGamma).image.pixels[5 * 4]
+                == UInt8(
+                    (255 * pow(128.0 / 255, 1 / 2.2)).rounded()))
+    }
+
+    /// Writes a grey gamma 2.2 profile (D50) and an Adobe RGB (1998) profile (D65, 563/256) with
+    /// lcms2 through ctypes: argv[1], argv[2].
+    static let profileMaker = """
+        import ctypes, sys
+        lcms = ctypes.CDLL("liblcms2.so.2")
+        class xyY(ctypes.Structure): _fields_ = [("x", ctypes.c_double), ("y", ctypes.c_double), ("Y", ctypes.c_double)]
+        lcms.cmsBuildGamma.restype = ctypes.c_void_p
+        lcms.cmsBuildGamma.argtypes = [ctypes.c_void_p, ctypes.c_double]
+        lcms.cmsD50_xyY.restype = ctypes.c_void_p
+        for name in ("cmsCreateGrayProfile", "cmsCreateRGBProfile"): getattr(lcms, name).restype = ctypes.c_void_p
+        lcms.cmsCreateGrayProfile.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        lcms.cmsCreateRGBProfile.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        lcms.cmsSaveProfileToFile.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        grey = lcms.cmsCreateGrayProfile(lcms.cmsD50_xyY(), lcms.cmsBuildGamma(None, 2.2))
+        assert lcms.cmsSaveProfileToFile(grey, sys.argv[1].encode())
+        curve = lcms.cmsBuildGamma(None, 563 / 256)
+        primaries = (xyY * 3)(xyY(0.64, 0.33, 1), xyY(0.21, 0.71, 1), xyY(0.15, 0.06, 1))
+        adobe = lcms.cmsCreateRGBProfile(ctypes.byref(xyY(0.3127, 0.3290, 1)), primaries, (ctypes.c_void_p * 3)(curve, curve, curve))
+        assert lcms.cmsSaveProfileToFile(adobe, sys.argv[2].encode())
+        """
+
+    /// Writes an 8-bit greyscale PNG (colour type 0), one row of the comma-separated levels: argv[1], argv[2].
+    static let greyPNGMaker = """
+        import struct, sys, zlib
+        levels = bytes(int(v) for v in sys.argv[2].split(","))
+        def chunk(kind, body): return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        png = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", len(levels), 1, 8, 0, 0, 0, 0))
+        png += chunk(b"IDAT", zlib.compress(b"\\x00" + levels)) + chunk(b"IEND", b"")
+        open(sys.argv[1], "wb").write(png)
+        """
+
     @Test("Images are decoded once: again after the file changes, and the least recently used go past the limit")
     func cache() throws {
         let folder = try Self.fixtures()
@@ -267,6 +366,13 @@ struct ImageInputTests {
             [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: jpeg.path)
         _ = try cache.image(at: jpeg)
         #expect(cache.readCount == 2, "a changed file is read again")
+        _ = try cache.image(at: jpeg, scale: 3)
+        #expect(cache.readCount == 2, "a raster image is the same at any scale")
+        let svg = folder.appendingPathComponent("svg.png")
+        let atTwo = try cache.image(at: svg, scale: 2)
+        let atThree = try cache.image(at: svg, scale: 3)
+        _ = try cache.image(at: svg, scale: 2)
+        #expect(cache.readCount == 4 && atThree.width > atTwo.width, "an SVG is rasterised once per scale")
 
         let twoImages = ImageCache(byteLimit: 2 * 96 * 64 * 4)
         let reads = ["png", "heic", "png", "lossyWebP", "png", "heic"].map { name in
@@ -419,18 +525,31 @@ struct ImageInputTests {
     /// Display P3 to sRGB by hand: decode the sRGB curve, P3 → XYZ → sRGB with the matrices from
     /// the two sets of primaries (both D65), encode, clip.
     static func displayP3ToSRGB(_ sample: [UInt8]) -> [UInt8] {
-        let p3 = rgbToXYZ([(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)])
+        toSRGB(sample, primaries: [(0.680, 0.320), (0.265, 0.690), (0.150, 0.060)]) { c in
+            c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+    }
+
+    /// Adobe RGB (1998) to sRGB by hand: its 563/256 power curve, its primaries (D65).
+    static func adobeRGBToSRGB(_ sample: [UInt8]) -> [UInt8] {
+        toSRGB(sample, primaries: [(0.64, 0.33), (0.21, 0.71), (0.15, 0.06)]) { pow($0, 563 / 256) }
+    }
+
+    /// An RGB sample with `primaries` (D65) and transfer `decode` to sRGB: to linear, → XYZ → linear
+    /// sRGB, clip, encode.
+    static func toSRGB(_ sample: [UInt8], primaries: [(Double, Double)], decode: (Double) -> Double) -> [UInt8] {
+        let source = rgbToXYZ(primaries)
         let srgb = invert(rgbToXYZ([(0.64, 0.33), (0.30, 0.60), (0.15, 0.06)]))
-        let linear = sample.map { value -> Double in
-            let c = Double(value) / 255
-            return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
-        }
-        let xyz = (0..<3).map { row in (0..<3).reduce(0) { $0 + p3[row][$1] * linear[$1] } }
-        return (0..<3).map { row in
-            let value = min(max((0..<3).reduce(0) { $0 + srgb[row][$1] * xyz[$1] }, 0), 1)
-            let encoded = value <= 0.0031308 ? value * 12.92 : 1.055 * pow(value, 1 / 2.4) - 0.055
-            return UInt8((encoded * 255).rounded())
-        }
+        let linear = sample.map { decode(Double($0) / 255) }
+        let xyz = (0..<3).map { row in (0..<3).reduce(0) { $0 + source[row][$1] * linear[$1] } }
+        return (0..<3).map { row in encodeSRGB((0..<3).reduce(0) { $0 + srgb[row][$1] * xyz[$1] }) }
+    }
+
+    /// Linear light (clipped to 0…1) to an 8-bit sRGB code.
+    static func encodeSRGB(_ linear: Double) -> UInt8 {
+        let value = min(max(linear, 0), 1)
+        let encoded = value <= 0.0031308 ? value * 12.92 : 1.055 * pow(value, 1 / 2.4) - 0.055
+        return UInt8((encoded * 255).rounded())
     }
 
     /// RGB → XYZ for primaries (x, y) and the D65 white point.
