@@ -52,9 +52,11 @@ enum HEIFDecoder {
             try ColorConversion.convert(&pixels, fromICC: Data(profile))
         case heif_color_profile_type_nclx:
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            try check(heif_image_handle_get_nclx_color_profile(handle, &nclx))
+            let error = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+            // libheif 1.15 can hand back a profile with an error (found by the avif fuzzer): free it either way.
+            defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+            try check(error)
             guard let nclx else { return }
-            defer { heif_nclx_color_profile_free(nclx) }
             let primaries = Int(nclx.pointee.color_primaries.rawValue)
             let transfer = Int(nclx.pointee.transfer_characteristics.rawValue)
             try ColorConversion.convert(

@@ -26,9 +26,16 @@ enum SVGRasterizer {
         else {
             throw ImageFileError(description: "SVG has no size: give its svg element a width and height, or a viewBox")
         }
+        // Sizes are checked as numbers before they become pixel counts: a height of 10³⁰ (found by
+        // the svg fuzzer) does not fit an Int.
+        let sideLimit = Double(ImageLimits.maxSide)
+        guard width.isFinite, height.isFinite, width * scale <= sideLimit, height * scale <= sideLimit else {
+            throw ImageFileError(
+                description: "SVG of \(width)×\(height) at scale \(scale) is over \(ImageLimits.maxSide) px a side")
+        }
         let pixelWidth = Int((width * scale).rounded(.up))
         let pixelHeight = Int((height * scale).rounded(.up))
-        guard width.isFinite, height.isFinite, ImageLimits.allows(width: pixelWidth, height: pixelHeight) else {
+        guard ImageLimits.allows(width: pixelWidth, height: pixelHeight) else {
             throw ImageLimits.tooLarge(width: pixelWidth, height: pixelHeight)
         }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(pixelWidth), Int32(pixelHeight)),

@@ -415,7 +415,8 @@ struct ImageInputTests {
         ("truncated-jpeg", "corrupt JPEG data"), ("truncated-webp", "corrupt WebP data"),
         ("truncated-heic", "corrupt HEIF data"), ("truncated-png", "corrupt PNG data"),
         ("text", "not an image LiquidLens reads"), ("bomb-jpeg", "60000×60000 is outside"),
-        ("huge-svg", "is outside 1…16384 px"), ("svg-file-reference", "SVG refers to \"/etc/passwd\""),
+        ("huge-svg", "is over 16384 px a side"), ("absurd-svg", "is over 16384 px a side"),
+        ("svg-file-reference", "SVG refers to \"/etc/passwd\""),
         ("svg-url", "SVG refers to \"https://example.com/x.png\""), ("svg-entity", "SVG refers to an external entity"),
         ("bad-profile", "its ICC profile is not one Little CMS can read"),
         ("heif-cycle", "its item references form a cycle: 2 → 2"),
@@ -470,6 +471,10 @@ struct ImageInputTests {
             data = Data(bytes)
         case "huge-svg":
             data = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="100000000" height="100000000"/>"#.utf8)
+        case "absurd-svg":  // found by the svg fuzzer: a height no Int holds
+            data = Data(
+                #"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="666666666666666666666666666666613"/>"#.utf8
+            )
         case "svg-file-reference": data = svg(#"<image xlink:href="/etc/passwd" width="10" height="10"/>"#)
         case "svg-url": data = svg(#"<image href="https://example.com/x.png" width="10" height="10"/>"#)
         case "svg-entity":
