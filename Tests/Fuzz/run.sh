@@ -15,11 +15,13 @@ if [[ "$limit" == *s ]]; then budget=(-max_total_time="${limit%s}"); else budget
 export LIQUIDLENS_FUZZ=1
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # The linker's section garbage collection drops the coverage counters of modules nothing refers to
-# by symbol (the fuzzer then runs blind); keep every section. Each fuzzer has its own build folder:
-# building a second fuzzer into the same folder left the first one's libraries uninstrumented.
+# by symbol (the fuzzer then runs blind); keep every section. Each fuzzer is built from clean in
+# its own folder: an incremental rebuild, or a second fuzzer built into the same folder, left the
+# libraries without coverage counters (about a minute each on 2 cores).
 build=(-c release --sanitize=fuzzer --sanitize=address -Xlinker --no-gc-sections)
 binary() { echo ".build/fuzz/$1/release/$1"; }
 for product in scene-fuzzer png-fuzzer image-fuzzer; do
+    rm -rf ".build/fuzz/$product"
     swift build "${build[@]}" --build-path ".build/fuzz/$product" --product "$product"
 done
 for target in "${targets[@]}"; do
