@@ -866,7 +866,14 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
     // Apple's face: its YCbCr composite, then the tint as its fill.
     if (uses(F_FACE_LEVELS, lens.faceLevels.w != 0.0)) { color = recolorOver(color, lens.faceLevels, 1.0); }
     if (uses(F_TINT, lens.tint.a > 0.0 || lens.gradientCount != 0u)) { color = applyTint(color, tintAt(p, lens)); }
-    if (uses(F_RESTING_FILL, lens.restingFill.a > 0.0)) { color = blendOver(color, lens.restingFill); }
+    // A resting thumb is a fill under the label row (iOS draws the titles over it): the label is
+    // laid again over the fill, as much as the fill covers.
+    if (uses(F_RESTING_FILL, lens.restingFill.a > 0.0)) {
+        color = blendOver(color, lens.restingFill);
+        if (withLabel && lens.labelOnFace == 0u) {
+            color = color + (labelOver(color, p, lens, vec3(1.0)) - color) * lens.restingFill.a;
+        }
+    }
     // A platter's label sits in its content view: over its face, not refracted by it.
     if (withLabel && uses(F_LABEL_ON_FACE, lens.labelOnFace != 0u)) { color = labelOver(color, p, lens, vec3(1.0)); }
     color = rimLight(color, group.lightNormal, group.distance, lens);

@@ -133,7 +133,8 @@ extension GlassControl {
             let knobX = resting + (rail.midX - 18.5 - resting) * held
             panel.lens(
                 .capsule, Rect(x: knobX, y: rail.midY - 12, width: 37, height: 24),
-                lift: LensLift(progress: held, growth: Point(x: 21, y: 14), restingBackground: .white))
+                lift: LensLift(progress: held, growth: Point(x: 21, y: 14), restingBackground: .white, restingShadow: 1)
+            )
             if !title.isEmpty {
                 text(
                     title,
@@ -149,7 +150,7 @@ extension GlassControl {
             panel.fill(.capsule, Rect(x: frame.x, y: trackY - 3, width: knob + 19 - frame.x, height: 6), colors.accent)
             panel.lens(
                 .capsule, Rect(x: knob, y: trackY - 12, width: 38, height: 24),
-                lift: LensLift(progress: 0, growth: Point(x: 21, y: 14), restingBackground: .white))
+                lift: LensLift(progress: 0, growth: Point(x: 21, y: 14), restingBackground: .white, restingShadow: 1))
         case .card:
             let radius = max(theme.cornerRadius, 20)
             panel.glass(

@@ -61,10 +61,14 @@ extension ControlLayout {
                 shape: .capsule, frame: thumb, optics: optics,
                 lift: LensLift(
                     progress: control.lift, growth: Point(x: 24, y: 16),
-                    restingBackground: RGBAColor(255, 255, 255, control.restingFillAlpha))))
+                    restingBackground: (dark ? Self.restingThumbDark : .white).withAlpha(control.restingFillAlpha))))
         parts.resting = control.restingTitleColor ?? (dark ? LabelLayer.restingDark : LabelLayer.restingLight)
         parts.accent = control.accent
     }
+
+    /// The settled thumb in dark appearance: UIKit's dark selected-segment grey (no dark capture
+    /// yet; light is white, as the captures show).
+    static let restingThumbDark = RGBAColor(99, 99, 102)
 
     // MARK: Tab bar
 

@@ -71,8 +71,8 @@ extension ControlLayout {
 
     /// `UIGlassEffect(.regular)` in `appearance` on a surface whose short side is `shortSide` points:
     /// the preset's face, fill and rim with its size laws read at S = `shortSide` (bevel
-    /// H = min(S/4, 20) and A = min(0.8·S, 60), frost 1.333 + 2.667·u, a (0, 8) shadow, radius 24,
-    /// opacity 0.5 − 0.25·u, u = sat((S − 48)/112)).
+    /// H = min(S/4, 20) and A = min(0.8·S, 60), frost 1.333 + 2.667·u, a (0, 8) shadow, radius 32,
+    /// opacity 0.4·(0.5 − 0.25·u), u = sat((S − 48)/112)).
     static func regularGlass(shortSide: Double, appearance: ControlAppearance) -> Optics {
         let optics = Optics(preset: appearance == .dark ? .regularDark : .regular)
         return optics.sizeLaw.applied(to: optics, minor: shortSide)

@@ -159,8 +159,12 @@ public struct Aberration: Codable, Sendable, Equatable {
 
 /// Apple's general glass scales some of its values with S, the minor dimension of its shape
 /// (u = sat((S − 48)/112)): the inner refraction (H = min(S/4, 20), A = min(0.8·S, 60)), the
-/// blur (1.333 + 2.667·u pt regular, 1 pt clear) and the drop shadow ((0, 8), radius 24,
-/// opacity 0.5 − 0.25·u regular, none clear).
+/// blur (1.333 + 2.667·u pt regular, 1 pt clear) and the drop shadow (regular: offset (0, 8),
+/// radius 32, opacity 0.4·(0.5 − 0.25·u); none clear). Apple's table says radius 24 and opacity
+/// 0.5 − 0.25·u; the captures `cn-buttons`, `mecid-regular` and `mecid-container` (shadows of
+/// regular glass 32–72 pt across, over white and over green, composited in linear light as ours
+/// is) fit offset 8.1–8.2, radius 31–38 and 0.26–0.67 of that opacity; radius 32 and 0.4 hold
+/// all three within 1.6 levels, where Apple's numbers were 5 to 16 levels too dark.
 public enum GlassSizeLaw: String, Codable, Sendable, CaseIterable {
     /// The values stay as given.
     case none
@@ -184,7 +188,7 @@ public enum GlassSizeLaw: String, Codable, Sendable, CaseIterable {
             sized.shadow = .off
         } else {
             sized.frost = 1.333 + 2.667 * u
-            sized.shadow = DropShadow(offset: Point(x: 0, y: 8), radius: 24, opacity: 0.5 - 0.25 * u)
+            sized.shadow = DropShadow(offset: Point(x: 0, y: 8), radius: 32, opacity: 0.4 * (0.5 - 0.25 * u))
         }
         return sized
     }

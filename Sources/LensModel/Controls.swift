@@ -25,7 +25,8 @@ public struct SegmentedControl: Codable, Sendable {
     public var accent: RGBAColor
     /// Nil picks secondaryLabel for the appearance.
     public var restingTitleColor: RGBAColor?
-    /// Cap of the settled thumb's milky platter.
+    /// Alpha of the settled thumb's fill, under the titles (default 1: iOS's resting thumb is
+    /// opaque, white in light appearance, in the captures cn-segmented and cnb-segmented).
     public var restingFillAlpha: Double
     /// Growth of the whole control while held: scale 1 + railGrowth·held (default 0.10).
     public var railGrowth: Double
@@ -49,7 +50,7 @@ public struct SegmentedControl: Codable, Sendable {
     public init(
         center: Point, width: Double, titles: [String], thumbPosition: Double, lift: Double = 1, held: Double = 1,
         accent: RGBAColor = LabelLayer.defaultAccent, restingTitleColor: RGBAColor? = nil,
-        restingFillAlpha: Double = 0.5, railGrowth: Double = 0.10, railDensify: Double = 0.25, softness: Double = 10,
+        restingFillAlpha: Double = 1, railGrowth: Double = 0.10, railDensify: Double = 0.25, softness: Double = 10,
         contentSize: ContentSizeCategory = .large, appearance: ControlAppearance = .light, reduceMotion: Bool = false,
         font: FontSpec = FontSpec(weight: .semibold)
     ) {
@@ -95,7 +96,7 @@ public struct SegmentedControl: Codable, Sendable {
         held = try container.number(.held, default: 1, in: Limits.unit)
         accent = try container.value(.accent, default: LabelLayer.defaultAccent)
         restingTitleColor = try container.decodeIfPresent(RGBAColor.self, forKey: .restingTitleColor)
-        restingFillAlpha = try container.number(.restingFillAlpha, default: 0.5, in: Limits.unit)
+        restingFillAlpha = try container.number(.restingFillAlpha, default: 1, in: Limits.unit)
         railGrowth = try container.number(.railGrowth, default: 0.10, in: Limits.unit)
         railDensify = try container.number(.railDensify, default: 0.25, in: Limits.unit)
         softness = try container.number(.softness, default: 10, in: Limits.softness)

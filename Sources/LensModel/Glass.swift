@@ -222,6 +222,8 @@ public struct GlassElement: Codable, Sendable {
 
 /// The lens between resting (progress 0) and lifted (1): the size grows by bounds, refraction,
 /// magnification and frost fade in, the resting background fades out, lifted content fades in.
+/// At rest a lens is flat, its resting background under the label row: its rim light, Fresnel,
+/// contour and inner shadow fade in with the progress, and its drop shadow from `restingShadow`.
 public struct LensLift: Codable, Sendable, Equatable {
     /// 0 resting … 1 lifted.
     public var progress: Double
@@ -233,21 +235,26 @@ public struct LensLift: Codable, Sendable, Equatable {
     public var restingBevelAmount: Double
     /// Frost σ while resting.
     public var restingFrost: Double
+    /// Share of the drop shadow cast while resting (0…1), full when lifted: 0 for a segment or tab
+    /// lens, 1 for a switch or slider knob (iOS's resting knob casts its shadow).
+    public var restingShadow: Double
 
-    /// A lift at `progress`; by default no growth, a clear resting background, no resting bevel or frost.
+    /// A lift at `progress`; by default no growth, a clear resting background, no resting bevel,
+    /// frost or shadow.
     public init(
         progress: Double, growth: Point = Point(x: 0, y: 0), restingBackground: RGBAColor = .clear,
-        restingBevelAmount: Double = 0, restingFrost: Double = 0
+        restingBevelAmount: Double = 0, restingFrost: Double = 0, restingShadow: Double = 0
     ) {
         self.progress = progress
         self.growth = growth
         self.restingBackground = restingBackground
         self.restingBevelAmount = restingBevelAmount
         self.restingFrost = restingFrost
+        self.restingShadow = restingShadow
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case progress, growth, restingBackground, restingBevelAmount, restingFrost
+        case progress, growth, restingBackground, restingBevelAmount, restingFrost, restingShadow
     }
 
     public init(from decoder: any Decoder) throws {
@@ -258,6 +265,7 @@ public struct LensLift: Codable, Sendable, Equatable {
         restingBackground = try container.value(.restingBackground, default: .clear)
         restingBevelAmount = try container.number(.restingBevelAmount, default: 0, in: Limits.bevel)
         restingFrost = try container.number(.restingFrost, default: 0, in: Limits.frost)
+        restingShadow = try container.number(.restingShadow, default: 0, in: Limits.unit)
     }
 }
 

@@ -595,7 +595,14 @@ struct ShaderContext {
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         if lens.faceLevels.w != 0 { color = recolorOver(color, lens.faceLevels, 1) }
         color = applyTint(color, tintAt(p, lens))
-        color = blendOver(color, lens.restingFill)
+        // A resting thumb is a fill under the label row (iOS draws the titles over it): the label is
+        // laid again over the fill, as much as the fill covers.
+        if lens.restingFill.w > 0 {
+            color = blendOver(color, lens.restingFill)
+            if withLabel && lens.labelOnFace == 0 {
+                color = color + (labelOver(color, p, lens, SIMD3(repeating: 1)) - color) * lens.restingFill.w
+            }
+        }
         if withLabel && lens.labelOnFace != 0 { color = labelOver(color, p, lens, SIMD3(repeating: 1)) }
         color = rimLight(color, group.lightNormal, group.distance, lens)
         color = edgeHighlightStroke(color, p, group.distance, lens)

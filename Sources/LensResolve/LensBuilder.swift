@@ -120,20 +120,26 @@ struct LensBuilder {
         }
         let key = direction(rim.key.angle)
         let fill = direction(rim.fill.angle)
-        func shadowVector(_ shadow: DropShadow) -> SIMD4<Float> {
+        // A lens at rest is flat, a fill under the label row: its rim, Fresnel, contour and inner
+        // shadow come with the lift, its drop shadow from its resting share (the captures
+        // cn-segmented, cnb-segmented, union-resting and mecid-tabs show resting thumbs and pills
+        // without any; cn-slider's resting knob casts its shadow).
+        let lit = Float(progress)
+        let restingShadow = element.lift?.restingShadow ?? 1
+        func shadowVector(_ shadow: DropShadow, share: Float) -> SIMD4<Float> {
             SIMD4(
                 Float(shadow.offset.x * scale), Float(shadow.offset.y * scale), Float(shadow.radius * scale),
-                Float(shadow.opacity))
+                Float(shadow.opacity) * share)
         }
         var resting = element.lift?.restingBackground ?? .clear
         resting.alpha *= 1 - progress
 
         var lens = LensParams()
         lens.tint = optics.tint.premultiplied(for: scene.blending)
-        lens.keyLight = SIMD4(key.0, key.1, Float(rim.key.amount), 0)
-        lens.fillLight = SIMD4(fill.0, fill.1, Float(rim.fill.amount), 0)
-        lens.shadow = shadowVector(optics.shadow)
-        lens.innerShadow = shadowVector(optics.innerShadow)
+        lens.keyLight = SIMD4(key.0, key.1, Float(rim.key.amount) * lit, 0)
+        lens.fillLight = SIMD4(fill.0, fill.1, Float(rim.fill.amount) * lit, 0)
+        lens.shadow = shadowVector(optics.shadow, share: Float(restingShadow + (1 - restingShadow) * progress))
+        lens.innerShadow = shadowVector(optics.innerShadow, share: lit)
         lens.restingFill = resting.premultiplied(for: scene.blending)
         lens.shapeCount = UInt32(geometry.count)
         lens.blend = Float(element.blend * scale)
@@ -148,9 +154,9 @@ struct LensBuilder {
         lens.softness = Float(optics.softness * scale)
         lens.rimWidth = Float(rim.width * scale)
         lens.rimFalloff = UInt32(rim.falloff)
-        lens.fresnel = Float(optics.fresnel)
+        lens.fresnel = Float(optics.fresnel) * lit
         lens.contourWidth = Float(optics.contour.width * scale)
-        lens.contourOpacity = Float(optics.contour.opacity)
+        lens.contourOpacity = Float(optics.contour.opacity) * lit
         lens.normalSmoothing = Float(max(1, bevelWidth / 2))
         lens.ovalization = Float(optics.ovalization)
         lens.liftedContentAlpha = liftedContent ? Float(progress) : 0

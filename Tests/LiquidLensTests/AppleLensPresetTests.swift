@@ -13,8 +13,8 @@ extension AppleLensTests {
             let sized = GlassSizeLaw.regular.applied(to: Optics(preset: .regular), minor: minor)
             #expect(abs(sized.frost - frost) < 1e-9, "S \(minor)")
             #expect(sized.bevelWidth == min(minor / 4, 20) && sized.bevelAmount == min(0.8 * minor, 60))
-            #expect(abs(sized.shadow.opacity - (0.5 - 0.25 * GlassSizeLaw.u(minor))) < 1e-9)
-            #expect(sized.shadow.offset == Point(x: 0, y: 8) && sized.shadow.radius == 24)
+            #expect(abs(sized.shadow.opacity - 0.4 * (0.5 - 0.25 * GlassSizeLaw.u(minor))) < 1e-9)
+            #expect(sized.shadow.offset == Point(x: 0, y: 8) && sized.shadow.radius == 32)
             let clear = GlassSizeLaw.clear.applied(to: Optics(preset: .clear), minor: minor)
             #expect(clear.frost == 1 && clear.shadow == .off)
         }

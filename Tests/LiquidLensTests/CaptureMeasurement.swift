@@ -21,7 +21,10 @@ struct CaptureRecord: Codable, Sendable {
     static let capturesFolder = packageRoot.deletingLastPathComponent()
         .appendingPathComponent("shared/reference/captures")
 
-    static let names = ["union-lens-lifted", "union-resting", "mecid-regular", "mecid-clear"]
+    static let names = [
+        "union-lens-lifted", "union-resting", "mecid-regular", "mecid-clear", "mecid-container", "mecid-tabs",
+        "cn-segmented", "cn-buttons",
+    ]
 
     static func load(_ name: String) throws -> CaptureRecord {
         try JSONDecoder().decode(
@@ -68,7 +71,8 @@ struct CaptureWindow: Codable, Sendable {
     var held: Bool
     /// The numbers measured from the capture.
     var capture: [Double]
-    /// Our render of the scene before this fit (commit 5ce2271), for the Fidelity article's before/after.
+    /// Our render of the scene before the fit that first held it, for the Fidelity article's
+    /// before/after: commit 5ce2271 for union-*, mecid-regular and mecid-clear, 6194593 for the rest.
     var before: [Double]?
     /// Our render now (rewritten when recording).
     var ours: [Double]?

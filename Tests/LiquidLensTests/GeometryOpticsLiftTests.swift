@@ -25,19 +25,24 @@ extension GeometryOpticsTests {
         #expect(image == ReferenceRenderer().render(plain))
     }
 
-    @Test("Lift progress drives size, refraction, magnification, frost, resting background and lifted content")
+    @Test(
+        "Lift progress drives size, refraction, magnification, frost, resting background, lifted content, rim and shadows"
+    )
     func liftProgress() throws {
         var optics = Optics()
         optics.bevelAmount = 20
         optics.bevelWidth = 10
         optics.magnification = 1.2
         optics.frost = 4
+        optics.fresnel = 0.4
+        optics.innerShadow = .appleInner
+        optics.contour = Contour(width: 1, opacity: 0.3)
         let mask = AlphaImage(width: 10, height: 10, coverage: [UInt8](repeating: 255, count: 100))
         let label = LabelLayer(mask: .image(mask), scale: 1, liftedMask: .image(mask), liftedColor: .white)
         func resolved(_ progress: Double) throws -> (LensParams, ShapeParams) {
             let lift = LensLift(
                 progress: progress, growth: Point(x: 24, y: 16), restingBackground: RGBAColor(255, 255, 255, 0.4),
-                restingBevelAmount: 0, restingFrost: 0)
+                restingBevelAmount: 0, restingFrost: 0, restingShadow: 0.5)
             let element = GlassElement(
                 shape: .capsule, frame: Rect(x: 22, y: 100, width: 196, height: 28), optics: optics, lift: lift)
             let parameters = try resolve(Self.scene([element], label: label))
@@ -57,6 +62,15 @@ extension GeometryOpticsTests {
             abs(resting.restingFill.w - 0.4) < 1e-6 && abs(half.restingFill.w - 0.2) < 1e-6 && lifted.restingFill.w == 0
         )
         #expect(resting.liftedContentAlpha == 0 && half.liftedContentAlpha == 0.5 && lifted.liftedContentAlpha == 1)
+        // At rest the lens is flat: no rim, Fresnel, contour or inner shadow; half its drop shadow.
+        for (lens, share) in [(resting, Float(0)), (half, 0.5), (lifted, 1)] {
+            #expect(lens.keyLight.z == Float(optics.rimLight.key.amount) * share)
+            #expect(lens.fillLight.z == Float(optics.rimLight.fill.amount) * share)
+            #expect(lens.fresnel == Float(optics.fresnel) * share)
+            #expect(lens.contourOpacity == Float(optics.contour.opacity) * share)
+            #expect(lens.innerShadow.w == Float(optics.innerShadow.opacity) * share)
+            #expect(abs(lens.shadow.w - Float(optics.shadow.opacity) * (0.5 + 0.5 * share)) < 1e-7)
+        }
     }
 
     @Test(

@@ -115,18 +115,18 @@ struct LensMenuTests {
     }
 
     @Test(
-        "The platter is UIGlassEffect(.regular) at 310 pt: H 20, A 60, blur 4 pt, Apple's face and white 0.4 fill, (0, 8) r24 α 0.25"
+        "The platter is UIGlassEffect(.regular) at 310 pt: H 20, A 60, blur 4 pt, Apple's face and white 0.4 fill, (0, 8) r32 α 0.4 × 0.25"
     )
     func platterGlass() throws {
         let platter = try #require(try Self.parts(Self.menu).glass.first).optics
         #expect(platter.bevelWidth == 20 && platter.bevelAmount == 60 && abs(platter.frost - 4) < 1e-9)
         #expect(platter.face == .faceLight && platter.rimLight == .apple)
         #expect(platter.tint == RGBAColor(255, 255, 255, 0.4) && !platter.tintsLabel)
-        #expect(platter.shadow == DropShadow(offset: Point(x: 0, y: 8), radius: 24, opacity: 0.25))
+        #expect(platter.shadow == DropShadow(offset: Point(x: 0, y: 8), radius: 32, opacity: 0.4 * 0.25))
         let small = ControlLayout.regularGlass(shortSide: 48, appearance: .dark)
         #expect(small.bevelWidth == 12 && abs(small.bevelAmount - 38.4) < 1e-9 && abs(small.frost - 1.333) < 1e-9)
         #expect(small.face == .faceDark && small.rimLight.recolor == .vibrantDark)
-        #expect(small.tint == RGBAColor(0, 0, 0, 0.4) && small.shadow.opacity == 0.5)
+        #expect(small.tint == RGBAColor(0, 0, 0, 0.4) && small.shadow.opacity == 0.4 * 0.5)
     }
 
     // MARK: The gesture
