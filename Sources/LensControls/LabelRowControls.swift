@@ -56,15 +56,26 @@ extension ControlLayout {
         // The rim's vibrant matrix follows the glass's appearance: dark over a dark backdrop.
         if dark { optics.rimLight.recolor = .vibrantDark }
         optics.tint = dark ? RGBAColor(0, 0, 0, 0.1) : RGBAColor(255, 255, 255, 0.06)
-        parts.glass.append(
-            GlassElement(
-                shape: .capsule, frame: thumb, optics: optics,
-                lift: LensLift(
-                    progress: control.lift, growth: Point(x: 24, y: 16),
-                    restingBackground: (dark ? Self.restingThumbDark : .white).withAlpha(control.restingFillAlpha))))
+        var lens = GlassElement(
+            shape: .capsule, frame: thumb, optics: optics,
+            lift: LensLift(
+                progress: control.lift, growth: Point(x: 24, y: 16),
+                restingBackground: (dark ? Self.restingThumbDark : .white).withAlpha(control.restingFillAlpha)))
+        lens.edgeHighlight = Self.liftedRimLine(lift: control.lift)
+        parts.glass.append(lens)
         parts.resting = control.restingTitleColor ?? (dark ? LabelLayer.restingDark : LabelLayer.restingLight)
         parts.accent = control.accent
     }
+
+    /// The lifted lens's thin bright line all round its silhouette, faded in with the lift: the
+    /// capture `union-lens-lifted` shows 121–127 levels on every side of the lens (the rim light's
+    /// two lobes light only two corners).
+    static func liftedRimLine(lift: Double) -> EdgeHighlight {
+        let alpha = liftedRimLineAlpha * lift
+        return EdgeHighlight(width: liftedRimLineWidth, alphas: [alpha, alpha, alpha])
+    }
+    static let liftedRimLineWidth = 0.67
+    static let liftedRimLineAlpha = 0.4
 
     /// The settled thumb in dark appearance: UIKit's dark selected-segment grey (no dark capture
     /// yet; light is white, as the captures show).
@@ -126,12 +137,13 @@ extension ControlLayout {
         let lensFrame = Rect(
             x: firstItem + itemWidth * bar.lensPosition + inset.x, y: resting.y + inset.y,
             width: itemWidth - 2 * inset.x, height: bar.height - 2 * inset.y)
-        parts.glass.append(
-            GlassElement(
-                shape: .capsule, frame: lensFrame, optics: lens,
-                lift: LensLift(
-                    progress: bar.lift, growth: Self.tabLensGrowth,
-                    restingBackground: dark ? .clear : RGBAColor(0, 0, 0, 0.06))))
+        var lensElement = GlassElement(
+            shape: .capsule, frame: lensFrame, optics: lens,
+            lift: LensLift(
+                progress: bar.lift, growth: Self.tabLensGrowth,
+                restingBackground: dark ? .clear : RGBAColor(0, 0, 0, 0.06)))
+        lensElement.edgeHighlight = Self.liftedRimLine(lift: bar.lift)
+        parts.glass.append(lensElement)
         parts.resting = dark ? LabelLayer.restingDark : RGBAColor(60, 60, 67, 0.85)
         parts.accent = bar.accent
     }

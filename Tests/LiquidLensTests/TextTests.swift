@@ -286,6 +286,37 @@ struct ControlTests {
         #expect(restingWash == 0 && abs(heldWash - 0.25) < 1e-9)
     }
 
+    @Test(
+        "The segment and tab lenses: an opaque resting thumb (white, dark grey) under the titles; a rim line of 0.4 × the lift"
+    )
+    func lensRestingAndLifted() throws {
+        for lift in [0.0, 0.5, 1] {
+            for appearance in [ControlAppearance.light, .dark] {
+                let segmented = try Self.layout([
+                    .segmented(
+                        SegmentedControl(
+                            center: Point(x: 195, y: 60), width: 300, titles: ["A", "B"], thumbPosition: 0, lift: lift,
+                            held: 0, appearance: appearance))
+                ])
+                let tabBar = try Self.layout([
+                    .tabBar(
+                        TabBar(
+                            center: Point(x: 195, y: 60), width: 300,
+                            items: [ControlItem(title: "A"), ControlItem(title: "B")], lensPosition: 0, lift: lift,
+                            appearance: appearance))
+                ])
+                let thumb = try #require(segmented.glass.last)
+                let fill = appearance == .dark ? RGBAColor(99, 99, 102) : .white
+                #expect(thumb.lift?.restingBackground == fill && thumb.lift?.restingShadow == 0)
+                for lens in [thumb, try #require(tabBar.glass.last)] {
+                    #expect(
+                        lens.edgeHighlight == EdgeHighlight(width: 0.67, alphas: Array(repeating: 0.4 * lift, count: 3))
+                    )
+                }
+            }
+        }
+    }
+
     @Test("The thumb's feather is clamped to half its height minus one")
     func softnessClamp() throws {
         let parts = try Self.layout([Self.segmented(held: 0, reduceMotion: false)])
