@@ -116,3 +116,43 @@ static inline int liquidlens_jpeg_decode(
     }
     return 1;
 }
+
+/* Encodes `width` × `height` RGBA pixels (alpha ignored: JPEG has none) at `quality` (1…100),
+   4:2:0 chroma, into a buffer libjpeg allocates (free it with free()). Returns 1 on success, 0 on
+   an error with `message` set. */
+static inline int liquidlens_jpeg_encode(
+    const unsigned char *pixels, unsigned width, unsigned height, int quality, unsigned char **out,
+    unsigned long *size, char *message) {
+    struct jpeg_compress_struct info;
+    liquidlens_jpeg_error error;
+    *out = NULL;
+    *size = 0;
+    info.err = jpeg_std_error(&error.manager);
+    error.manager.error_exit = liquidlens_jpeg_error_exit;
+    error.warning = message;
+    error.warned = 0;
+    if (setjmp(error.jump)) {
+        error.manager.format_message((j_common_ptr)&info, message);
+        jpeg_destroy_compress(&info);
+        free(*out);
+        *out = NULL;
+        return 0;
+    }
+    jpeg_create_compress(&info);
+    jpeg_mem_dest(&info, out, size);
+    info.image_width = width;
+    info.image_height = height;
+    info.input_components = 4;
+    info.in_color_space = JCS_EXT_RGBA;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    size_t stride = (size_t)width * 4;
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW row = (JSAMPROW)(pixels + stride * info.next_scanline);
+        jpeg_write_scanlines(&info, &row, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    return 1;
+}

@@ -46,6 +46,9 @@ public final class AnimationWriter {
     private var temporary: URL?
     private var errorLog: Pipe?
     private var written = 0
+    /// The format of each frame in a folder, and the quality of the lossy ones.
+    private let frameFormat: ImageFormat
+    private let quality: Int
 
     /// What to do with frames a folder already holds.
     public enum Existing: Sendable {
@@ -62,11 +65,15 @@ public final class AnimationWriter {
 
     /// A writer of `frameCount` frames at `fps` to `output` in `format` (default: the one the
     /// path's extension names); for a folder, `existing` says what becomes of frames already there
-    /// (default: refuse, with an error).
+    /// (default: refuse, with an error), and each frame is a `frameFormat` file (JPEG and WebP at
+    /// `quality`).
     public init(
-        output: URL, fps: Double, frameCount: Int, existing: Existing = .refuse, format: AnimationFormat? = nil
+        output: URL, fps: Double, frameCount: Int, existing: Existing = .refuse, format: AnimationFormat? = nil,
+        frameFormat: ImageFormat = .png, quality: Int = ImageFormat.defaultQuality
     ) throws {
         self.format = try format ?? AnimationFormat(path: output.path)
+        self.frameFormat = frameFormat
+        self.quality = quality
         self.output = output
         self.fps = fps
         self.frameCount = frameCount
@@ -106,8 +113,9 @@ public final class AnimationWriter {
         // Temporary files of a killed run are never complete frames; those of a run still going
         // (a second animate into this folder) are left to it.
         TemporaryFile.removeLeftovers(
-            in: output, ownNames: Set((0..<frameCount).map { Self.frameName($0, count: frameCount) }))
-        let frames = files.filter { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }
+            in: output,
+            ownNames: Set((0..<frameCount).map { Self.frameName($0, count: frameCount, format: frameFormat) }))
+        let frames = files.filter { $0.hasPrefix("frame-") && $0.hasSuffix("." + frameFormat.fileExtension) }
         guard !frames.isEmpty else { return }
         switch existing {
         case .refuse:
@@ -120,7 +128,9 @@ public final class AnimationWriter {
         case .resume:
             completeFrames = Set(
                 (0..<frameCount).filter { index in
-                    let frame = output.appendingPathComponent(Self.frameName(index, count: frameCount))
+                    let frame = output.appendingPathComponent(
+                        Self.frameName(index, count: frameCount, format: frameFormat))
+                    guard frameFormat == .png else { return frameFormat.isComplete(frame) }
                     return FileAccess.notAFile(frame) == nil && (try? PNGCodec.read(contentsOf: frame)) != nil
                 })
         }
@@ -135,11 +145,13 @@ public final class AnimationWriter {
         if let temporary { try? FileManager.default.removeItem(at: temporary) }
     }
 
-    /// The name of frame `index` in a folder: zero-padded so names sort in frame order.
-    public static func frameName(_ index: Int, count: Int) -> String {
+    /// The name of frame `index` in a folder: zero-padded so names sort in frame order, with the
+    /// frame format's extension.
+    public static func frameName(_ index: Int, count: Int, format: ImageFormat = .png) -> String {
         let digits = max(4, String(max(count - 1, 0) + 1).count)
         let number = String(index + 1)
-        return "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + ".png"
+        return "frame-" + String(repeating: "0", count: max(0, digits - number.count)) + number + "."
+            + format.fileExtension
     }
 
     /// Passes over the next frame, already complete in a resumed folder.
@@ -152,7 +164,9 @@ public final class AnimationWriter {
     public func append(_ image: RGBA8Image) throws {
         defer { written += 1 }
         if format == .folder {
-            try PNGCodec.write(image, to: output.appendingPathComponent(Self.frameName(written, count: frameCount)))
+            try OutputFile.write(
+                try frameFormat.encode(image, quality: quality),
+                to: output.appendingPathComponent(Self.frameName(written, count: frameCount, format: frameFormat)))
             return
         }
         if process == nil { try start(width: image.width, height: image.height) }

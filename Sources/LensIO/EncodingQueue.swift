@@ -43,7 +43,7 @@ package final class WorkQueue: @unchecked Sendable {
 }
 
 /// Encodes and writes images on other cores while the renderer goes on with the next frames.
-/// At most `workers` images wait or encode at once (``write(_:to:format:compression:)`` blocks
+/// At most `workers` images wait or encode at once (``write(_:to:format:compression:quality:)`` blocks
 /// beyond that), so memory stays bounded. Every file is written as `OutputFile` writes: atomically.
 public final class EncodingQueue: @unchecked Sendable {
     private let work: WorkQueue
@@ -55,10 +55,14 @@ public final class EncodingQueue: @unchecked Sendable {
         work = WorkQueue(label: "liquidlens.encoding", workers: workers)
     }
 
-    /// Queues `image` to be encoded and written to `url`; throws an earlier write's error.
-    public func write(_ image: RGBA8Image, to url: URL, format: ImageFormat, compression: PNGCompression) throws {
+    /// Queues `image` to be encoded (PNG at `compression`, JPEG and WebP at `quality`) and written
+    /// to `url`; throws an earlier write's error.
+    public func write(
+        _ image: RGBA8Image, to url: URL, format: ImageFormat, compression: PNGCompression,
+        quality: Int = ImageFormat.defaultQuality
+    ) throws {
         try work.submit { [self] in
-            try OutputFile.write(try format.encode(image, compression: compression), to: url)
+            try OutputFile.write(try format.encode(image, compression: compression, quality: quality), to: url)
             lock.withLock { written += 1 }
         }
     }

@@ -17,9 +17,16 @@ public enum PNGCompression: String, Sendable, CaseIterable {
     var zlibLevel: Int32 { self == .best ? 9 : 6 }
 }
 
-/// An output image format: PNG for files, raw RGBA / PPM / PAM for piping into other tools.
+/// An output image format: PNG (lossless), JPEG and WebP (lossy, at a quality) and QOI (lossless,
+/// fast) for files; raw RGBA / PPM / PAM for piping into other tools.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case png
+    /// JPEG through libjpeg-turbo at a quality, alpha dropped: previews and thumbnails.
+    case jpeg
+    /// Lossy WebP through libwebp at a quality, alpha kept.
+    case webp
+    /// QOI: lossless and quick to write, larger than PNG.
+    case qoi
     /// Bare 8-bit RGBA rows, no header (the consumer knows the size).
     case rgba
     /// Binary PPM (P6): RGB, alpha dropped.
@@ -27,14 +34,36 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// PAM (P7) with tuple type RGB_ALPHA.
     case pam
 
-    /// The file name extension, without the dot: the raw value.
-    public var fileExtension: String { rawValue }
+    /// The quality JPEG and WebP are written at unless one is given (1…100).
+    public static let defaultQuality = 90
 
-    /// Encodes `image` in this format.
-    public func encode(_ image: RGBA8Image, compression: PNGCompression = .default) throws -> Data {
+    /// The file name extension, without the dot: `jpg` for JPEG, else the raw value.
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+
+    /// The format a file name extension names (`png`, `jpg` or `jpeg`, `webp`, `qoi`, `rgba`,
+    /// `ppm`, `pam`; any case), or nil.
+    public init?(fileExtension: String) {
+        let lowered = fileExtension.lowercased()
+        guard let format = lowered == "jpg" ? .jpeg : Self(rawValue: lowered) else { return nil }
+        self = format
+    }
+
+    /// Whether the format keeps every pixel exactly.
+    public var isLossless: Bool { self != .jpeg && self != .webp }
+
+    /// Encodes `image` in this format: PNG at `compression`, JPEG and WebP at `quality` (1…100).
+    public func encode(
+        _ image: RGBA8Image, compression: PNGCompression = .default, quality: Int = Self.defaultQuality
+    ) throws -> Data {
         switch self {
         case .png:
             return try PNGCodec.encode(image, compression: compression)
+        case .jpeg:
+            return try JPEGEncoder.encode(image, quality: quality)
+        case .webp:
+            return try WebPEncoder.encode(image, quality: quality)
+        case .qoi:
+            return QOIEncoder.encode(image)
         case .rgba:
             return Data(image.pixels)
         case .ppm:
@@ -59,19 +88,30 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         }
     }
 
-    /// Whether `url` holds a complete file of this format (a PNG ends with its IEND chunk;
-    /// the others are complete once they exist, since every write is atomic).
+    /// Whether `url` holds a complete file of this format: a PNG ends with its IEND chunk, a JPEG
+    /// with its end-of-image marker, a QOI file with its end marker, a WebP file is as long as its
+    /// RIFF header says; the raw formats are complete once they exist, since every write is atomic.
     public func isComplete(_ url: URL) -> Bool {
         guard FileAccess.notAFile(url) == nil, let handle = try? FileHandle(forReadingFrom: url) else { return false }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 0 else { return false }
-        guard self == .png else { return true }
-        let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
-        guard size >= 8 + UInt64(iend.count), (try? handle.seek(toOffset: 0)) != nil,
-            let head = try? handle.read(upToCount: 8), head == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]),
-            (try? handle.seek(toOffset: size - UInt64(iend.count))) != nil,
-            let tail = try? handle.read(upToCount: iend.count)
-        else { return false }
-        return tail == Data(iend)
+        func bytes(at offset: UInt64, _ count: Int) -> Data? {
+            guard offset + UInt64(count) <= size, (try? handle.seek(toOffset: offset)) != nil else { return nil }
+            return try? handle.read(upToCount: count)
+        }
+        switch self {
+        case .png:
+            let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+            return bytes(at: 0, 8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) && size >= 20
+                && bytes(at: size - 12, 12) == Data(iend)
+        case .jpeg: return bytes(at: 0, 2) == Data([0xFF, 0xD8]) && bytes(at: size - 2, 2) == Data([0xFF, 0xD9])
+        case .qoi:
+            return bytes(at: 0, 4) == Data("qoif".utf8) && bytes(at: size - 8, 8) == Data([0, 0, 0, 0, 0, 0, 0, 1])
+        case .webp:
+            guard let header = bytes(at: 0, 12), header.prefix(4) == Data("RIFF".utf8) else { return false }
+            let length = header[4..<8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return length + 8 == size
+        case .rgba, .ppm, .pam: return true
+        }
     }
 }

@@ -16,7 +16,7 @@ struct AnimateCommand: Command {
     static let abstract = "Render an animation: a folder of PNGs, an animated PNG, a GIF, an MP4 or a WebM."
     static let discussion: String? = """
         The output's extension picks the format, or --format: a folder (no extension) gets numbered
-        PNGs; .png is an animated PNG, .gif a GIF, .mp4 / .webm a video (those need ffmpeg). With
+        PNGs (or JPEG, WebP or QOI frames with --frame-format); .png is an animated PNG, .gif a GIF, .mp4 / .webm a video (those need ffmpeg). With
         -o - (and --format) the file streams to stdout. The scene's
         "animation" drives its first control; motion is a function of time, so any --fps samples
         the same curves. With neither <scene> nor --example, renders segmented-drag.
@@ -28,6 +28,17 @@ struct AnimateCommand: Command {
     var output = OutputOption(help: "Folder, .png, .gif, .mp4 or .webm; - for stdout.")
     @Option("format", help: "folder, apng, gif, mp4 or webm (default: from the output's extension).")
     var format: AnimationFormat?
+    @Option(
+        "frame-format", valueName: "format",
+        help: "A folder's frames: png (default), jpeg, webp or qoi.",
+        parser: ValueParser(expectation: "png, jpeg (jpg), webp or qoi", completions: ["png", "jpeg", "webp", "qoi"]) {
+            ImageFormat(fileExtension: $0).flatMap { [.png, .jpeg, .webp, .qoi].contains($0) ? $0 : nil }
+        })
+    var frameFormat: ImageFormat?
+    @Option(
+        "quality", valueName: "1…100", help: "JPEG and WebP frames' quality (default \(ImageFormat.defaultQuality)).",
+        parser: .integer(in: 1...100))
+    var quality = ImageFormat.defaultQuality
     @Option("fps", help: "Frames per second, 1…240.", parser: .number(in: 1...240)) var fps = 30.0
     @Option(
         "duration", valueName: "seconds", help: "Length (default: the animation's).",
@@ -69,12 +80,18 @@ struct AnimateCommand: Command {
         } catch {
             throw UsageError(message: "\(error)")
         }
+        if let frameFormat, chosenFormat != .folder {
+            throw UsageError(
+                message:
+                    "--frame-format \(frameFormat.rawValue) applies to a folder of frames; this output is one \(chosenFormat.rawValue) file"
+            )
+        }
         let givenPath = output.path ?? ""
         if format == nil && chosenFormat == .folder && progress.style != .none && givenPath != "-"
             && !givenPath.hasSuffix("/")
         {
             printError(
-                "animate: \(Console.name(outputURL)) has no extension: writing a folder of numbered PNG frames (.gif, .png, .mp4 or .webm make one file)"
+                "animate: \(Console.name(outputURL)) has no extension: writing a folder of numbered \((frameFormat ?? .png).rawValue.uppercased()) frames (.gif, .png, .mp4 or .webm make one file)"
             )
         }
         let frameCount = max(1, Int(((duration ?? source.naturalDuration) * fps).rounded()))
@@ -85,7 +102,8 @@ struct AnimateCommand: Command {
             whileCompiling: compile.policy, quiet: progress.style == .none)
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
         let writer = try AnimationWriter(
-            output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: chosenFormat)
+            output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: chosenFormat,
+            frameFormat: frameFormat ?? .png, quality: quality)
         let progress = Progress(total: frameCount, style: self.progress.style)
         Interruption.watch()
         for index in 0..<frameCount {

@@ -19,16 +19,24 @@ struct BatchCommand: Command {
         "steps": 16}]}); several sweeps multiply. Output names are deterministic (00001-a.png,
         frame-00001.png), so --shard I/N (0-based) splits a batch across machines and the union
         of all shards equals one unsharded run. Frames are written atomically; --resume keeps
-        the complete ones. With -o - (or a named pipe) the frames stream there one after another
-        (rgba, ppm or pam for pipes).
+        the complete ones. --format jpeg or webp (at --quality) writes previews and thumbnails,
+        qoi lossless frames quickly. With -o - (or a named pipe) the frames stream there one
+        after another (rgba, ppm or pam for pipes).
         """
 
     @Argument("manifest", help: "A batch manifest JSON file.") var manifestPath: String
     var output = OutputOption(
         valueName: "dir", help: "The folder to write (default: the manifest's name), - for stdout, or a pipe.")
-    @Option("format", help: "png, rgba (raw), ppm or pam.") var format: ImageFormat = .png
+    @Option(
+        "format",
+        help: "png, jpeg, webp or qoi; rgba (raw), ppm or pam for pipes (names end .png, .jpg, .webp, .qoi, …).")
+    var format: ImageFormat = .png
     @Option("png-compression", valueName: "level", help: "fast, default or best.")
     var compression: PNGCompression = .default
+    @Option(
+        "quality", valueName: "1…100", help: "JPEG and WebP quality (default \(ImageFormat.defaultQuality)).",
+        parser: .integer(in: 1...100))
+    var quality = ImageFormat.defaultQuality
     @Option(
         "jobs", short: "j", valueName: "n", help: "Images encoded at once (default: the core count).",
         parser: .integer(in: 1...256))
@@ -94,11 +102,11 @@ struct BatchCommand: Command {
             } deliver: { position, image in
                 switch sink {
                 case .stream(let stream):
-                    try stream.write(try format.encode(image, compression: compression))
+                    try stream.write(try format.encode(image, compression: compression, quality: quality))
                 case .folder(let folder):
                     try encoder.write(
                         image, to: folder.appendingPathComponent(fileName(todo[position])), format: format,
-                        compression: compression)
+                        compression: compression, quality: quality)
                 }
                 rendered += 1
                 progress.advance(index: todo[position])

@@ -132,7 +132,8 @@ struct BenchCommand: Command {
         }
 
         Console.say(
-            "\nENCODE (each workload's verified frame as PNG, median of \(Self.encodeRuns) runs, raw RGBA MB/s):")
+            "\nENCODE (each workload's verified frame as PNG, QOI, JPEG and WebP, median of \(Self.encodeRuns) runs, raw RGBA MB/s):"
+        )
         report.encoding = try verified.flatMap { workload, image in try timeEncoding(workload, image) }
 
         if rounds > 1 {
@@ -249,14 +250,18 @@ struct BenchCommand: Command {
     /// Runs per compression in the ENCODE section.
     static let encodeRuns = 7
 
-    /// Times the PNG encode of `image` with `fast` and `default` compression and with libpng at
-    /// zlib level 1 (the usual fast setting of other tools, for the ratio), the encoders taking
-    /// turns in every run so a drift of the machine's speed falls on all alike; one line each.
+    /// Times the encode of `image` as PNG with `fast` and `default` compression and with libpng at
+    /// zlib level 1 (the usual fast setting of other tools, for the ratio), and as QOI, JPEG and
+    /// WebP (quality 90), the encoders taking turns in every run so a drift of the machine's speed
+    /// falls on all alike; one line each.
     private func timeEncoding(_ workload: BenchmarkWorkload, _ image: RGBA8Image) throws -> [BenchReport.Encoding] {
         let encoders: [(name: String, encode: () throws -> Data)] = [
             ("fast", { try PNGCodec.encode(image, compression: .fast) }),
             ("default", { try PNGCodec.encode(image, compression: .default) }),
             ("zlib-1", { try PNGCodec.zlibEncode(image, level: 1) }),
+            ("qoi", { try ImageFormat.qoi.encode(image) }),
+            ("jpeg-90", { try ImageFormat.jpeg.encode(image, quality: 90) }),
+            ("webp-90", { try ImageFormat.webp.encode(image, quality: 90) }),
         ]
         var times = [[Double]](repeating: [], count: encoders.count)
         var bytes = [Int](repeating: 0, count: encoders.count)

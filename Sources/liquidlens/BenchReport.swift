@@ -10,7 +10,7 @@ struct BenchReport: Codable {
     var date: String
     var machine: Machine
     var verification: [Verification]
-    /// PNG encoding of each workload's verified frame, per compression.
+    /// Encoding of each workload's verified frame, per encoder (PNG compressions, QOI, JPEG, WebP).
     var encoding: [Encoding]?
     var results: [Result]
     /// Vulkan over CPU render-only frames/s per workload, with `--backend both`.
@@ -33,9 +33,10 @@ struct BenchReport: Codable {
         var passed: Bool
     }
 
-    /// One compression's PNG encode of one workload's frame: median time over its runs.
+    /// One encoder's encode of one workload's frame: median time over its runs.
     struct Encoding: Codable {
         var workload: String
+        /// The encoder: `fast`, `default`, `zlib-1` (PNG), `qoi`, `jpeg-90`, `webp-90`.
         var compression: String
         var runs: Int
         var medianMs: Double
@@ -153,14 +154,14 @@ struct BenchReport: Codable {
             },
             "encoding": {
               "type": "array",
-              "description": "PNG encode of each workload's verified frame, per compression, median of the runs",
+              "description": "Encode of each workload's verified frame, per encoder, median of the runs",
               "items": {
                 "type": "object",
                 "additionalProperties": false,
                 "required": ["workload", "compression", "runs", "medianMs", "megabytesPerSecond", "bytes"],
                 "properties": {
                   "workload": { "enum": ["lens-heavy", "screen", "thumbnails"] },
-                  "compression": { "enum": ["fast", "default", "zlib-1"], "description": "zlib-1: libpng at zlib level 1, every filter, for comparison" },
+                  "compression": { "enum": ["fast", "default", "zlib-1", "qoi", "jpeg-90", "webp-90"], "description": "The encoder: PNG fast or default; zlib-1: libpng at zlib level 1, every filter, for comparison; QOI; JPEG and WebP at quality 90" },
                   "runs": { "type": "integer", "minimum": 1 },
                   "medianMs": { "type": "number", "minimum": 0 },
                   "megabytesPerSecond": { "type": "number", "minimum": 0 },

@@ -16,12 +16,15 @@ enum Console {
         return url
     }
 
-    /// The PNG an image output argument names, as it reads: nil is `defaultName`; `-` is
-    /// standard output; a path ending in `/` is a folder (made when missing) that gets
-    /// `defaultName`; a name with an extension other than `.png` is refused, so that no `.jpg`
-    /// ever holds PNG bytes. Pipes and devices are written in place, whatever their names.
-    static func pngOutputURL(_ argument: String?, defaultName: String) throws -> URL {
-        guard let argument else { return outputURL(defaultName) }
+    /// Where a single image goes and in which format: `argument` is a file (its extension names the
+    /// format: .png, .jpg, .webp, .qoi, …), a folder ending in `/` (the file `defaultStem` in it), `-`
+    /// or a pipe, or nil (`defaultStem` here). `given` (`--format`) wins over no extension and must
+    /// agree with one; without either the image is a PNG.
+    static func imageOutputURL(_ argument: String?, defaultStem: String, format given: ImageFormat?) throws -> (
+        url: URL, format: ImageFormat
+    ) {
+        let format = given ?? .png
+        guard let argument else { return (outputURL(defaultStem + "." + format.fileExtension), format) }
         if argument.hasSuffix("/") {
             let folder = URL(fileURLWithPath: argument, isDirectory: true)
             do {
@@ -29,17 +32,24 @@ enum Console {
             } catch {
                 throw CommandFailure(message: "cannot write into \(argument): \(error)")
             }
-            return outputURL(folder.appendingPathComponent(defaultName).path)
+            return (outputURL(folder.appendingPathComponent(defaultStem + "." + format.fileExtension).path), format)
         }
         let url = outputURL(argument)
-        let fileExtension = url.pathExtension.lowercased()
-        guard fileExtension.isEmpty || fileExtension == "png" || isStream(url) else {
+        let fileExtension = url.pathExtension
+        if fileExtension.isEmpty || isStream(url) { return (url, format) }
+        guard let named = ImageFormat(fileExtension: fileExtension) else {
             throw UsageError(
                 message:
-                    "cannot write \(argument): the output is a PNG image; give a name ending in .png, a folder ending in /, or - for stdout"
+                    "cannot write \(argument): .\(fileExtension) is not an image format liquidlens writes; give a name ending in .png, .jpg, .webp or .qoi (or .ppm, .pam, .rgba), a folder ending in /, or - for stdout"
             )
         }
-        return url
+        if let given, given != named {
+            throw UsageError(
+                message:
+                    "cannot write \(argument) as \(given.rawValue): its name says \(named.rawValue); name it .\(given.fileExtension), or leave --format out"
+            )
+        }
+        return (url, named)
     }
 
     /// Whether `url` is a pipe or a device, written in place whatever its name says.

@@ -9,7 +9,11 @@ struct GalleryCommand: Command {
     static let discussion: String? =
         "Cells run left to right, top to bottom, in the order 'liquidlens gallery --list' prints."
 
-    var output = OutputOption(help: "The PNG to write, a folder ending in /, or - for stdout (default: gallery.png).")
+    var output = OutputOption(
+        help:
+            "The image to write (.png, .jpg, .webp or .qoi), a folder ending in /, or - for stdout (default: gallery.png)."
+    )
+    var imageFormat = ImageFormatOption()
     var backend = BackendOption()
     var device = DeviceOption()
     @Flag("list", help: "Print the cell names instead of rendering.") var list: Bool
@@ -20,13 +24,14 @@ struct GalleryCommand: Command {
             for (index, cell) in FeatureGallery.cells.enumerated() { print("\(index + 1). \(cell.name)") }
             return
         }
-        let outputURL = try Console.pngOutputURL(output.path, defaultName: "gallery.png")
+        let (outputURL, format) = try Console.imageOutputURL(
+            output.path, defaultStem: "gallery", format: imageFormat.format)
         let cells = FeatureGallery.cells.map { (name: $0.name, scene: $0.scene) }
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),
             quiet: quiet.isOn)
         let sheet = try renderContactSheet(cells, columns: FeatureGallery.columns, on: renderer, quiet: quiet.isOn)
-        try PNGCodec.write(sheet, to: outputURL)
+        try OutputFile.write(try format.encode(sheet, quality: imageFormat.quality), to: outputURL)
         if !quiet.isOn {
             Console.say("wrote \(Console.name(outputURL)) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
         }
@@ -52,7 +57,7 @@ struct PresetsCommand: Command {
             for preset in ThemePreset.allCases { print(helpRow(preset.rawValue, preset.summary), terminator: "") }
             return
         }
-        let sheetURL = try Console.pngOutputURL(sheet, defaultName: "presets.png")
+        let sheetURL = try Console.imageOutputURL(sheet, defaultStem: "presets", format: .png).url
         let cells = ThemePreset.allCases.map { (name: $0.rawValue, scene: $0.sampleScene()) }
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),

@@ -14,7 +14,11 @@ extension WhileCompiling: ExpressibleByArgument {
 }
 
 extension ImageFormat: ExpressibleByArgument {
-    static var argumentParser: ValueParser<ImageFormat> { .choice() }
+    static var argumentParser: ValueParser<ImageFormat> {
+        ValueParser(
+            expectation: "png, jpeg (jpg), webp, qoi, rgba, ppm or pam", completions: allCases.map(\.rawValue),
+            describe: \.rawValue, convert: ImageFormat.init(fileExtension:))
+    }
 }
 
 extension AnimationFormat: ExpressibleByArgument {
@@ -31,6 +35,19 @@ extension ContentSizeCategory: ExpressibleByArgument {
 
 extension ControlAppearance: ExpressibleByArgument {
     static var argumentParser: ValueParser<ControlAppearance> { .choice() }
+}
+
+/// `--format` and `--quality`: the format of the images written (by default the one the output's
+/// name says, else PNG) and the quality of the lossy ones.
+struct ImageFormatOption: ParsableArguments {
+    @Option(
+        "format",
+        help: "png, jpeg, webp or qoi; rgba, ppm or pam for pipes (default: the output name's extension, else png).")
+    var format: ImageFormat?
+    @Option(
+        "quality", valueName: "1…100", help: "JPEG and WebP quality (default \(ImageFormat.defaultQuality)).",
+        parser: .integer(in: 1...100))
+    var quality = ImageFormat.defaultQuality
 }
 
 /// `--backend`: which backend renders.

@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LiquidLens
 
 extension BuiltInScene: ExpressibleByArgument {
@@ -30,7 +31,10 @@ struct RenderCommand: Command {
     @Option("example", valueName: "name", help: "A built-in scene (see 'liquidlens examples').")
     var example: BuiltInScene?
     var output = OutputOption(
-        help: "The PNG to write, a folder ending in /, or - for stdout (default: <scene or example name>.png).")
+        help:
+            "The image to write (.png, .jpg, .webp or .qoi), a folder ending in /, or - for stdout (default: <scene or example name>.png)."
+    )
+    var imageFormat = ImageFormatOption()
     @Option("appearance", help: "Examples: light or dark (controls: the row to draw; default both).")
     var appearance: ControlAppearance?
     @Option("content-size", valueName: "category", help: "Examples: Dynamic Type category, xS…XXXL, AX1…AX5.")
@@ -70,7 +74,7 @@ struct RenderCommand: Command {
                 )
             }
             baseDirectory = url.deletingLastPathComponent()
-            defaultOutput = url.deletingPathExtension().lastPathComponent + ".png"
+            defaultOutput = url.deletingPathExtension().lastPathComponent
         } else {
             let example = example ?? .segmented
             if let appearance {
@@ -81,9 +85,10 @@ struct RenderCommand: Command {
                     ? GlassControlsPanel.gallery(contentSize: contentSize) : example.scene(contentSize: contentSize)
             }
             baseDirectory = nil
-            defaultOutput = example.rawValue + ".png"
+            defaultOutput = example.rawValue
         }
-        let outputURL = try Console.pngOutputURL(output.path, defaultName: defaultOutput)
+        let (outputURL, format) = try Console.imageOutputURL(
+            output.path, defaultStem: defaultOutput, format: imageFormat.format)
         scene = try backdrop.apply(to: scene, scale: scale.pixelsPerPoint)
 
         var vulkanOptions = try device.vulkanOptions
@@ -121,7 +126,7 @@ struct RenderCommand: Command {
         let firstStart = Date()
         let image = try renderer.render(parameters)
         let firstTime = Date().timeIntervalSince(firstStart)
-        try PNGCodec.write(image, to: outputURL)
+        try OutputFile.write(try format.encode(image, quality: imageFormat.quality), to: outputURL)
 
         let renderedBy =
             renderer.standInFrames > 0 ? "cpu reference, while the Vulkan pipelines compiled" : renderer.backendName

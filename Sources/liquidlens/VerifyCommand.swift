@@ -68,7 +68,8 @@ struct VerifyCommand: Command {
         progress.finish()
         if let failures, let failuresPath, let sheet = failures.sheet() {
             try PNGCodec.write(
-                sheet, to: try Console.pngOutputURL(failuresPath, defaultName: "failures.png"), compression: .fast)
+                sheet, to: try Console.imageOutputURL(failuresPath, defaultStem: "failures", format: .png).url,
+                compression: .fast)
             Console.say("failures:    \(failuresPath)")
         }
         let report = DiffReport(

@@ -255,7 +255,7 @@ struct BatchCommandTests {
     @Test(
         "Bad batch options are usage errors",
         arguments: [
-            (["--shard", "3/3"], "--shard <i/n>"), (["--format", "jpeg"], "--format <format>"),
+            (["--shard", "3/3"], "--shard <i/n>"), (["--format", "tiff"], "--format <format>"),
             (["--png-compression", "max"], "--png-compression <level>"), (["--jobs", "0"], "--jobs <n>"),
         ])
     func badOptions(_ options: [String], _ message: String) throws {

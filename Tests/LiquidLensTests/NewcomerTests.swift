@@ -44,7 +44,7 @@ struct NewcomerTests {
                 ["render", animatedScene.path, "--appearance", "dark"],
                 "--appearance and --content-size apply to --example"
             ),
-            (["render", "-o", "shot.jpg"], "cannot write shot.jpg: the output is a PNG image"),
+            (["render", "-o", "shot.tiff"], "cannot write shot.tiff: .tiff is not an image format liquidlens writes"),
             (
                 ["animate", "--example", "merge", "-o", "m.avi"],
                 "cannot write m.avi: .avi is not a format animate writes"
