@@ -17,10 +17,12 @@ struct BenchCommand: Command {
         distinct 512×512 scenes). First one frame of each is rendered on both backends and
         compared (≤ 1/255 per channel, ≥ 99.9 % identical); a failed check stops the run before
         anything is timed. Each verified frame is then encoded as PNG, fast, default and with
-        libpng at zlib level 1 taking turns (median of 7, MB/s, bytes). Then, per backend: setup (instance, device, pipelines), the first
+        libpng at zlib level 1, and as QOI, JPEG and WebP (quality 90), taking turns (median of 7,
+        MB/s, bytes). Then, per backend: setup (instance, device, pipelines), the first
         frame, every frame of a render-only batch (frames resolved beforehand; median and p90
         of the time between finished frames), GPU stage times from timestamp queries, and an
-        end-to-end batch (resolve, render, fast PNG encoding on the other cores, write).
+        end-to-end batch (resolve, render, fast PNG encoding on the other cores, write; again
+        for each format --formats names).
         With --backend both each workload's Vulkan/CPU ratio is printed; --rounds n repeats the
         timing with the backends taking turns and reports the median round and the median ratio.
         --sweeps all adds the scaling sweeps (resolution, glass coverage, shapes per group, frost σ)
@@ -58,6 +60,12 @@ struct BenchCommand: Command {
     var jsonPath: String?
     @Option("chart", valueName: "file.svg", help: "Draw the scaling sweeps, - for stdout (implies --sweeps).")
     var chartPath: String?
+    @Option(
+        "formats", valueName: "list",
+        help:
+            "Time the end-to-end batch also writing these formats: all, or some of qoi,jpeg,webp (fast PNG is always timed; JPEG and WebP at quality 90).",
+        parser: .endToEndFormats)
+    var endToEndFormats: [ImageFormat] = []
     @Option("save-frames", valueName: "dir", help: "Write each workload's verified frame (GPU and CPU) as PNGs.")
     var saveFramesPath: String?
     @Option(
@@ -164,7 +172,7 @@ struct BenchCommand: Command {
         report.results = rounded.medianRounds
         report.ratios = rounded.ratios
         Console.say(
-            "\nTIME (render-only: frames resolved beforehand; end-to-end: resolve + render + fast PNG + write)"
+            "\nTIME (render-only: frames resolved beforehand; end-to-end: resolve + render + encode (fast PNG, and each of --formats) + write)"
                 + (rounds > 1 ? ", the median of \(rounds) rounds:" : ":"))
         report.results.forEach(printResult)
         if !rounded.ratios.isEmpty {
@@ -318,19 +326,29 @@ struct BenchCommand: Command {
         let renderOnlyFPS = Double(frames) / (intervals.reduce(0, +) / 1000)
         let standInFrames = renderer.standInFrames - standInsBefore
 
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-bench-\(getpid())")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let encoder = EncodingQueue(workers: ProcessInfo.processInfo.activeProcessorCount)
-        let endToEndCache = ResolveCache()
-        clock.lap()
-        try renderer.renderBatch(count: frames, framesInFlight: inFlight) {
-            try LensRenderer.resolve(try workload.scene($0, of: frames), cache: endToEndCache)
-        } deliver: { index, image in
-            try encoder.write(
-                image, to: folder.appendingPathComponent("frame-\(index).png"), format: .png, compression: .fast)
+        /// Frames/s of the whole batch: resolve, render, encode as `format` on the other cores, write.
+        func endToEnd(_ format: ImageFormat) throws -> Double {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-bench-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let encoder = EncodingQueue(workers: ProcessInfo.processInfo.activeProcessorCount)
+            let cache = ResolveCache()
+            clock.lap()
+            try renderer.renderBatch(count: frames, framesInFlight: inFlight) {
+                try LensRenderer.resolve(try workload.scene($0, of: frames), cache: cache)
+            } deliver: { index, image in
+                try encoder.write(
+                    image, to: folder.appendingPathComponent("frame-\(index).\(format.fileExtension)"), format: format,
+                    compression: .fast)
+            }
+            try encoder.finish()
+            return Double(frames) / (clock.lap() / 1000)
         }
-        try encoder.finish()
-        let endToEndFPS = Double(frames) / (clock.lap() / 1000)
+        let endToEndFPS = try endToEnd(.png)
+        let formats = try endToEndFormats.map { format in
+            let fps = try endToEnd(format)
+            return BenchReport.FormatEndToEnd(
+                format: format.rawValue, framesPerSecond: fps, ratioToRenderOnly: fps / renderOnlyFPS)
+        }
 
         let median = BenchClock.percentile(intervals, 0.5)
         let width = parameters[0].width
@@ -352,7 +370,8 @@ struct BenchCommand: Command {
                     lens: BenchClock.percentile(stages.map(\.lens), 0.5),
                     readback: BenchClock.percentile(stages.map(\.readback), 0.5)),
             endToEnd: .init(
-                pngCompression: "fast", framesPerSecond: endToEndFPS, ratioToRenderOnly: endToEndFPS / renderOnlyFPS))
+                pngCompression: "fast", framesPerSecond: endToEndFPS, ratioToRenderOnly: endToEndFPS / renderOnlyFPS),
+            endToEndFormats: formats.isEmpty ? nil : formats)
     }
 
     private func printResult(_ result: BenchReport.Result) {
@@ -377,6 +396,11 @@ struct BenchCommand: Command {
         Console.say(
             "    end-to-end with fast PNG: \(f(result.endToEnd.framesPerSecond)) frames/s "
                 + "(\(f(result.endToEnd.ratioToRenderOnly * 100, 0)) % of render-only)")
+        for format in result.endToEndFormats ?? [] {
+            Console.say(
+                "    end-to-end with \(format.format): \(f(format.framesPerSecond)) frames/s "
+                    + "(\(f(format.ratioToRenderOnly * 100, 0)) % of render-only)")
+        }
     }
 }
 
@@ -426,6 +450,23 @@ extension ValueParser where Value == [BenchmarkWorkload] {
             describe: { $0 == BenchmarkWorkload.allCases ? "all" : $0.map(\.rawValue).joined(separator: ",") }
         ) { text in
             text == "all" ? BenchmarkWorkload.allCases : BenchmarkWorkload(rawValue: text).map { [$0] }
+        }
+    }
+}
+
+extension ValueParser where Value == [ImageFormat] {
+    /// The formats `--formats` times end to end besides fast PNG.
+    static var endToEndFormats: Self {
+        let choices: [ImageFormat] = [.qoi, .jpeg, .webp]
+        return Self(expectation: "all or some of qoi,jpeg,webp", completions: ["all"] + choices.map(\.rawValue)) {
+            text throws(ValueError) in
+            if text == "all" { return choices }
+            return try text.split(separator: ",").map { name throws(ValueError) in
+                guard let format = ImageFormat(fileExtension: String(name)), choices.contains(format) else {
+                    throw .invalid(String(name))
+                }
+                return format
+            }
         }
     }
 }

@@ -64,6 +64,13 @@ struct BenchReport: Codable {
         var ratioToRenderOnly: Double
     }
 
+    /// The end-to-end batch writing another format (`--formats`; JPEG and WebP at quality 90).
+    struct FormatEndToEnd: Codable {
+        var format: String
+        var framesPerSecond: Double
+        var ratioToRenderOnly: Double
+    }
+
     /// One workload on one backend.
     struct Result: Codable {
         var workload: String
@@ -88,6 +95,8 @@ struct BenchReport: Codable {
         var roundFramesPerSecond: [Double]?
         var gpuStagesMs: Stages?
         var endToEnd: EndToEnd
+        /// With `--formats`: the end-to-end batch per other format.
+        var endToEndFormats: [FormatEndToEnd]?
     }
 
     /// One workload's Vulkan/CPU frames/s ratio: each round's (both backends measured in one
@@ -217,6 +226,20 @@ struct BenchReport: Codable {
                       "pngCompression": { "enum": ["fast", "default", "best"] },
                       "framesPerSecond": { "type": "number", "minimum": 0 },
                       "ratioToRenderOnly": { "type": "number", "minimum": 0 }
+                    }
+                  },
+                  "endToEndFormats": {
+                    "type": "array",
+                    "description": "With --formats: the end-to-end batch writing each other format (JPEG and WebP at quality 90)",
+                    "items": {
+                      "type": "object",
+                      "additionalProperties": false,
+                      "required": ["format", "framesPerSecond", "ratioToRenderOnly"],
+                      "properties": {
+                        "format": { "enum": ["qoi", "jpeg", "webp"] },
+                        "framesPerSecond": { "type": "number", "minimum": 0 },
+                        "ratioToRenderOnly": { "type": "number", "minimum": 0 }
+                      }
                     }
                   }
                 }
