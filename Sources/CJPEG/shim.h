@@ -3,6 +3,7 @@
 #include <string.h>
 #include <setjmp.h>
 #include <jpeglib.h>
+#include <jerror.h>
 
 /* A decoded JPEG: 4 bytes a pixel, RGBA, or CMYK when `cmyk` is set (inverted, as Adobe writes
    it, when `inverted` is set); the ICC profile and the EXIF block when the file has them. Free with
@@ -117,29 +118,68 @@ static inline int liquidlens_jpeg_decode(
     return 1;
 }
 
+/* Where the encoder writes: a buffer this shim owns, doubled with realloc as it fills, so that an
+   error at any point frees exactly what was allocated (libjpeg's jpeg_mem_dest keeps a grown buffer
+   where the caller cannot reach it). */
+typedef struct {
+    struct jpeg_destination_mgr manager;
+    unsigned char *buffer;
+    size_t capacity;
+} liquidlens_jpeg_destination;
+
+static void liquidlens_jpeg_destination_init(j_compress_ptr info) {
+    liquidlens_jpeg_destination *destination = (liquidlens_jpeg_destination *)info->dest;
+    destination->manager.next_output_byte = destination->buffer;
+    destination->manager.free_in_buffer = destination->capacity;
+}
+
+static boolean liquidlens_jpeg_destination_grow(j_compress_ptr info) {
+    liquidlens_jpeg_destination *destination = (liquidlens_jpeg_destination *)info->dest;
+    size_t used = destination->capacity;
+    unsigned char *grown = (unsigned char *)realloc(destination->buffer, used * 2);
+    if (!grown) {
+        info->err->msg_code = JERR_OUT_OF_MEMORY;
+        info->err->error_exit((j_common_ptr)info);
+    }
+    destination->buffer = grown;
+    destination->capacity = used * 2;
+    destination->manager.next_output_byte = grown + used;
+    destination->manager.free_in_buffer = used;
+    return TRUE;
+}
+
+static void liquidlens_jpeg_destination_term(j_compress_ptr info) { (void)info; }
+
 /* Encodes `width` × `height` RGBA pixels (alpha ignored: JPEG has none) at `quality` (1…100),
-   4:2:0 chroma, into a buffer libjpeg allocates (free it with free()). Returns 1 on success, 0 on
-   an error with `message` set. */
+   4:2:0 chroma, into a buffer this function allocates (free it with free()). Returns 1 on success
+   with `*out` and `*size` set, 0 on an error with `message` set and nothing allocated. */
 static inline int liquidlens_jpeg_encode(
     const unsigned char *pixels, unsigned width, unsigned height, int quality, unsigned char **out,
     unsigned long *size, char *message) {
     struct jpeg_compress_struct info;
     liquidlens_jpeg_error error;
+    liquidlens_jpeg_destination destination;
     *out = NULL;
     *size = 0;
+    destination.capacity = 1 << 16;
+    destination.buffer = (unsigned char *)malloc(destination.capacity);
+    if (!destination.buffer) {
+        strcpy(message, "out of memory");
+        return 0;
+    }
+    destination.manager.init_destination = liquidlens_jpeg_destination_init;
+    destination.manager.empty_output_buffer = liquidlens_jpeg_destination_grow;
+    destination.manager.term_destination = liquidlens_jpeg_destination_term;
     info.err = jpeg_std_error(&error.manager);
     error.manager.error_exit = liquidlens_jpeg_error_exit;
-    error.warning = message;
-    error.warned = 0;
     if (setjmp(error.jump)) {
         error.manager.format_message((j_common_ptr)&info, message);
         jpeg_destroy_compress(&info);
-        free(*out);
-        *out = NULL;
+        free(destination.buffer);
         return 0;
     }
     jpeg_create_compress(&info);
-    jpeg_mem_dest(&info, out, size);
+    info.dest = &destination.manager;
     info.image_width = width;
     info.image_height = height;
     info.input_components = 4;
@@ -154,5 +194,7 @@ static inline int liquidlens_jpeg_encode(
     }
     jpeg_finish_compress(&info);
     jpeg_destroy_compress(&info);
+    *out = destination.buffer;
+    *size = destination.capacity - destination.manager.free_in_buffer;
     return 1;
 }

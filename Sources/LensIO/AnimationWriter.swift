@@ -115,8 +115,18 @@ public final class AnimationWriter {
         TemporaryFile.removeLeftovers(
             in: output,
             ownNames: Set((0..<frameCount).map { Self.frameName($0, count: frameCount, format: frameFormat) }))
-        let frames = files.filter { $0.hasPrefix("frame-") && $0.hasSuffix("." + frameFormat.fileExtension) }
+        // Frames of any image format count, so a folder never ends up with two formats mixed.
+        let frames = files.filter { name in
+            name.hasPrefix("frame-") && ImageFormat(fileExtension: URL(fileURLWithPath: name).pathExtension) != nil
+        }
         guard !frames.isEmpty else { return }
+        let otherFormat = frames.filter { !$0.hasSuffix("." + frameFormat.fileExtension) }
+        if existing == .resume, let other = otherFormat.min() {
+            throw ImageFileError(
+                description:
+                    "\(output.path) holds frames of another format (\(other)); resume with the --frame-format they were written in, or add --force to replace them"
+            )
+        }
         switch existing {
         case .refuse:
             throw ImageFileError(

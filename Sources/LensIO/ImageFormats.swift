@@ -104,9 +104,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
             let iend: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
             return bytes(at: 0, 8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) && size >= 20
                 && bytes(at: size - 12, 12) == Data(iend)
-        case .jpeg: return bytes(at: 0, 2) == Data([0xFF, 0xD8]) && bytes(at: size - 2, 2) == Data([0xFF, 0xD9])
+        case .jpeg:
+            return size >= 4 && bytes(at: 0, 2) == Data([0xFF, 0xD8]) && bytes(at: size - 2, 2) == Data([0xFF, 0xD9])
         case .qoi:
-            return bytes(at: 0, 4) == Data("qoif".utf8) && bytes(at: size - 8, 8) == Data([0, 0, 0, 0, 0, 0, 0, 1])
+            return size >= 22 && bytes(at: 0, 4) == Data("qoif".utf8)
+                && bytes(at: size - 8, 8) == Data([0, 0, 0, 0, 0, 0, 0, 1])
         case .webp:
             guard let header = bytes(at: 0, 12), header.prefix(4) == Data("RIFF".utf8) else { return false }
             let length = header[4..<8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

@@ -36,7 +36,9 @@ enum WebPEncoder {
                 pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width * 4), Float(quality),
                 &bytes)
         }
-        guard size > 0, let bytes else { throw ImageFileError(description: "WebP encoding failed (out of memory)") }
+        guard size > 0, let bytes else {
+            throw ImageFileError(description: "WebP encoding failed (libwebp refused the image or ran out of memory)")
+        }
         defer { WebPFree(bytes) }
         return Data(bytes: bytes, count: size)
     }

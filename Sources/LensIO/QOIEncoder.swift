@@ -7,14 +7,14 @@ import LensModel
 enum QOIEncoder {
     static func encode(_ image: RGBA8Image) -> Data {
         let pixelCount = image.width * image.height
-        // Worst case: every pixel a 5-byte literal; the 14-byte header and the 8-byte end marker.
-        var output = [UInt8](repeating: 0, count: 14 + pixelCount * 5 + 8)
-        let length = output.withUnsafeMutableBufferPointer { out in
-            image.pixels.withUnsafeBufferPointer { pixels in
-                encode(pixels, width: image.width, height: image.height, into: out)
+        // Room for the worst case, every pixel a 5-byte literal, the 14-byte header and the 8-byte
+        // end marker; left uninitialised, so only the pages written are ever touched.
+        let output = [UInt8](unsafeUninitializedCapacity: 14 + pixelCount * 5 + 8) { buffer, count in
+            count = image.pixels.withUnsafeBufferPointer { pixels in
+                encode(pixels, width: image.width, height: image.height, into: buffer)
             }
         }
-        return Data(output.prefix(length))
+        return Data(output)
     }
 
     private static func encode(

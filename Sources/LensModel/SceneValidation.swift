@@ -290,6 +290,7 @@ extension GlassElement {
             try check(lift.restingBackground, "\(path).lift.restingBackground")
             try check(lift.restingBevelAmount, Limits.bevel, "\(path).lift.restingBevelAmount")
             try check(lift.restingFrost, Limits.frost, "\(path).lift.restingFrost")
+            try check(lift.restingShadow, Limits.unit, "\(path).lift.restingShadow")
         }
         try material?.validate("\(path).material")
         try theme?.validate("\(path).theme")

@@ -13,7 +13,7 @@ struct AnimateCommand: Command {
     }
 
     static let name = "animate"
-    static let abstract = "Render an animation: a folder of PNGs, an animated PNG, a GIF, an MP4 or a WebM."
+    static let abstract = "Render an animation: a folder of frames, an animated PNG, a GIF, an MP4 or a WebM."
     static let discussion: String? = """
         The output's extension picks the format, or --format: a folder (no extension) gets numbered
         PNGs (or JPEG, WebP or QOI frames with --frame-format); .png is an animated PNG, .gif a GIF, .mp4 / .webm a video (those need ffmpeg). With

@@ -52,6 +52,19 @@ enum Console {
         return (url, named)
     }
 
+    /// Where a PNG-only output goes (`verify --failures`, `presets --sheet`): as
+    /// ``imageOutputURL(_:defaultStem:format:)`` reads it, a name of another format refused.
+    static func pngOutputURL(_ argument: String?, defaultStem: String) throws -> URL {
+        let (url, format) = try imageOutputURL(argument, defaultStem: defaultStem, format: nil)
+        guard format == .png else {
+            throw UsageError(
+                message:
+                    "cannot write \(argument ?? url.path): this output is a PNG image; give a name ending in .png, a folder ending in /, or - for stdout"
+            )
+        }
+        return url
+    }
+
     /// Whether `url` is a pipe or a device, written in place whatever its name says.
     private static func isStream(_ url: URL) -> Bool {
         if case .stream = try? OutputDestination(of: url) { return true }

@@ -57,7 +57,7 @@ struct PresetsCommand: Command {
             for preset in ThemePreset.allCases { print(helpRow(preset.rawValue, preset.summary), terminator: "") }
             return
         }
-        let sheetURL = try Console.imageOutputURL(sheet, defaultStem: "presets", format: .png).url
+        let sheetURL = try Console.pngOutputURL(sheet, defaultStem: "presets")
         let cells = ThemePreset.allCases.map { (name: $0.rawValue, scene: $0.sampleScene()) }
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),

@@ -17,10 +17,10 @@ extension BuiltInScene: ExpressibleByArgument {
     }
 }
 
-/// `liquidlens render`: one scene or built-in example to a PNG, optionally timed.
+/// `liquidlens render`: one scene or built-in example to an image (PNG, JPEG, WebP or QOI), optionally timed.
 struct RenderCommand: Command {
     static let name = "render"
-    static let abstract = "Render a scene (or a built-in example) to a PNG."
+    static let abstract = "Render a scene (or a built-in example) to a PNG, JPEG, WebP or QOI image."
     static let discussion: String? = """
         With neither <scene> nor --example, renders the showcase: a segmented-control lens
         split over a glyph. Scene files are JSON; their format is in

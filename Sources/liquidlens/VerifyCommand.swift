@@ -68,7 +68,7 @@ struct VerifyCommand: Command {
         progress.finish()
         if let failures, let failuresPath, let sheet = failures.sheet() {
             try PNGCodec.write(
-                sheet, to: try Console.imageOutputURL(failuresPath, defaultStem: "failures", format: .png).url,
+                sheet, to: try Console.pngOutputURL(failuresPath, defaultStem: "failures"),
                 compression: .fast)
             Console.say("failures:    \(failuresPath)")
         }

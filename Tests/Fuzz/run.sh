@@ -16,29 +16,41 @@ export LIQUIDLENS_FUZZ=1
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 # The linker's section garbage collection drops the coverage counters of modules nothing refers to
 # by symbol (the fuzzer then runs blind); keep every section. Each fuzzer is built from clean in
-# its own folder: an incremental rebuild, or a second fuzzer built into the same folder, left the
-# libraries without coverage counters (about a minute each on 2 cores).
+# its own folder (about a minute on 2 cores): incremental rebuilds, a second fuzzer in the same
+# folder, and now and then a clean build too (two clean builds in a row here: one blind, one
+# not) have left the libraries without coverage counters. So each fuzzer is probed first, and a
+# blind build is built again, three builds at most.
 build=(-c release --sanitize=fuzzer --sanitize=address -Xlinker --no-gc-sections)
+product() { case "$1" in scene | png) echo "$1-fuzzer" ;; *) echo image-fuzzer ;; esac; }
 binary() { echo ".build/fuzz/$1/release/$1"; }
-for product in scene-fuzzer png-fuzzer image-fuzzer; do
-    rm -rf ".build/fuzz/$product"
-    swift build "${build[@]}" --build-path ".build/fuzz/$product" --product "$product"
+build_product() {
+    rm -rf ".build/fuzz/$1"
+    swift build "${build[@]}" --build-path ".build/fuzz/$1" --product "$1"
+}
+# True when one run over the corpus shows no "cov:" (a seed that crashes is left to the real run).
+blind() {
+    local probe
+    probe=$("${fuzzer[@]}" -runs=1 -max_len=65536 "$work" 2>&1) && ! grep -q "INITED cov:" <<<"$probe"
+}
+for name in $(for target in "${targets[@]}"; do product "$target"; done | sort -u); do
+    build_product "$name"
 done
 for target in "${targets[@]}"; do
     work=".build/fuzz/corpus-$target"
     mkdir -p "$work"
     cp -n Tests/Fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
+    fuzzer=(env LIQUIDLENS_FUZZ_FORMAT="$target" "$(binary "$(product "$target")")")
+    builds=1
+    while blind; do
+        if ((builds == 3)); then
+            echo "$target: three builds of $(product "$target") came out without coverage counters" >&2
+            exit 1
+        fi
+        echo "$target: $(product "$target") came out without coverage counters; building it again" >&2
+        build_product "$(product "$target")"
+        builds=$((builds + 1))
+    done
     echo "== $target: $limit"
-    case "$target" in
-    scene | png) fuzzer=("$(binary "$target-fuzzer")") ;;
-    *) fuzzer=(env LIQUIDLENS_FUZZ_FORMAT="$target" "$(binary image-fuzzer)") ;;
-    esac
     # Crashing inputs land in .build/fuzz/, not in the checkout.
-    "${fuzzer[@]}" "${budget[@]}" -max_len=65536 -print_final_stats=1 -artifact_prefix=.build/fuzz/ "$work" \
-        2>&1 | tee ".build/fuzz/$target.log"
-    # A fuzzer without coverage mutates blindly: libFuzzer then prints no "cov:" when it starts.
-    if ! grep -q "INITED cov:" ".build/fuzz/$target.log"; then
-        echo "$target: the fuzzer ran without coverage (no 'INITED cov:'); rebuild from clean: rm -rf .build/fuzz" >&2
-        exit 1
-    fi
+    "${fuzzer[@]}" "${budget[@]}" -max_len=65536 -print_final_stats=1 -artifact_prefix=.build/fuzz/ "$work"
 done

@@ -74,6 +74,9 @@ struct OutputFormatTests {
             try data.write(to: whole)
             try data.prefix(data.count - 3).write(to: cut)
             #expect(format.isComplete(whole) && !format.isComplete(cut), "\(format)")
+            let stub = folder.appendingPathComponent("stub.\(format.fileExtension)")
+            try data.prefix(5).write(to: stub)
+            #expect(!format.isComplete(stub), "\(format): five bytes")
         }
     }
 
@@ -132,10 +135,17 @@ struct OutputFormatTests {
         #expect(qoi.status == 0, "\(qoi.stderr)")
         let frames = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("drag").path)
         #expect(frames.sorted() == ["frame-0001.qoi", "frame-0002.qoi"], "\(frames)")
+        let kept = folder.appendingPathComponent("drag/frame-0001.qoi")
+        let keptDate = Date(timeIntervalSince1970: 1_000_000)
+        try FileManager.default.setAttributes([.modificationDate: keptDate], ofItemAtPath: kept.path)
         let cut = folder.appendingPathComponent("drag/frame-0002.qoi")
         try Data(try Data(contentsOf: cut).dropLast(4)).write(to: cut)
         let resumed = try runCLI(arguments + ["-o", "drag/", "--frame-format", "qoi", "--resume"], in: folder)
         #expect(resumed.status == 0 && ImageFormat.qoi.isComplete(cut), "\(resumed.stderr)")
+        let keptAfter = try FileManager.default.attributesOfItem(atPath: kept.path)[.modificationDate] as? Date
+        #expect(keptAfter == keptDate, "the complete frame was kept, not written again")
+        let mixed = try runCLI(arguments + ["-o", "drag/", "--frame-format", "jpeg", "--resume"], in: folder)
+        #expect(mixed.status == 1 && mixed.stderr.contains("holds frames of another format (frame-0001.qoi)"))
         let jpeg = try runCLI(arguments + ["-o", "stills/", "--frame-format", "jpg", "--quality", "50"], in: folder)
         #expect(jpeg.status == 0 && ImageFormat.jpeg.isComplete(folder.appendingPathComponent("stills/frame-0001.jpg")))
         let gif = try runCLI(arguments + ["-o", "drag.gif", "--frame-format", "jpeg"], in: folder)

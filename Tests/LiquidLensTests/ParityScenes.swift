@@ -189,6 +189,17 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
         + [BuiltInScene.tabBar, .lensMenu].map {
             ParityScene(name: "\($0.rawValue)-dark", scene: $0.scene(appearance: .dark))
         }
+        // At rest the thumb is an opaque fill with the titles laid again over it.
+        + ControlAppearance.allCases.map { appearance in
+            var scene = BuiltInScene.segmented.scene(appearance: appearance)
+            if case .segmented(var control) = scene.controls[0] {
+                control.lift = 0
+                control.held = 0
+                control.thumbPosition = 1
+                scene.controls[0] = .segmented(control)
+            }
+            return ParityScene(name: "segmented-resting-\(appearance.rawValue)", scene: scene)
+        }
         + [(LensMenu.LensStyle.liquidLens, 0.0), (.fallback, 0.5)].map { style, lift in
             var scene = BuiltInScene.lensMenu.scene
             if case .lensMenu(var menu) = scene.controls[0] {
