@@ -30,7 +30,7 @@ build_product() {
 # True when one run over the corpus shows no "cov:" (a seed that crashes is left to the real run).
 blind() {
     local probe
-    probe=$("${fuzzer[@]}" -runs=1 -max_len=65536 "$work" 2>&1) && ! grep -q "INITED cov:" <<<"$probe"
+    probe=$("${fuzzer[@]}" -runs=1 -max_len=65536 -artifact_prefix=.build/fuzz/ "$work" 2>&1) && ! grep -q "INITED cov:" <<<"$probe"
 }
 for name in $(for target in "${targets[@]}"; do product "$target"; done | sort -u); do
     build_product "$name"
