@@ -360,7 +360,8 @@ public struct DropShadow: Codable, Sendable, Equatable {
     /// Darkness where the shadow is full, 0…1 (0: off).
     public var opacity: Double
 
-    /// Apple's glass: offset (0, 8), radius 24, opacity 0.25.
+    /// The default drop shadow, Apple's table's numbers: offset (0, 8), radius 24, opacity 0.25.
+    /// Apple's regular glass follows its size law instead (`GlassSizeLaw`, fitted to iOS captures).
     public static let standard = DropShadow(offset: Point(x: 0, y: 8), radius: 24, opacity: 0.25)
     /// Apple's lens inner shadow: offset (0, 7), radius 3, opacity 0.12.
     public static let appleInner = DropShadow(offset: Point(x: 0, y: 7), radius: 3, opacity: 0.12)

@@ -3,6 +3,8 @@
 # reference (the pairs the parity suite holds to 1/255: sparse one-level differences), a
 # regression (the lens 2 px off in every frame: a local difference per pair), and the worst case
 # (the backdrop one level off: every pixel differs, so SSIM and FLIP run over whole frames).
+# Then times the PyPI peers (scikit-image SSIM, flip-evaluator, pixelmatch) on the regression's
+# pairs with Tests/Perf/diff_peers.py (PEER_PAIRS pairs, default 5).
 # Usage: Tests/Perf/diff-folders.sh [work folder]   (renders 400 frames first; reuses them after)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -52,3 +54,10 @@ for case in gpu moved backdrop; do
     measure "$case" "$tool" diff "$case" expected -q --max-diff-pixels off
 done
 measure reports "$tool" diff moved expected -q --max-diff-pixels off --junit moved.xml --report moved.html
+# The PyPI peers on the regression's pairs, in CPU seconds a pair (ours: the CPU column over 100).
+python="$root/.venv-tests/bin/python3"
+if [ -x "$python" ]; then
+    "$python" "$root/Tests/Perf/diff_peers.py" moved expected "${PEER_PAIRS:-5}"
+else
+    echo "no .venv-tests: run Tests/test-tools.sh to time the PyPI diff peers" >&2
+fi
