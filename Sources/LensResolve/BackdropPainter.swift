@@ -31,16 +31,52 @@ struct BackdropPainter {
     }
 
     func paint(_ layers: [BackgroundLayer]) throws -> [UInt32] {
-        var canvas = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: width * height)
+        try paint(layers, within: PixelRegion(x0: 0, y0: 0, x1: width, y1: height))
+    }
+
+    /// `layers` painted over `kept`, the pixels of `previous`, repainting only where the layers
+    /// that changed lie, before and after (a held control's rail and wash in a sweep): the same
+    /// pixels as ``paint(_:)``, since every pixel is shaded on its own. Nil when that region is
+    /// most of the canvas, or the list changed length, and a full paint costs no more.
+    func repaint(_ layers: [BackgroundLayer], over kept: [UInt32], previous: [BackgroundLayer]) throws -> [UInt32]? {
+        guard layers.count == previous.count, kept.count == width * height else { return nil }
+        var dirty: PixelRegion?
+        for index in layers.indices where layers[index] != previous[index] {
+            for layer in [layers[index], previous[index]] {
+                let region = try shader(for: layer.kind, keyPath: "background[\(index)]").1
+                dirty = dirty.map { $0.union(region) } ?? region
+            }
+        }
+        guard let dirty else { return kept }
+        guard !dirty.isEmpty else { return kept }
+        guard dirty.width * dirty.height * 2 < width * height else { return nil }
+        let patch = try paint(layers, within: dirty)
+        var pixels = kept
+        let patchWidth = dirty.x1 - dirty.x0
+        for y in dirty.y0..<dirty.y1 {
+            let row = (y - dirty.y0) * patchWidth
+            pixels.replaceSubrange(
+                (y * width + dirty.x0)..<(y * width + dirty.x1), with: patch[row..<(row + patchWidth)])
+        }
+        return pixels
+    }
+
+    /// `layers` painted over black within `window`: its pixels, row by row.
+    private func paint(_ layers: [BackgroundLayer], within window: PixelRegion) throws -> [UInt32] {
+        let windowWidth = window.x1 - window.x0
+        var canvas = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: windowWidth * (window.y1 - window.y0))
         for (index, layer) in layers.enumerated() {
-            let (shade, region) = try shader(for: layer.kind, keyPath: "background[\(index)]")
+            let (shade, layerRegion) = try shader(for: layer.kind, keyPath: "background[\(index)]")
+            let region = layerRegion.intersection(window)
+            guard !region.isEmpty else { continue }
             for y in region.y0..<region.y1 {
+                let row = (y - window.y0) * windowWidth - window.x0
                 for x in region.x0..<region.x1 {
                     let color = shade(x, y)
                     let amount = color.w * layer.opacity
                     guard amount > 0 else { continue }
-                    let below = canvas[y * width + x]
-                    canvas[y * width + x] = below + (toBlendSpace(SIMD3(color.x, color.y, color.z)) - below) * amount
+                    let below = canvas[row + x]
+                    canvas[row + x] = below + (toBlendSpace(SIMD3(color.x, color.y, color.z)) - below) * amount
                 }
             }
         }

@@ -34,10 +34,22 @@ public final class ResolveCache: @unchecked Sendable {
     /// An empty cache.
     public init() {}
 
-    /// The backdrop for `key`: the kept one, else `paint()`'s, which is kept.
-    func backdrop(for key: BackdropKey, paint: () throws -> [UInt32]) rethrows -> [UInt32] {
-        if let kept = lock.withLock({ backdrop?.key == key ? backdrop?.pixels : nil }) { return kept }
-        let pixels = try paint()
+    /// The backdrop for `key`: the kept one; else, when only layers changed since, `repaint`'s
+    /// from the kept layers and pixels (nil: it would cost a full paint); else `paint()`'s. The
+    /// result is kept.
+    func backdrop(
+        for key: BackdropKey, paint: () throws -> [UInt32],
+        repaint: (_ previous: [BackgroundLayer], _ kept: [UInt32]) throws -> [UInt32]?
+    ) rethrows -> [UInt32] {
+        let kept = lock.withLock { backdrop }
+        if let kept, kept.key == key { return kept.pixels }
+        var repainted: [UInt32]?
+        if let kept, kept.key.width == key.width, kept.key.height == key.height, kept.key.scale == key.scale,
+            kept.key.blending == key.blending
+        {
+            repainted = try repaint(kept.key.layers, kept.pixels)
+        }
+        let pixels = try repainted ?? paint()
         lock.withLock { backdrop = (key, pixels) }
         return pixels
     }

@@ -61,7 +61,10 @@ package struct SceneResolver: Sendable {
             width: width, height: height, scale: scale, blending: scene.blending,
             loadImage: { try loadImage($0, scale: scale, keyPath: $1) }, text: text, cache: cache)
         func paintBackdrop() throws -> [UInt32] { try painter.paint(scene.background) }
-        let backdrop = try cache?.backdrop(for: backdropKey, paint: paintBackdrop) ?? paintBackdrop()
+        let backdrop =
+            try cache?.backdrop(for: backdropKey, paint: paintBackdrop) { previous, kept in
+                try painter.repaint(scene.background, over: kept, previous: previous)
+            } ?? paintBackdrop()
         let wordsPerRow = (width + 3) / 4
         var frame = FrameParams(
             width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
