@@ -48,9 +48,6 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         self = format
     }
 
-    /// Whether the format keeps every pixel exactly.
-    public var isLossless: Bool { self != .jpeg && self != .webp }
-
     /// Encodes `image` in this format: PNG at `compression`, JPEG and WebP at `quality` (1…100).
     public func encode(
         _ image: RGBA8Image, compression: PNGCompression = .default, quality: Int = Self.defaultQuality

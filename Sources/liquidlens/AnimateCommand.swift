@@ -35,10 +35,7 @@ struct AnimateCommand: Command {
             ImageFormat(fileExtension: $0).flatMap { [.png, .jpeg, .webp, .qoi].contains($0) ? $0 : nil }
         })
     var frameFormat: ImageFormat?
-    @Option(
-        "quality", valueName: "1…100", help: "JPEG and WebP frames' quality (default \(ImageFormat.defaultQuality)).",
-        parser: .integer(in: 1...100))
-    var quality = ImageFormat.defaultQuality
+    var quality = QualityOption()
     @Option("fps", help: "Frames per second, 1…240.", parser: .number(in: 1...240)) var fps = 30.0
     @Option(
         "duration", valueName: "seconds", help: "Length (default: the animation's).",
@@ -103,7 +100,7 @@ struct AnimateCommand: Command {
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
         let writer = try AnimationWriter(
             output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: chosenFormat,
-            frameFormat: frameFormat ?? .png, quality: quality)
+            frameFormat: frameFormat ?? .png, quality: quality.value)
         let progress = Progress(total: frameCount, style: self.progress.style)
         Interruption.watch()
         for index in 0..<frameCount {

@@ -33,10 +33,7 @@ struct BatchCommand: Command {
     var format: ImageFormat = .png
     @Option("png-compression", valueName: "level", help: "fast, default or best.")
     var compression: PNGCompression = .default
-    @Option(
-        "quality", valueName: "1…100", help: "JPEG and WebP quality (default \(ImageFormat.defaultQuality)).",
-        parser: .integer(in: 1...100))
-    var quality = ImageFormat.defaultQuality
+    var quality = QualityOption()
     @Option(
         "jobs", short: "j", valueName: "n", help: "Images encoded at once (default: the core count).",
         parser: .integer(in: 1...256))
@@ -102,11 +99,11 @@ struct BatchCommand: Command {
             } deliver: { position, image in
                 switch sink {
                 case .stream(let stream):
-                    try stream.write(try format.encode(image, compression: compression, quality: quality))
+                    try stream.write(try format.encode(image, compression: compression, quality: quality.value))
                 case .folder(let folder):
                     try encoder.write(
                         image, to: folder.appendingPathComponent(fileName(todo[position])), format: format,
-                        compression: compression, quality: quality)
+                        compression: compression, quality: quality.value)
                 }
                 rendered += 1
                 progress.advance(index: todo[position])

@@ -14,6 +14,7 @@ struct GalleryCommand: Command {
             "The image to write (.png, .jpg, .webp or .qoi), a folder ending in /, or - for stdout (default: gallery.png)."
     )
     var imageFormat = ImageFormatOption()
+    var quality = QualityOption()
     var backend = BackendOption()
     var device = DeviceOption()
     @Flag("list", help: "Print the cell names instead of rendering.") var list: Bool
@@ -31,7 +32,7 @@ struct GalleryCommand: Command {
             backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),
             quiet: quiet.isOn)
         let sheet = try renderContactSheet(cells, columns: FeatureGallery.columns, on: renderer, quiet: quiet.isOn)
-        try OutputFile.write(try format.encode(sheet, quality: imageFormat.quality), to: outputURL)
+        try OutputFile.write(try format.encode(sheet, quality: quality.value), to: outputURL)
         if !quiet.isOn {
             Console.say("wrote \(Console.name(outputURL)) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
         }

@@ -37,17 +37,20 @@ extension ControlAppearance: ExpressibleByArgument {
     static var argumentParser: ValueParser<ControlAppearance> { .choice() }
 }
 
-/// `--format` and `--quality`: the format of the images written (by default the one the output's
-/// name says, else PNG) and the quality of the lossy ones.
+/// `--format`: the format of the image written (by default the one the output's name says, else PNG).
 struct ImageFormatOption: ParsableArguments {
     @Option(
         "format",
         help: "png, jpeg, webp or qoi; rgba, ppm or pam for pipes (default: the output name's extension, else png).")
     var format: ImageFormat?
+}
+
+/// `--quality`: the quality JPEG and WebP images are written at.
+struct QualityOption: ParsableArguments {
     @Option(
         "quality", valueName: "1…100", help: "JPEG and WebP quality (default \(ImageFormat.defaultQuality)).",
         parser: .integer(in: 1...100))
-    var quality = ImageFormat.defaultQuality
+    var value = ImageFormat.defaultQuality
 }
 
 /// `--backend`: which backend renders.

@@ -35,6 +35,7 @@ struct RenderCommand: Command {
             "The image to write (.png, .jpg, .webp or .qoi), a folder ending in /, or - for stdout (default: <scene or example name>.png)."
     )
     var imageFormat = ImageFormatOption()
+    var quality = QualityOption()
     @Option("appearance", help: "Examples: light or dark (controls: the row to draw; default both).")
     var appearance: ControlAppearance?
     @Option("content-size", valueName: "category", help: "Examples: Dynamic Type category, xS…XXXL, AX1…AX5.")
@@ -126,7 +127,7 @@ struct RenderCommand: Command {
         let firstStart = Date()
         let image = try renderer.render(parameters)
         let firstTime = Date().timeIntervalSince(firstStart)
-        try OutputFile.write(try format.encode(image, quality: imageFormat.quality), to: outputURL)
+        try OutputFile.write(try format.encode(image, quality: quality.value), to: outputURL)
 
         let renderedBy =
             renderer.standInFrames > 0 ? "cpu reference, while the Vulkan pipelines compiled" : renderer.backendName
