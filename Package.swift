@@ -40,6 +40,9 @@ let package = Package(
             name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev"])]),
         .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
             name: "CFontconfig", path: "Sources/CFontconfig", pkgConfig: "fontconfig",
             providers: [.apt(["libfontconfig-dev", "fonts-dejavu-core"])]),
 
@@ -66,15 +69,19 @@ let package = Package(
                 "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan", "LensIO",
                 "LensText",
             ]),
+        // The tuning page's server (`liquidlens serve`): a sink of the library, like the CLI.
+        .target(
+            name: "LensServe", dependencies: ["LiquidLens", "LensModel", "LensResolve", "LensIO", "CMicroHTTPD"]),
         // The command line uses the package's plumbing (output files, name suggestions, fault injection)
         // from the layers themselves; users get the LiquidLens surface.
-        .executableTarget(name: "liquidlens", dependencies: ["LiquidLens", "LensModel", "LensIO", "LensVulkan"]),
+        .executableTarget(
+            name: "liquidlens", dependencies: ["LiquidLens", "LensModel", "LensIO", "LensVulkan", "LensServe"]),
 
         .testTarget(
             name: "LiquidLensTests",
             dependencies: [
                 "LiquidLens", "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan",
-                "LensShaders", "LensIO", "LensText", "liquidlens",
+                "LensShaders", "LensIO", "LensText", "LensServe", "liquidlens",
                 "CHarfBuzz", "CFreeType",
             ],
             // Read through #filePath, never bundled.

@@ -187,7 +187,7 @@ public final class LensRenderer {
     nonisolated(unsafe) private static var text: TextRenderer?
 
     /// One FreeType/HarfBuzz renderer per process, made on first use.
-    static func sharedText() throws -> TextRenderer {
+    package static func sharedText() throws -> TextRenderer {
         try textLock.withLock {
             if let text { return text }
             let created = try TextRenderer()

@@ -10,7 +10,7 @@ enum LiquidLensTool {
     static var commands: [any Command.Type] {
         [
             RenderCommand.self, AnimateCommand.self, BatchCommand.self, BenchCommand.self, DiffCommand.self,
-            VerifyCommand.self,
+            VerifyCommand.self, ServeCommand.self,
             GalleryCommand.self, PresetsCommand.self, ThemeCommand.self, ExamplesCommand.self, DevicesCommand.self,
             CompletionsCommand.self,
         ]

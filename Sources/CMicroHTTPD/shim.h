@@ -1,0 +1,20 @@
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon is variadic, which Swift cannot call: this passes the options as one array
+   (MHD_OPTION_ARRAY, ended by MHD_OPTION_END) instead. */
+static inline struct MHD_Daemon *liquidlens_mhd_start(
+    unsigned int flags, uint16_t port, MHD_AccessHandlerCallback handler, void *handler_context,
+    const struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context, MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+/* The port the daemon listens on (the one the system chose for port 0); 0 when unknown. */
+static inline uint16_t liquidlens_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// Renders one frame at a time, newest wins: each client has at most one render waiting, and a
+/// newer one from the same client replaces it (its request is answered "superseded"); clients
+/// asking for the same frame share one render; the last results are kept for those who ask again.
+/// Nothing grows with the requests: at most ``waitingLimit`` renders wait, the rest are told
+/// the server is busy.
+package final class RenderQueue<Outcome: Sendable>: @unchecked Sendable {
+    /// What a request gets back.
+    package enum Answer: Sendable {
+        case rendered(Outcome)
+        /// A newer request of the same client took this one's place before it started.
+        case superseded
+        /// ``waitingLimit`` renders are already waiting.
+        case busy
+    }
+
+    /// Renders waiting at most (one per client).
+    package let waitingLimit: Int
+    /// Results kept for requests that repeat one.
+    package let keptResults: Int
+
+    private final class Job {
+        let key: String
+        let work: () -> Outcome
+        var clients: Set<String>
+        var outcome: Outcome?
+        init(key: String, client: String, work: @escaping () -> Outcome) {
+            self.key = key
+            self.clients = [client]
+            self.work = work
+        }
+    }
+
+    private let condition = NSCondition()
+    private var waiting: [Job] = []
+    private var running: Job?
+    private var kept: [(key: String, outcome: Outcome)] = []
+    private var stopped = false
+    private var worker: Thread?
+
+    package init(waitingLimit: Int = 64, keptResults: Int = 8) {
+        self.waitingLimit = waitingLimit
+        self.keptResults = keptResults
+        let thread = Thread { [unowned self] in self.serve() }
+        thread.name = "liquidlens render queue"
+        worker = thread
+        thread.start()
+    }
+
+    /// The frame `key` for `client`, rendered by `work` unless it is kept, running or waiting;
+    /// blocks until it is done, or superseded by the client's next request.
+    package func render(key: String, client: String, work: @escaping () -> Outcome) -> Answer {
+        condition.lock()
+        defer { condition.unlock() }
+        if let found = kept.first(where: { $0.key == key }) { return .rendered(found.outcome) }
+        for job in waiting where job.clients.contains(client) && job.key != key {
+            job.clients.remove(client)
+        }
+        waiting.removeAll { $0.clients.isEmpty }
+        let job: Job
+        if let shared = running?.key == key ? running : waiting.first(where: { $0.key == key }) {
+            shared.clients.insert(client)
+            job = shared
+        } else {
+            guard waiting.count < waitingLimit else { return .busy }
+            job = Job(key: key, client: client, work: work)
+            waiting.append(job)
+        }
+        condition.broadcast()
+        while job.outcome == nil && !stopped {
+            if job !== running && !waiting.contains(where: { $0 === job }) { return .superseded }
+            if !job.clients.contains(client) { return .superseded }
+            condition.wait()
+        }
+        return job.outcome.map { .rendered($0) } ?? .busy
+    }
+
+    /// Ends the worker once the render under way is done; waiting requests are answered busy.
+    package func stop() {
+        condition.lock()
+        stopped = true
+        waiting.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func serve() {
+        condition.lock()
+        while !stopped {
+            guard !waiting.isEmpty else {
+                condition.wait()
+                continue
+            }
+            let job = waiting.removeFirst()
+            running = job
+            condition.unlock()
+            let outcome = job.work()
+            condition.lock()
+            job.outcome = outcome
+            running = nil
+            kept.removeAll { $0.key == job.key }
+            kept.append((job.key, outcome))
+            if kept.count > keptResults { kept.removeFirst() }
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+}

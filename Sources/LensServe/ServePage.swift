@@ -1,0 +1,457 @@
+import Foundation
+
+/// The tuning page `liquidlens serve` answers at `/`: one document with its style and script
+/// inline, under a Content Security Policy that allows nothing else (no fetch but to this server,
+/// pictures only from data and blob URLs), so the page works offline and nothing injected runs.
+enum ServePage {
+    /// The page, its style and script marked with a fresh nonce that the policy names.
+    static func response(token: String) -> HTTPResponse {
+        let nonce = ServeSession.newToken()
+        let policy = [
+            "default-src 'none'", "script-src 'nonce-\(nonce)'", "style-src 'nonce-\(nonce)'",
+            "img-src data: blob:", "connect-src 'self'", "base-uri 'none'", "form-action 'none'",
+            "frame-ancestors 'none'",
+        ].joined(separator: "; ")
+        let html = document.replacingOccurrences(of: "NONCE", with: nonce)
+        return HTTPResponse(
+            status: 200, contentType: "text/html; charset=utf-8", body: Data(html.utf8),
+            headers: [
+                ("Content-Security-Policy", policy), ("X-Content-Type-Options", "nosniff"),
+                ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store"),
+            ])
+    }
+
+    static let document = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>LiquidLens serve</title>
+        <style nonce="NONCE">
+        :root { color-scheme: light dark; --line: 18px; font: 14px/1.4 system-ui, sans-serif; }
+        body { margin: 0; background: Canvas; color: CanvasText; }
+        [hidden] { display: none !important; }
+        header { display: flex; gap: 1em; align-items: baseline; padding: 8px 16px; border-bottom: 1px solid #8884; }
+        header h1 { font-size: 16px; margin: 0; }
+        #banner { background: #fd4; color: #000; padding: 6px 16px; }
+        main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(340px, 1fr); grid-template-rows: auto 1fr; gap: 12px; padding: 12px 16px; }
+        #picture-pane { grid-column: 1; }
+        #controls-pane { grid-column: 2; grid-row: 1 / span 2; overflow: auto; max-height: calc(100vh - 60px); }
+        #editor-pane { grid-column: 1; }
+        .toolbar { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 6px 0; }
+        button { font: inherit; padding: 3px 10px; border-radius: 6px; border: 1px solid #8888; background: ButtonFace; color: ButtonText; cursor: pointer; }
+        button[aria-pressed="true"] { background: #0a84ff; color: #fff; border-color: #0a84ff; }
+        #stage { background: repeating-conic-gradient(#8882 0 25%, #0000 0 50%) 0 0 / 16px 16px; display: inline-block; max-width: 100%; touch-action: none; }
+        #picture { display: block; max-width: 100%; height: auto; cursor: grab; user-select: none; }
+        #picture.stale { opacity: .55; }
+        #timing, #rendered-by, #export-note { color: #888; font-size: 12px; }
+        #timeline input[type=range] { width: 320px; }
+        fieldset { border: 1px solid #8884; border-radius: 8px; margin: 0 0 10px; padding: 6px 10px; }
+        legend { font-weight: 600; }
+        .control { display: grid; grid-template-columns: 8.5em minmax(0, 1fr) 5em; gap: 6px; align-items: center; margin: 3px 0; }
+        .control input, .control select { width: 100%; box-sizing: border-box; margin: 0; }
+        .control select { grid-column: 2 / span 2; }
+        #editor { position: relative; display: flex; border: 1px solid #8886; border-radius: 6px; height: 360px; overflow: hidden; font: 12px/var(--line) ui-monospace, monospace; }
+        #gutter { margin: 0; padding: 4px 6px; text-align: right; color: #888; background: #8881; overflow: hidden; min-width: 3em; font: inherit; }
+        #source { flex: 1; border: 0; padding: 4px 8px; resize: none; font: inherit; background: transparent; color: inherit; white-space: pre; outline: none; }
+        #error-mark { position: absolute; right: 8px; max-width: 60%; background: #d22; color: #fff; padding: 0 8px; border-radius: 4px; pointer-events: none; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+        #gutter .bad { background: #d22; color: #fff; }
+        #error { color: #d22; min-height: 1.4em; margin: 4px 0; }
+        </style>
+        </head>
+        <body>
+        <header><h1>LiquidLens</h1><span id="name"></span><span id="status" aria-live="polite"></span></header>
+        <div id="banner" role="status" hidden></div>
+        <main>
+        <section id="picture-pane" aria-label="Picture">
+          <div class="toolbar" role="group" aria-label="View">
+            <button type="button" data-view="gpu" aria-pressed="true">GPU render</button>
+            <button type="button" data-view="cpu" aria-pressed="false">CPU reference</button>
+            <button type="button" data-view="diff" aria-pressed="false">Difference</button>
+            <span id="timing"></span>
+          </div>
+          <div id="stage"><img id="picture" alt="The rendered scene; drag a glass to move it" draggable="false"></div>
+          <div id="timeline" class="toolbar" hidden>
+            <button type="button" id="play">Play</button>
+            <input type="range" id="time" min="0" max="1" step="0.01" value="0" aria-label="Time">
+            <output id="time-label">0.00 s</output>
+          </div>
+          <div class="toolbar">
+            <button type="button" id="export-png">Export PNG</button>
+            <button type="button" id="export-json">Export scene JSON</button>
+            <button type="button" id="export-swift">Export theme as Swift</button>
+            <button type="button" id="save" hidden>Save to file</button>
+            <span id="export-note" aria-live="polite"></span>
+          </div>
+          <p id="rendered-by"></p>
+        </section>
+        <section id="controls-pane" aria-label="Controls">
+          <label>Glass <select id="glass-select"></select></label>
+          <div id="controls"></div>
+        </section>
+        <section id="editor-pane" aria-label="Scene JSON">
+          <div id="editor"><pre id="gutter" aria-hidden="true"></pre><textarea id="source" spellcheck="false" aria-label="Scene JSON"></textarea><div id="error-mark" hidden></div></div>
+          <p id="error" role="alert"></p>
+        </section>
+        </main>
+        <script nonce="NONCE">
+        "use strict";
+        const token = new URLSearchParams(location.search).get("token") || "";
+        const client = Array.from(crypto.getRandomValues(new Uint8Array(8)), b => b.toString(16).padStart(2, "0")).join("");
+        const $ = id => document.getElementById(id);
+        const page = { version: 0, name: "scene", tunables: null, effective: null, view: "gpu", time: 0, duration: 0,
+          animated: false, selected: 0, sequence: 0, shown: 0, playing: false, structure: "" };
+        // What the browser tests read.
+        window.liquidlens = { latencies: [], renders: 0, lastAnswer: null, lastError: null, lastExport: null };
+
+        function api(path, options = {}) {
+          options.headers = Object.assign({ "X-LiquidLens-Token": token }, options.headers || {});
+          return fetch(path, options);
+        }
+        function banner(text) { $("banner").hidden = !text; $("banner").textContent = text || ""; }
+
+        async function pollState() {
+          let answer;
+          try { answer = await api("/api/state?since=" + page.version); }
+          catch (error) { banner("The server does not answer (stopped?): " + error.message); return; }
+          if (answer.status === 204) return;
+          const state = await answer.json();
+          if (!answer.ok) { banner(state.error); return; }
+          const first = page.version === 0;
+          page.version = state.version;
+          page.tunables = state.tunables;
+          page.name = (state.file || state.name).split("/").pop().replace(/\\.json$/, "");
+          $("name").textContent = state.file || state.name;
+          $("save").hidden = !state.writable;
+          if (state.backendNote) banner(state.backendNote);
+          setText(state.text);
+          if (!first) $("status").textContent = "reloaded from the file";
+          render("file");
+        }
+
+        // MARK: the editor
+        function setText(text) { $("source").value = text; updateGutter(); }
+        function updateGutter(badLine) {
+          const count = $("source").value.split("\\n").length;
+          const gutter = $("gutter");
+          gutter.textContent = "";
+          for (let line = 1; line <= count; line++) {
+            const span = document.createElement("div");
+            span.textContent = line;
+            if (line === badLine) span.className = "bad";
+            gutter.appendChild(span);
+          }
+          gutter.scrollTop = $("source").scrollTop;
+        }
+        function showError(answer) {
+          window.liquidlens.lastError = answer;
+          const where = answer.keyPath ? answer.keyPath + ": " : "";
+          $("error").textContent = (answer.line ? "line " + answer.line + " · " : "") + where + answer.error;
+          const mark = $("error-mark");
+          mark.hidden = !answer.line;
+          mark.dataset.message = where + answer.error;
+          mark.dataset.line = answer.line || "";
+          placeErrorMark();
+          updateGutter(answer.line);
+          $("picture").classList.add("stale");
+        }
+        function placeErrorMark() {
+          const mark = $("error-mark");
+          if (mark.hidden) return;
+          // Beside its line; pinned to the editor's top or bottom edge, with an arrow, while the line is scrolled away.
+          const lineHeight = parseFloat(getComputedStyle($("source")).lineHeight) || 18;
+          const top = 4 + (Number(mark.dataset.line) - 1) * lineHeight - $("source").scrollTop;
+          const lowest = $("editor").clientHeight - lineHeight;
+          const arrow = top < 0 ? "↑ " : top > lowest ? "↓ " : "";
+          mark.textContent = arrow + (arrow ? "line " + mark.dataset.line + ": " : "") + mark.dataset.message;
+          mark.style.top = Math.min(Math.max(top, 0), lowest) + "px";
+        }
+        function clearError() {
+          window.liquidlens.lastError = null;
+          $("error").textContent = "";
+          $("error-mark").hidden = true;
+          $("picture").classList.remove("stale");
+          updateGutter();
+        }
+        $("source").addEventListener("input", () => { updateGutter(); render("edit"); });
+        $("source").addEventListener("scroll", () => { $("gutter").scrollTop = $("source").scrollTop; placeErrorMark(); });
+
+        // MARK: rendering, newest wins
+        function render(reason) {
+          const sequence = ++page.sequence;
+          const started = performance.now();
+          const body = JSON.stringify({ scene: $("source").value, time: page.time, view: page.view, client });
+          return api("/api/render", { method: "POST", body, headers: { "Content-Type": "application/json" } })
+            .then(async response => [response, await response.json()])
+            .then(([response, answer]) => {
+              if (response.status === 409 || sequence < page.shown) return;
+              if (!response.ok) { if (sequence === page.sequence) showError(answer); return; }
+              page.shown = sequence;
+              window.liquidlens.lastAnswer = answer;
+              clearError();
+              page.effective = answer.effective;
+              const picture = $("picture");
+              return new Promise(resolve => {
+                picture.onload = () => {
+                  const latency = performance.now() - started;
+                  if (reason === "edit") window.liquidlens.latencies.push(latency);
+                  window.liquidlens.renders += 1;
+                  picture.dataset.sequence = sequence;
+                  $("timing").textContent = answer.renderMs.toFixed(1) + " ms to render · " + latency.toFixed(0) + " ms from edit to picture";
+                  resolve();
+                };
+                if (picture.src === answer.image) picture.onload(); else picture.src = answer.image;
+                let said = "Rendered by " + answer.renderedBy + ", " + answer.width + "×" + answer.height + " px";
+                if (answer.view === "diff") said += " · " + answer.differentPixels + " pixels differ, largest difference " + answer.largestDifference + "/255";
+                $("rendered-by").textContent = said;
+                if (answer.backendNote) banner(answer.backendNote);
+                updateTimeline(answer);
+                updateControls();
+              });
+            })
+            .catch(error => banner("The server did not answer: " + error.message));
+        }
+        document.querySelectorAll("[data-view]").forEach(button => button.addEventListener("click", () => {
+          page.view = button.dataset.view;
+          document.querySelectorAll("[data-view]").forEach(other => other.setAttribute("aria-pressed", String(other === button)));
+          render("view");
+        }));
+
+        // MARK: time
+        function updateTimeline(answer) {
+          page.animated = answer.animated;
+          page.duration = answer.duration;
+          $("timeline").hidden = !answer.animated;
+          $("time").max = answer.duration;
+          $("time-label").textContent = page.time.toFixed(2) + " s";
+        }
+        $("time").addEventListener("input", () => { page.time = Number($("time").value); render("edit"); });
+        $("play").addEventListener("click", async () => {
+          page.playing = !page.playing;
+          $("play").textContent = page.playing ? "Pause" : "Play";
+          const start = performance.now() - page.time * 1000;
+          while (page.playing) {
+            page.time = ((performance.now() - start) / 1000) % Math.max(page.duration, 0.01);
+            $("time").value = page.time;
+            await render("play");
+          }
+        });
+
+        // MARK: controls made from the decoder's schema
+        function parsed() {
+          try { return JSON.parse($("source").value); }
+          catch (error) { showError({ error: "fix the JSON before using the controls: " + error.message }); return null; }
+        }
+        function lookup(object, path) {
+          return path.split(".").reduce((value, key) => value == null ? undefined : value[key], object);
+        }
+        function glassTarget(scene) { return scene && Array.isArray(scene.glass) ? scene.glass[page.selected] : undefined; }
+        function currentValue(tunable, scope) {
+          if (scope === "glass") {
+            const own = lookup(glassTarget(parsed()), tunable.path);
+            return own !== undefined ? own : lookup(glassTarget(page.effective), tunable.path);
+          }
+          const controls = (page.effective && page.effective.controls) || [];
+          const control = controls.find(c => tunable.controlTypes.includes(c.type));
+          return control ? control[tunable.path] : undefined;
+        }
+        function setValue(tunable, scope, value) {
+          const scene = parsed();
+          if (!scene) return;
+          if (scope === "glass") {
+            const element = glassTarget(scene);
+            if (!element) return;
+            if (tunable.path === "optics.preset") {
+              element.optics = { preset: value };
+            } else {
+              const keys = tunable.path.split(".");
+              let object = element;
+              const effective = glassTarget(page.effective) || {};
+              keys.slice(0, -1).forEach((key, index) => {
+                if (object[key] == null || typeof object[key] !== "object") {
+                  const seed = lookup(effective, keys.slice(0, index + 1).join("."));
+                  object[key] = seed && typeof seed === "object" ? JSON.parse(JSON.stringify(seed)) : (key === "lift" ? { progress: 1 } : {});
+                }
+                object = object[key];
+              });
+              object[keys[keys.length - 1]] = value;
+            }
+          } else {
+            (scene.controls || []).filter(c => tunable.controlTypes.includes(c.type)).forEach(c => { c[tunable.path] = value; });
+          }
+          setText(JSON.stringify(scene, null, 2));
+          render("edit");
+        }
+        function hex(value) {
+          if (typeof value === "string") return value.length === 7 ? value + "ff" : value;
+          const channels = Array.isArray(value) ? value : [0, 0, 0, 0];
+          return "#" + [0, 1, 2, 3].map(i => Math.round(Math.min(1, Math.max(0, channels[i] ?? 1)) * 255).toString(16).padStart(2, "0")).join("");
+        }
+        function makeControl(tunable, scope) {
+          const row = document.createElement("div");
+          row.className = "control";
+          const label = document.createElement("label");
+          label.textContent = tunable.label;
+          row.appendChild(label);
+          const inputs = [];
+          const add = (element) => { element.dataset.path = tunable.path; element.dataset.scope = scope; row.appendChild(element); inputs.push(element); return element; };
+          if (tunable.type === "number") {
+            const range = add(document.createElement("input"));
+            const number = add(document.createElement("input"));
+            range.type = "range"; number.type = "number";
+            for (const input of [range, number]) { input.min = tunable.min; input.max = tunable.max; input.step = tunable.step; }
+            range.setAttribute("aria-label", tunable.label);
+            range.addEventListener("input", () => { number.value = range.value; setValue(tunable, scope, Number(range.value)); });
+            number.addEventListener("change", () => { range.value = number.value; setValue(tunable, scope, Number(number.value)); });
+            row.refresh = () => { const v = currentValue(tunable, scope); const shown = typeof v === "number" ? v : tunable.min; if (document.activeElement !== range) range.value = shown; if (document.activeElement !== number) number.value = shown; };
+          } else if (tunable.type === "color") {
+            const color = add(document.createElement("input"));
+            const alpha = add(document.createElement("input"));
+            color.type = "color"; alpha.type = "range"; alpha.min = 0; alpha.max = 1; alpha.step = 0.01;
+            alpha.setAttribute("aria-label", tunable.label + " alpha");
+            const write = () => setValue(tunable, scope, color.value + Math.round(Number(alpha.value) * 255).toString(16).padStart(2, "0"));
+            color.addEventListener("input", write);
+            alpha.addEventListener("input", write);
+            row.refresh = () => { const h = hex(currentValue(tunable, scope)); color.value = h.slice(0, 7); alpha.value = parseInt(h.slice(7, 9), 16) / 255; };
+          } else if (tunable.type === "choice") {
+            const select = add(document.createElement("select"));
+            select.setAttribute("aria-label", tunable.label);
+            for (const choice of ["", ...tunable.choices]) {
+              const option = document.createElement("option");
+              option.value = choice; option.textContent = choice || "—";
+              select.appendChild(option);
+            }
+            select.addEventListener("change", () => { if (select.value) setValue(tunable, scope, select.value); });
+            row.refresh = () => { const v = currentValue(tunable, scope); select.value = typeof v === "string" ? v : ""; };
+          } else {
+            const box = add(document.createElement("input"));
+            box.type = "checkbox";
+            box.addEventListener("change", () => setValue(tunable, scope, box.checked));
+            row.refresh = () => { box.checked = Boolean(currentValue(tunable, scope)); };
+          }
+          return row;
+        }
+        function updateControls() {
+          if (!page.tunables || !page.effective) return;
+          const glass = page.effective.glass || [];
+          const controls = page.effective.controls || [];
+          const structure = glass.length + "/" + controls.map(c => c.type).join(",");
+          if (structure !== page.structure) {
+            page.structure = structure;
+            page.selected = Math.min(page.selected, Math.max(0, glass.length - 1));
+            const select = $("glass-select");
+            select.textContent = "";
+            glass.forEach((element, index) => {
+              const option = document.createElement("option");
+              option.value = index;
+              option.textContent = "glass[" + index + "]";
+              select.appendChild(option);
+            });
+            select.value = page.selected;
+            const pane = $("controls");
+            pane.textContent = "";
+            const groups = new Map();
+            const place = (tunable, scope) => {
+              if (!groups.has(tunable.group)) {
+                const fieldset = document.createElement("fieldset");
+                const legend = document.createElement("legend");
+                legend.textContent = tunable.group;
+                fieldset.appendChild(legend);
+                groups.set(tunable.group, fieldset);
+                pane.appendChild(fieldset);
+              }
+              groups.get(tunable.group).appendChild(makeControl(tunable, scope));
+            };
+            if (controls.length) page.tunables.controls.filter(t => controls.some(c => t.controlTypes.includes(c.type))).forEach(t => place(t, "controls"));
+            if (glass.length) page.tunables.glass.forEach(t => place(t, "glass"));
+            if (!glass.length && !controls.length) pane.textContent = "This scene has no glass or controls to tune.";
+          }
+          document.querySelectorAll("#controls .control").forEach(row => row.refresh && row.refresh());
+        }
+        $("glass-select").addEventListener("change", () => { page.selected = Number($("glass-select").value); updateControls(); });
+
+        // MARK: drag a glass
+        let drag = null;
+        function scenePoint(event) {
+          const picture = $("picture");
+          const canvas = page.effective.canvas;
+          const box = picture.getBoundingClientRect();
+          return { x: (event.clientX - box.left) / box.width * canvas.width, y: (event.clientY - box.top) / box.height * canvas.height };
+        }
+        function framesOf(element) {
+          if (!element) return [];
+          return Array.isArray(element.shapes) ? element.shapes.map(s => s.frame) : [element.frame];
+        }
+        $("picture").addEventListener("pointerdown", event => {
+          if (!page.effective) return;
+          const point = scenePoint(event);
+          const glass = page.effective.glass || [];
+          for (let index = glass.length - 1; index >= 0; index--) {
+            if (framesOf(glass[index]).some(f => f && point.x >= f.x && point.x <= f.x + f.width && point.y >= f.y && point.y <= f.y + f.height)) {
+              const scene = parsed();
+              if (!scene) return;
+              page.selected = index;
+              $("glass-select").value = index;
+              updateControls();
+              drag = { index, start: point, frames: framesOf(scene.glass[index]).map(f => ({ x: f.x, y: f.y })) };
+              $("picture").setPointerCapture(event.pointerId);
+              $("picture").style.cursor = "grabbing";
+              return;
+            }
+          }
+        });
+        $("picture").addEventListener("pointermove", event => {
+          if (!drag) return;
+          const point = scenePoint(event);
+          const scene = parsed();
+          if (!scene) return;
+          const round = v => Math.round(v * 2) / 2;
+          framesOf(scene.glass[drag.index]).forEach((frame, k) => {
+            frame.x = round(drag.frames[k].x + point.x - drag.start.x);
+            frame.y = round(drag.frames[k].y + point.y - drag.start.y);
+          });
+          setText(JSON.stringify(scene, null, 2));
+          render("edit");
+        });
+        const endDrag = () => { drag = null; $("picture").style.cursor = ""; };
+        $("picture").addEventListener("pointerup", endDrag);
+        $("picture").addEventListener("pointercancel", endDrag);
+
+        // MARK: export and save
+        function download(name, blob, text) {
+          const link = document.createElement("a");
+          link.href = typeof blob === "string" ? blob : URL.createObjectURL(blob);
+          link.download = name;
+          document.body.appendChild(link);
+          link.click();
+          link.remove();
+          window.liquidlens.lastExport = { name, text };
+          $("export-note").textContent = "exported " + name;
+        }
+        $("export-png").addEventListener("click", () => { if ($("picture").src) download(page.name + ".png", $("picture").src, null); });
+        $("export-json").addEventListener("click", () => {
+          const text = $("source").value;
+          download(page.name + ".json", new Blob([text], { type: "application/json" }), text);
+        });
+        $("export-swift").addEventListener("click", async () => {
+          const response = await api("/api/theme", { method: "POST", body: JSON.stringify({ scene: $("source").value }), headers: { "Content-Type": "application/json" } });
+          if (!response.ok) { $("export-note").textContent = (await response.json()).error; return; }
+          const text = await response.text();
+          download(page.name + "-theme.swift", new Blob([text], { type: "text/x-swift" }), text);
+        });
+        $("save").addEventListener("click", async () => {
+          const response = await api("/api/save", { method: "POST", body: JSON.stringify({ scene: $("source").value }), headers: { "Content-Type": "application/json" } });
+          const answer = await response.json();
+          if (!response.ok) { $("export-note").textContent = answer.error; return; }
+          page.version = answer.version;
+          $("export-note").textContent = "saved " + answer.saved + " (the file before this session: " + answer.backup + ")";
+        });
+
+        pollState();
+        setInterval(pollState, 1000);
+        </script>
+        </body>
+        </html>
+        """
+}

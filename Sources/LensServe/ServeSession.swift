@@ -1,0 +1,413 @@
+import Foundation
+import LensIO
+import LensModel
+import LensResolve
+import LiquidLens
+
+/// Where `liquidlens serve` gets its scene and what it may touch.
+package struct ServeSource: Sendable {
+    /// The scene file, watched and (with `writable`) written; nil for a built-in example.
+    package var file: URL?
+    /// The scene's JSON when there is no file (a built-in example's).
+    package var text: String
+    /// The name the page shows and the exports take.
+    package var name: String
+    /// The only folder images are read from: the scene file's (or the working folder).
+    package var folder: URL
+    /// Whether the page may write its edits back to `file` (`--write`).
+    package var writable: Bool
+
+    package init(file: URL?, text: String, name: String, folder: URL, writable: Bool) {
+        self.file = file
+        self.text = text
+        self.name = name
+        self.folder = folder
+        self.writable = writable
+    }
+}
+
+/// What one render gave: the picture as PNG and what to say about it.
+package struct RenderedView: Sendable {
+    package var png: Data
+    package var width: Int
+    package var height: Int
+    /// Resolve and render, milliseconds (encoding not counted).
+    package var renderMilliseconds: Double
+    /// "vulkan, <device>" or "cpu reference".
+    package var renderedBy: String
+    /// For the diff view: pixels that differ and the largest difference, in levels.
+    package var differentPixels: Int?
+    package var largestDifference: Int?
+}
+
+/// Why a scene could not be rendered, for the page: the message and where in the scene.
+package struct ServeProblem: Error, Sendable {
+    package var status: Int
+    package var message: String
+    package var keyPath: String
+}
+
+/// The server side of the tuning page: answers the page's requests (``respond(to:)``), renders
+/// through a newest-wins queue on one renderer per backend, watches the scene file and writes it
+/// back when allowed. Every request but the page's own assets needs ``token``.
+package final class ServeSession: @unchecked Sendable {
+    /// The secret every request carries, in the URL the user opens.
+    package let token: String
+    /// The views the page can ask for.
+    package enum View: String, CaseIterable, Sendable { case gpu, cpu, diff }
+
+    private let source: ServeSource
+    private let folderPath: String
+    private let scale: Double?
+    private let pixelBudget: Int
+    private let queue = RenderQueue<Result<RenderedView, ServeProblem>>()
+    private let watcher: FileWatcher?
+
+    // Used by the render queue's thread only.
+    private var primary: LensRenderer
+    private let reference: LensRenderer
+    private let resolveCache = ResolveCache()
+
+    private let lock = NSLock()
+    private var text: String
+    private var version = 1
+    private var backendNote: String?
+    private var backupWritten = false
+
+    /// A session for `source`, rendering the GPU view with `primary` (the CPU reference when
+    /// Vulkan is unavailable, `backendNote` saying why) at `scale` (nil: the scene's).
+    package init(
+        source: ServeSource, primary: LensRenderer, backendNote: String?, scale: Double?, pixelBudget: Int,
+        token: String = ServeSession.newToken()
+    ) throws {
+        self.source = source
+        self.primary = primary
+        self.backendNote = backendNote
+        self.scale = scale
+        self.pixelBudget = pixelBudget
+        self.token = token
+        reference = try LensRenderer(backend: .cpu)
+        folderPath = Self.realPath(source.folder.path) ?? source.folder.standardizedFileURL.path
+        text = source.text
+        watcher = source.file.map { FileWatcher(url: $0, text: source.text) }
+        watcher?.onChange = { [weak self] text in self?.fileChanged(text) }
+    }
+
+    /// Stops watching and rendering.
+    package func stop() {
+        watcher?.stop()
+        queue.stop()
+    }
+
+    /// 128 random bits as hex.
+    package static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(format: "%08x", UInt32.random(in: .min ... .max, using: &generator)) }
+            .joined()
+    }
+
+    /// The answer to `request`; never throws, errors are JSON with a message.
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
+        let path = request.path
+        guard path == "/" || path.hasPrefix("/api/") else {
+            return .error(404, "no such page: \(path); the page is at / with its token")
+        }
+        guard hasToken(request) else {
+            return .error(403, "this request needs the token in the URL that liquidlens serve printed")
+        }
+        switch (request.method, path) {
+        case ("GET", "/"):
+            return ServePage.response(token: token)
+        case ("GET", "/api/state"):
+            return state(since: request.query["since"].flatMap(Int.init))
+        case ("POST", "/api/render"):
+            return render(request.body)
+        case ("POST", "/api/save"):
+            return save(request.body)
+        case ("POST", "/api/theme"):
+            return theme(request.body)
+        case (_, "/"), (_, "/api/state"), (_, "/api/render"), (_, "/api/save"), (_, "/api/theme"):
+            return .error(405, "\(request.method) is not allowed on \(path)")
+        default:
+            return .error(404, "no such endpoint: \(path)")
+        }
+    }
+
+    private func hasToken(_ request: HTTPRequest) -> Bool {
+        let given = request.headers["x-liquidlens-token"] ?? request.query["token"] ?? ""
+        // Compared in constant time: the answer's timing says nothing of how much matched.
+        let expected = Array(token.utf8)
+        let offered = Array(given.utf8)
+        guard offered.count == expected.count else { return false }
+        return zip(offered, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    // MARK: State
+
+    private func state(since: Int?) -> HTTPResponse {
+        lock.lock()
+        let (text, version, note) = (self.text, self.version, backendNote)
+        lock.unlock()
+        if since == version { return HTTPResponse(status: 204, contentType: "application/json", body: Data()) }
+        var object: [String: Any] = [
+            "version": version, "text": text, "name": source.name, "writable": source.writable,
+            "tunables": [
+                "glass": SceneTuning.glass.map(\.json), "controls": SceneTuning.controls.map(\.json),
+            ],
+            "views": View.allCases.map(\.rawValue),
+        ]
+        object["file"] = source.file?.path
+        object["backendNote"] = note
+        return .json(200, object)
+    }
+
+    private func fileChanged(_ newText: String) {
+        lock.lock()
+        text = newText
+        version += 1
+        lock.unlock()
+    }
+
+    // MARK: Render
+
+    /// What the page posts: the scene's text, the time, the view and the client's id.
+    private struct RenderRequest: Decodable {
+        var scene: String
+        var time: Double?
+        var view: String?
+        var client: String?
+    }
+
+    private func render(_ body: Data) -> HTTPResponse {
+        let request: RenderRequest
+        do {
+            request = try JSONDecoder().decode(RenderRequest.self, from: body)
+        } catch {
+            return .error(400, "the body is not {\"scene\": text, \"time\": seconds, \"view\": gpu|cpu|diff}")
+        }
+        guard let view = View(rawValue: request.view ?? "gpu") else {
+            return .error(400, "view \(request.view ?? ""): expected one of gpu, cpu, diff")
+        }
+        let time = request.time ?? 0
+        guard time.isFinite, Limits.time.contains(time) else {
+            return .error(400, "time \(time): expected seconds in 0…\(Limits.time.upperBound.formatted)")
+        }
+        let scene: Scene
+        do {
+            scene = try Scene.decode(Data(request.scene.utf8))
+        } catch let error as SceneError {
+            return problem(
+                ServeProblem(status: 400, message: error.message, keyPath: error.keyPath), text: request.scene)
+        } catch {
+            return .error(400, "\(error)")
+        }
+        let effective = (try? JSONEncoder().encode(scene)).flatMap { try? JSONSerialization.jsonObject(with: $0) }
+        let frame = Self.isAnimated(scene) ? scene.frame(at: time) : scene
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let canonical = try? encoder.encode(frame) else { return .error(500, "the scene cannot be encoded") }
+        let key = view.rawValue + String(decoding: canonical, as: UTF8.self)
+        switch queue.render(key: key, client: request.client ?? "anonymous", work: { self.draw(frame, view) }) {
+        case .superseded:
+            return .json(409, ["superseded": true, "error": "a newer edit from this page replaced this render"])
+        case .busy:
+            return .error(503, "\(queue.waitingLimit) renders are waiting; try again")
+        case .rendered(.failure(let failure)):
+            return problem(failure, text: request.scene)
+        case .rendered(.success(let rendered)):
+            lock.lock()
+            let note = backendNote
+            lock.unlock()
+            var object: [String: Any] = [
+                "image": "data:image/png;base64," + rendered.png.base64EncodedString(),
+                "width": rendered.width, "height": rendered.height, "renderMs": rendered.renderMilliseconds,
+                "renderedBy": rendered.renderedBy, "view": view.rawValue, "animated": Self.isAnimated(scene),
+                "duration": Self.duration(scene),
+            ]
+            object["effective"] = effective
+            object["backendNote"] = note
+            object["differentPixels"] = rendered.differentPixels
+            object["largestDifference"] = rendered.largestDifference
+            return .json(200, object)
+        }
+    }
+
+    /// A scene problem as the page shows it: the message, the key path and its line in `text`.
+    private func problem(_ problem: ServeProblem, text: String) -> HTTPResponse {
+        let line = JSONKeyPathLines(text).line(of: problem.keyPath, message: problem.message)
+        return .error(problem.status, problem.message, ["keyPath": problem.keyPath, "line": line])
+    }
+
+    /// Whether the scene moves: an animation, or a glass's animated highlight.
+    private static func isAnimated(_ scene: Scene) -> Bool {
+        scene.animation != nil || scene.glass.contains { $0.highlight != nil }
+    }
+
+    /// The animation's length; a highlight pulse's cycle (4 s) for a highlight alone.
+    private static func duration(_ scene: Scene) -> Double {
+        scene.animation?.duration ?? 4
+    }
+
+    /// Resolves and renders `frame` for `view`, on the render queue's thread.
+    private func draw(_ frame: Scene, _ view: View) -> Result<RenderedView, ServeProblem> {
+        let start = Date()
+        let parameters: FrameParameters
+        do {
+            let folderPath = self.folderPath
+            let folder = source.folder
+            let resolver = SceneResolver(
+                loadImage: { path, scale in
+                    let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+                    let real = Self.realPath(url.path) ?? url.standardizedFileURL.path
+                    guard real.hasPrefix(folderPath + "/") else {
+                        throw SceneError(
+                            keyPath: "",
+                            message:
+                                "image \(path) is outside the scene's folder \(folderPath); serve reads only files inside it"
+                        )
+                    }
+                    return try LensRenderer.sharedImages.image(at: url, scale: scale)
+                }, text: frame.needsText ? try LensRenderer.sharedText() : nil, cache: resolveCache,
+                pixelBudget: pixelBudget)
+            parameters = try resolver.resolve(frame, scale: scale)
+        } catch let error as SceneError {
+            return .failure(ServeProblem(status: 400, message: error.message, keyPath: error.keyPath))
+        } catch {
+            return .failure(ServeProblem(status: 400, message: "\(error)", keyPath: ""))
+        }
+        do {
+            var image: RGBA8Image
+            var renderedBy: String
+            var different: Int?
+            var largest: Int?
+            switch view {
+            case .gpu:
+                (image, renderedBy) = try renderOnPrimary(parameters)
+            case .cpu:
+                (image, renderedBy) = (try reference.render(parameters), "cpu reference")
+            case .diff:
+                let gpu = try renderOnPrimary(parameters)
+                let cpu = try reference.render(parameters)
+                image = ImageDiff.heatmap(gpu.image, cpu)
+                renderedBy = "\(gpu.renderedBy) against the cpu reference"
+                (different, largest) = Self.difference(gpu.image, cpu)
+            }
+            let milliseconds = Date().timeIntervalSince(start) * 1000
+            return .success(
+                RenderedView(
+                    png: try PNGCodec.encode(image, compression: .fast), width: image.width, height: image.height,
+                    renderMilliseconds: milliseconds, renderedBy: renderedBy, differentPixels: different,
+                    largestDifference: largest))
+        } catch {
+            return .failure(ServeProblem(status: 500, message: "\(error)", keyPath: ""))
+        }
+    }
+
+    /// Renders on the primary renderer; when Vulkan fails, the CPU reference takes over from
+    /// then on and the page is told why.
+    private func renderOnPrimary(_ parameters: FrameParameters) throws -> (image: RGBA8Image, renderedBy: String) {
+        do {
+            let standInsBefore = primary.standInFrames
+            let image = try primary.render(parameters)
+            guard let device = primary.device else { return (image, "cpu reference") }
+            let standIn = primary.standInFrames > standInsBefore
+            return (
+                image,
+                "vulkan, \(device.name)" + (standIn ? " (the CPU reference stood in while its pipelines compiled)" : "")
+            )
+        } catch {
+            guard primary.activeBackend == .vulkan else { throw error }
+            primary = reference
+            lock.lock()
+            backendNote = "Vulkan failed (\(error)); the CPU reference renders from now on"
+            lock.unlock()
+            return (try reference.render(parameters), "cpu reference (Vulkan failed)")
+        }
+    }
+
+    /// Pixels that differ in any channel, and the largest difference.
+    private static func difference(_ first: RGBA8Image, _ second: RGBA8Image) -> (Int, Int) {
+        var count = 0
+        var largest = 0
+        for pixel in 0..<first.width * first.height {
+            var pixelLargest = 0
+            for channel in 0..<4 {
+                let index = pixel * 4 + channel
+                pixelLargest = max(pixelLargest, abs(Int(first.pixels[index]) - Int(second.pixels[index])))
+            }
+            if pixelLargest > 0 { count += 1 }
+            largest = max(largest, pixelLargest)
+        }
+        return (count, largest)
+    }
+
+    // MARK: Save and export
+
+    private struct SceneBody: Decodable { var scene: String }
+
+    private func save(_ body: Data) -> HTTPResponse {
+        guard let file = source.file, source.writable else {
+            return .error(
+                403,
+                source.file == nil
+                    ? "this page shows a built-in example; serve a scene file with --write to save edits"
+                    : "start liquidlens serve with --write to save edits to \(source.file?.lastPathComponent ?? "the file")"
+            )
+        }
+        guard let request = try? JSONDecoder().decode(SceneBody.self, from: body) else {
+            return .error(400, "the body is not {\"scene\": text}")
+        }
+        do {
+            _ = try Scene.decode(Data(request.scene.utf8))
+        } catch let error as SceneError {
+            return problem(
+                ServeProblem(status: 400, message: "not saved: \(error.message)", keyPath: error.keyPath),
+                text: request.scene)
+        } catch {
+            return .error(400, "not saved: \(error)")
+        }
+        do {
+            lock.lock()
+            defer { lock.unlock() }
+            let backup = file.appendingPathExtension("bak")
+            if !backupWritten, let original = try? Data(contentsOf: file) {
+                try OutputFile.write(original, to: backup)
+                backupWritten = true
+            }
+            try OutputFile.write(Data(request.scene.utf8), to: file)
+            watcher?.accept(request.scene)
+            text = request.scene
+            version += 1
+            return .json(200, ["saved": file.path, "backup": backup.path, "version": version])
+        } catch {
+            return .error(500, "not saved: \(error)")
+        }
+    }
+
+    private func theme(_ body: Data) -> HTTPResponse {
+        guard let request = try? JSONDecoder().decode(SceneBody.self, from: body) else {
+            return .error(400, "the body is not {\"scene\": text}")
+        }
+        let scene: Scene
+        do {
+            scene = try Scene.decode(Data(request.scene.utf8))
+        } catch let error as SceneError {
+            return problem(
+                ServeProblem(status: 400, message: error.message, keyPath: error.keyPath), text: request.scene)
+        } catch {
+            return .error(400, "\(error)")
+        }
+        guard let theme = scene.theme else {
+            return .error(400, "the scene has no \"theme\" to export (add one, e.g. \"theme\": \"arctic\")")
+        }
+        return HTTPResponse(
+            status: 200, contentType: "text/x-swift; charset=utf-8", body: Data(ThemeExport.swift(theme).utf8))
+    }
+
+    /// `path` with links and `..` resolved; nil when it does not exist.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

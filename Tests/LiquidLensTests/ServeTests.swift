@@ -1,0 +1,324 @@
+import Foundation
+import LensModel
+import LensServe
+import LiquidLens
+import Testing
+
+/// `liquidlens serve`: the tuning page's schema, the render queue, the session's answers, and the
+/// page itself in Chromium.
+@Suite("serve: the live tuning page")
+struct ServeTests {
+    /// A scene with one glass element carrying `value` at `path` (inside `glass[0]`), over a lift so
+    /// that lift values have their required `progress`.
+    static func scene(setting path: String, to value: Any) throws -> Data {
+        var element: [String: Any] = [
+            "shape": "capsule", "frame": ["x": 10, "y": 10, "width": 100, "height": 40], "lift": ["progress": 1],
+        ]
+        let keys = path.split(separator: ".").map(String.init)
+        func set(_ object: inout [String: Any], _ keys: ArraySlice<String>) {
+            guard let first = keys.first else { return }
+            if keys.count == 1 {
+                object[first] = value
+                return
+            }
+            var child = object[first] as? [String: Any] ?? [:]
+            set(&child, keys.dropFirst())
+            object[first] = child
+        }
+        set(&element, keys[...])
+        return try JSONSerialization.data(withJSONObject: [
+            "canvas": ["width": 120, "height": 60], "glass": [element],
+        ])
+    }
+
+    /// The decoder's error at `glass[0].<path>`, or nil when the scene decodes.
+    static func decodingError(_ data: Data) -> SceneError? {
+        do {
+            _ = try Scene.decode(data)
+            return nil
+        } catch {
+            return error as? SceneError ?? SceneError(keyPath: "?", message: "\(error)")
+        }
+    }
+
+    @Test(
+        "Every slider's range is the decoder's: both ends decode, just past them is refused at the same key path",
+        arguments: SceneTuning.glass)
+    func glassTunablesMatchTheDecoder(_ tunable: TunableValue) throws {
+        switch tunable.kind {
+        case .number(let range, let step):
+            #expect(step > 0 && step <= (range.upperBound - range.lowerBound) / 10)
+            for value in [range.lowerBound, range.upperBound] {
+                let error = Self.decodingError(try Self.scene(setting: tunable.path, to: value))
+                #expect(error == nil, "\(tunable.path) = \(value): \(String(describing: error))")
+            }
+            let past = range.upperBound + max(1, range.upperBound - range.lowerBound)
+            let error = Self.decodingError(try Self.scene(setting: tunable.path, to: past))
+            #expect(
+                error?.keyPath == "glass[0].\(tunable.path)", "\(tunable.path) = \(past): \(String(describing: error))")
+        case .choice(let choices):
+            for choice in choices {
+                let error = Self.decodingError(try Self.scene(setting: tunable.path, to: choice))
+                #expect(error == nil, "\(tunable.path) = \(choice): \(String(describing: error))")
+            }
+            let error = Self.decodingError(try Self.scene(setting: tunable.path, to: "nonsense"))
+            #expect(error?.keyPath.hasPrefix("glass[0].\(tunable.path)") == true, "\(String(describing: error))")
+        case .color:
+            #expect(Self.decodingError(try Self.scene(setting: tunable.path, to: "#11223344")) == nil)
+            #expect(Self.decodingError(try Self.scene(setting: tunable.path, to: "#1122")) != nil)
+        case .toggle:
+            #expect(Self.decodingError(try Self.scene(setting: tunable.path, to: true)) == nil)
+        }
+    }
+
+    @Test("Scene settings reach exactly the control types that have them, with every choice the decoder takes")
+    func controlTunablesMatchTheDecoder() throws {
+        let everyGlassControl = Scene(
+            canvas: Canvas(width: 400, height: 400), background: [], glass: [],
+            controls: GlassControl.Kind.allCases.map {
+                .glass(GlassControl($0, frame: Rect(x: 10, y: 10, width: 200, height: 60), title: "Title"))
+            })
+        let scenes = [
+            BuiltInScene.segmented.scene, BuiltInScene.tabBar.scene, BuiltInScene.lensMenu.scene, everyGlassControl,
+        ]
+        var seen: Set<String> = []
+        for scene in scenes {
+            let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(scene)) as? [String: Any])
+            let controls = try #require(object["controls"] as? [[String: Any]])
+            for (index, control) in controls.enumerated() {
+                let type = try #require(control["type"] as? String)
+                seen.insert(type)
+                for tunable in SceneTuning.controls {
+                    guard case .choice(let choices) = tunable.kind else {
+                        Issue.record("\(tunable.path) is not a choice")
+                        continue
+                    }
+                    var edited = object
+                    var editedControls = controls
+                    for choice in tunable.controlTypes.contains(type) ? choices : ["light"] {
+                        editedControls[index][tunable.path] = choice
+                        edited["controls"] = editedControls
+                        let error = Self.decodingError(try JSONSerialization.data(withJSONObject: edited))
+                        if tunable.controlTypes.contains(type) {
+                            #expect(error == nil, "\(type).\(tunable.path) = \(choice): \(String(describing: error))")
+                        } else {
+                            #expect(
+                                error?.keyPath == "controls[\(index)].\(tunable.path)", "\(type) has no \(tunable.path)"
+                            )
+                        }
+                    }
+                }
+            }
+        }
+        #expect(
+            seen == Set(["segmented", "tabBar", "lensMenu"] + GlassControl.Kind.allCases.map(\.rawValue)), "\(seen)")
+    }
+
+    @Test("An error's key path finds its line; a missing key finds its object's; a parser's line is kept")
+    func keyPathLines() {
+        let text = """
+            {
+              "canvas": {"width": 10, "height": 10},
+              "glass": [
+                {"shape": "circle"},
+                {
+                  "shape": "capsule",
+                  "optics": {
+                    "frost": 99
+                  }
+                }
+              ]
+            }
+            """
+        let lines = JSONKeyPathLines(text)
+        #expect(lines.line(of: "glass[1].optics.frost") == 8)
+        #expect(lines.line(of: "glass[1].optics") == 7)
+        #expect(lines.line(of: "glass[0]") == 4)
+        #expect(lines.line(of: "glass[0].frame") == 4, "a missing key: its object's line")
+        #expect(lines.line(of: "canvas.height") == 2)
+        #expect(lines.line(of: "", message: "not valid JSON: unexpected character at line 5, column 3") == 5)
+        #expect(JSONKeyPathLines("{\"a\": [1, ").line(of: "a[1]") == 1, "a cut text is scanned as far as it goes")
+    }
+
+    @Test("The render queue: a newer request from the same client replaces its waiting one; equal frames render once")
+    func renderQueueNewestWins() async throws {
+        let queue = RenderQueue<Int>(waitingLimit: 2)
+        defer { queue.stop() }
+        let gate = DispatchSemaphore(value: 0)
+        let counter = Counter()
+        let answers = Answers()
+        let group = DispatchGroup()
+        func submit(_ key: String, _ client: String, _ value: Int, blocking: Bool = false) {
+            group.enter()
+            DispatchQueue.global().async {
+                let answer = queue.render(key: key, client: client) {
+                    counter.add()
+                    if blocking { gate.wait() }
+                    return value
+                }
+                answers.record("\(client):\(key)", answer)
+                group.leave()
+            }
+        }
+        submit("busy", "a", 0, blocking: true)
+        try await Task.sleep(for: .milliseconds(200))
+        submit("first", "b", 1)
+        try await Task.sleep(for: .milliseconds(100))
+        submit("second", "b", 2)
+        try await Task.sleep(for: .milliseconds(100))
+        submit("second", "c", 2)
+        submit("other", "d", 3)
+        try await Task.sleep(for: .milliseconds(100))
+        submit("third", "e", 4)
+        try await Task.sleep(for: .milliseconds(200))
+        gate.signal()
+        group.wait()
+        #expect(answers.values["b:first"] == "superseded")
+        #expect(answers.values["b:second"] == "2" && answers.values["c:second"] == "2")
+        #expect(answers.values["e:third"] == "busy", "two renders were already waiting")
+        #expect(answers.values["a:busy"] == "0" && answers.values["d:other"] == "3")
+        #expect(counter.value == 3, "busy, second (shared by b and c) and other rendered; first never")
+        // A kept result answers again without rendering.
+        #expect(queue.render(key: "other", client: "z") { 99 }.description == "3")
+    }
+
+    @Test(
+        "The session: the token is required, errors name their key path and line, images stay in the folder, saves keep a backup"
+    )
+    func sessionAnswers() throws {
+        let folder = try temporaryFolder("serve-session")
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Samples")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("scenes"), withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("scenes/scene.json")
+        let text = try String(contentsOf: samples.appendingPathComponent("lens.json"), encoding: .utf8)
+        try Data(text.utf8).write(to: file)
+        try FileManager.default.copyItem(
+            at: samples.appendingPathComponent("titles.png"), to: folder.appendingPathComponent("scenes/titles.png"))
+        try FileManager.default.copyItem(
+            at: samples.appendingPathComponent("titles.png"), to: folder.appendingPathComponent("outside.png"))
+        let session = try ServeSession(
+            source: ServeSource(
+                file: file, text: text, name: "scene", folder: file.deletingLastPathComponent(), writable: true),
+            primary: LensRenderer(backend: .cpu), backendNote: nil, scale: nil, pixelBudget: Limits.maxPixels)
+        defer { session.stop() }
+        func ask(_ method: String, _ path: String, _ body: [String: Any]? = nil, token: Bool = true) throws -> (
+            Int, [String: Any]
+        ) {
+            let response = session.respond(
+                to: HTTPRequest(
+                    method: method, path: path, headers: token ? ["x-liquidlens-token": session.token] : [:],
+                    body: try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()))
+            let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+            return (response.status, object)
+        }
+
+        #expect(try ask("GET", "/api/state", token: false).0 == 403)
+        #expect(
+            session.respond(to: HTTPRequest(method: "GET", path: "/", query: ["token": session.token])).status == 200)
+        #expect(try ask("GET", "/nowhere").0 == 404)
+        #expect(try ask("PUT", "/api/save").0 == 405)
+        let (stateStatus, state) = try ask("GET", "/api/state")
+        #expect(stateStatus == 200 && state["text"] as? String == text && state["writable"] as? Bool == true)
+
+        let (status, rendered) = try ask("POST", "/api/render", ["scene": text, "view": "gpu"])
+        #expect(
+            status == 200 && rendered["width"] as? Int == 720 && rendered["renderedBy"] as? String == "cpu reference")
+        let image = try #require(
+            (rendered["image"] as? String)?.split(separator: ",").last.flatMap { Data(base64Encoded: String($0)) })
+        let cli = try LensRenderer(backend: .cpu).render(
+            Scene.load(contentsOf: file), baseDirectory: file.deletingLastPathComponent())
+        #expect(try PNGCodec.decode(image).pixels == cli.pixels, "the page's picture is the library's")
+
+        let invalid = text.replacingOccurrences(of: "\"frost\": 6", with: "\"frost\": -1")
+        let (invalidStatus, problem) = try ask("POST", "/api/render", ["scene": invalid])
+        #expect(invalidStatus == 400 && problem["keyPath"] as? String == "glass[0].optics.frost")
+        #expect(problem["line"] as? Int == 10, "\(problem)")
+
+        for mask in ["../outside.png", folder.appendingPathComponent("outside.png").path] {
+            let climbing = text.replacingOccurrences(of: "\"titles.png\"", with: "\"\(mask)\"")
+            let (climbStatus, refusal) = try ask("POST", "/api/render", ["scene": climbing])
+            #expect(climbStatus == 400)
+            #expect((refusal["error"] as? String)?.contains("outside the scene's folder") == true, "\(refusal)")
+        }
+
+        let (themeStatus, themeError) = try ask("POST", "/api/theme", ["scene": text])
+        #expect(themeStatus == 400 && (themeError["error"] as? String)?.contains("no \"theme\"") == true)
+        let themed = session.respond(
+            to: HTTPRequest(
+                method: "POST", path: "/api/theme", headers: ["x-liquidlens-token": session.token],
+                body: try JSONSerialization.data(withJSONObject: [
+                    "scene": text.replacingOccurrences(of: "\"glass\": [", with: "\"theme\": \"arctic\", \"glass\": [")
+                ])))
+        #expect(
+            themed.status == 200
+                && String(decoding: themed.body, as: UTF8.self) == ThemeExport.swift(ThemePreset.arctic.theme))
+
+        let edited = text.replacingOccurrences(of: "\"frost\": 6", with: "\"frost\": 9")
+        #expect(try ask("POST", "/api/save", ["scene": invalid]).0 == 400, "an invalid scene is not saved")
+        let (saveStatus, saved) = try ask("POST", "/api/save", ["scene": edited])
+        #expect(saveStatus == 200, "\(saved)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == edited)
+        #expect(try String(contentsOf: file.appendingPathExtension("bak"), encoding: .utf8) == text)
+        let (_, second) = try ask("POST", "/api/save", ["scene": text])
+        #expect(second["saved"] != nil)
+        #expect(
+            try String(contentsOf: file.appendingPathExtension("bak"), encoding: .utf8) == text,
+            "the backup is the file as it was before the session's first save")
+    }
+
+    @Test(
+        "In Chromium: sliders, the A/B toggle, invalid edits, export, save, file watching, drag, animation, load, faults, Ctrl-C"
+    )
+    func pageInBrowser() throws {
+        let work = try temporaryFolder("serve-browser")
+        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Samples")
+        let shot = work.appendingPathComponent("serve.png")
+        let facts = try runPython("check_serve.py", [cliBinary().path, samples.path, work.path, shot.path])
+        #expect(facts.contains("\"pageEqualsCLI\": \"720x440 px, every pixel equal\""), "\(facts)")
+        #expect(facts.contains("\"requests\": 2000"), "\(facts)")
+        let screenshot = try PNGCodec.read(contentsOf: shot)
+        #expect(screenshot.width >= 1000 && Set(screenshot.packed).count > 100, "a real page, not a blank one")
+        if ProcessInfo.processInfo.environment["LIQUIDLENS_RECORD_SCREENSHOTS"] == "1" {
+            let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(
+                    "Sources/LiquidLens/LiquidLens.docc/Resources/serve.png")
+            try? FileManager.default.removeItem(at: resources)
+            try FileManager.default.copyItem(at: shot, to: resources)
+        }
+    }
+}
+
+extension TunableValue: CustomTestStringConvertible {
+    public var testDescription: String { path }
+}
+
+extension RenderQueue.Answer: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .rendered(let value): "\(value)"
+        case .superseded: "superseded"
+        case .busy: "busy"
+        }
+    }
+}
+
+/// Renders counted across threads.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+
+/// Answers by request, across threads.
+private final class Answers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String: String] = [:]
+    func record<Outcome>(_ name: String, _ answer: RenderQueue<Outcome>.Answer) {
+        lock.withLock { stored[name] = answer.description }
+    }
+    var values: [String: String] { lock.withLock { stored } }
+}
