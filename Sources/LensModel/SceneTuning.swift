@@ -26,19 +26,27 @@ package struct TunableValue: Sendable {
     package let kind: Kind
     /// For control settings: the control types (`type` in JSON) that have the key.
     package let controlTypes: [String]
+    /// What the value is where the JSON has no key for it, when its object is absent too (a glass
+    /// without `lift` is fully lifted); nil: the range's lower end.
+    package let whenAbsent: Double?
 
-    init(_ path: String, _ label: String, _ group: String, _ kind: Kind, controlTypes: [String] = []) {
+    init(
+        _ path: String, _ label: String, _ group: String, _ kind: Kind, controlTypes: [String] = [],
+        whenAbsent: Double? = nil
+    ) {
         self.path = path
         self.label = label
         self.group = group
         self.kind = kind
         self.controlTypes = controlTypes
+        self.whenAbsent = whenAbsent
     }
 
     /// The value as JSON for a tuning page: `{"path", "label", "group", "type", …}`.
     package var json: [String: Any] {
         var object: [String: Any] = ["path": path, "label": label, "group": group]
         if !controlTypes.isEmpty { object["controlTypes"] = controlTypes }
+        if let whenAbsent { object["whenAbsent"] = whenAbsent }
         switch kind {
         case .number(let range, let step):
             object["type"] = "number"
@@ -81,7 +89,7 @@ package enum SceneTuning {
         TunableValue("optics.shadow.opacity", "shadow opacity", "Rim and shadow", .number(Limits.unit, step: 0.01)),
         TunableValue("blend", "group blend (pt)", "Shape", .number(Limits.blend, step: 0.5)),
         TunableValue("material", "material", "Material", .choice(materialNames)),
-        TunableValue("lift.progress", "lift", "Lift", .number(Limits.unit, step: 0.01)),
+        TunableValue("lift.progress", "lift", "Lift", .number(Limits.unit, step: 0.01), whenAbsent: 1),
         TunableValue("lift.restingFrost", "resting frost σ (pt)", "Lift", .number(Limits.frost, step: 0.25)),
         TunableValue("lift.restingShadow", "resting shadow", "Lift", .number(Limits.unit, step: 0.01)),
     ]

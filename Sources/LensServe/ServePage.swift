@@ -304,7 +304,7 @@ enum ServePage {
             range.setAttribute("aria-label", tunable.label);
             range.addEventListener("input", () => { number.value = range.value; setValue(tunable, scope, Number(range.value)); });
             number.addEventListener("change", () => { range.value = number.value; setValue(tunable, scope, Number(number.value)); });
-            row.refresh = () => { const v = currentValue(tunable, scope); const shown = typeof v === "number" ? v : tunable.min; if (document.activeElement !== range) range.value = shown; if (document.activeElement !== number) number.value = shown; };
+            row.refresh = () => { const v = currentValue(tunable, scope); const shown = typeof v === "number" ? v : (tunable.whenAbsent ?? tunable.min); if (document.activeElement !== range) range.value = shown; if (document.activeElement !== number) number.value = shown; };
           } else if (tunable.type === "color") {
             const color = add(document.createElement("input"));
             const alpha = add(document.createElement("input"));
