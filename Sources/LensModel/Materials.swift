@@ -252,6 +252,15 @@ public enum HighlightAnimation: String, Codable, Sendable, CaseIterable {
     case pulse
     /// The glass brightens by up to 0.06·intensity and back over 4 s, ease in-out.
     case breathe
+
+    /// Seconds before the animation repeats.
+    public var period: Double {
+        switch self {
+        case .shimmer: 2.5
+        case .pulse: 4
+        case .breathe: 8
+        }
+    }
 }
 
 /// An animated highlight and its strength.
@@ -285,18 +294,18 @@ public struct AnimatedHighlight: Codable, Sendable, Equatable {
 
     /// Multiplier of rim light and edge highlight at `time` (pulse), else 1.
     public func highlightScale(at time: Double) -> Double {
-        kind == .pulse ? 1 - 0.15 * intensity * Self.wave(time, period: 4) : 1
+        kind == .pulse ? 1 - 0.15 * intensity * Self.wave(time, period: HighlightAnimation.pulse.period) : 1
     }
 
     /// Brightness added at `time` (breathe), else 0.
     public func brightness(at time: Double) -> Double {
-        kind == .breathe ? 0.06 * intensity * Self.wave(time, period: 8) : 0
+        kind == .breathe ? 0.06 * intensity * Self.wave(time, period: HighlightAnimation.breathe.period) : 0
     }
 
     /// Where the shimmer band is along the glass's diagonal (−0.25…1.25), nil when not shimmering.
     public func shimmerPosition(at time: Double) -> Double? {
         guard kind == .shimmer else { return nil }
-        return -0.25 + 1.5 * (time / 2.5).truncatingRemainder(dividingBy: 1)
+        return -0.25 + 1.5 * (time / HighlightAnimation.shimmer.period).truncatingRemainder(dividingBy: 1)
     }
 }
 

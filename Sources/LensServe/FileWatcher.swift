@@ -9,7 +9,7 @@ package final class FileWatcher: @unchecked Sendable {
     /// Seconds between looks.
     package static let interval = 0.25
     /// Called on the watcher's thread with the file's new text.
-    package var onChange: (@Sendable (String) -> Void)?
+    private let onChange: @Sendable (String) -> Void
 
     private let url: URL
     private let lock = NSLock()
@@ -17,9 +17,10 @@ package final class FileWatcher: @unchecked Sendable {
     private var stamp: (size: Int, seconds: Int, nanoseconds: Int)?
     private var stopped = false
 
-    /// Watches `url`, whose text is `text` now.
-    package init(url: URL, text: String) {
+    /// Watches `url`, whose text is `text` now, calling `onChange` with each new text.
+    package init(url: URL, text: String, onChange: @escaping @Sendable (String) -> Void) {
         self.url = url
+        self.onChange = onChange
         known = text
         stamp = Self.stamp(of: url)
         let thread = Thread { [weak self] in
@@ -62,7 +63,7 @@ package final class FileWatcher: @unchecked Sendable {
         let changed = text != known
         known = text
         lock.unlock()
-        if changed { onChange?(text) }
+        if changed { onChange(text) }
         return true
     }
 

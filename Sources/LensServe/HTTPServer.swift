@@ -55,14 +55,18 @@ package struct ServerError: Error, CustomStringConvertible {
     package let description: String
 }
 
-/// A small HTTP server on libmicrohttpd: a thread per connection, bodies buffered up to
-/// ``bodyLimit`` (larger ones answered 413 unread), connections idle for ``idleTimeout`` seconds
+/// A small HTTP server on libmicrohttpd: a thread per connection; each request first shown to
+/// `admit` without its body (a refusal is answered before the body is read), bodies buffered
+/// up to ``bodyLimit`` (a larger one is answered 413, at once when its `Content-Length` says so),
+/// a connection idle for ``idleTimeout`` seconds or still sending after ``uploadDeadline``
 /// closed. The handler runs on the connection's thread and may block (a render).
 package final class HTTPServer: @unchecked Sendable {
     /// The largest request body read.
     package static let bodyLimit = 1 << 20
     /// Seconds a connection may stay idle, including mid-request.
     package static let idleTimeout: UInt32 = 10
+    /// Seconds a request's body may take to arrive, however steadily.
+    package static let uploadDeadline = 30.0
     /// Connections served at once; more wait in the listen queue.
     package static let connectionLimit: UInt32 = 64
 
@@ -70,16 +74,25 @@ package final class HTTPServer: @unchecked Sendable {
     package private(set) var port: UInt16 = 0
     /// The address listened on, as given.
     package let host: String
+    fileprivate let admit: @Sendable (HTTPRequest) -> HTTPResponse?
     fileprivate let handler: @Sendable (HTTPRequest) -> HTTPResponse
     private var daemon: OpaquePointer?
 
-    /// Listens on `host` (an IPv4 or IPv6 address, or `localhost`) and `port` (0: any free one).
-    package init(host: String, port: UInt16, handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws {
+    /// Listens on `host` (an IPv4 or IPv6 address, or `localhost`; `::` takes IPv4 too) and
+    /// `port` (0: any free one). `admit` sees each request without its body and may refuse it;
+    /// `handler` answers the whole request.
+    package init(
+        host: String, port: UInt16, admit: @escaping @Sendable (HTTPRequest) -> HTTPResponse? = { _ in nil },
+        handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+    ) throws {
         self.host = host
+        self.admit = admit
         self.handler = handler
         var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue)
         let address = try Self.socketAddress(host: host, port: port)
-        if address.count == MemoryLayout<sockaddr_in6>.size { flags |= UInt32(MHD_USE_IPv6.rawValue) }
+        if address.count == MemoryLayout<sockaddr_in6>.size {
+            flags |= UInt32((host == "::" ? MHD_USE_DUAL_STACK : MHD_USE_IPv6).rawValue)
+        }
         let started: OpaquePointer? = address.withUnsafeBytes { addressBytes in
             let options = [
                 MHD_OptionItem(option: MHD_OPTION.CONNECTION_TIMEOUT, value: Int(Self.idleTimeout), ptr_value: nil),
@@ -139,6 +152,7 @@ package final class HTTPServer: @unchecked Sendable {
 private final class PendingBody {
     var data = Data()
     var tooLarge = false
+    let started = Date()
 }
 
 /// libmicrohttpd's access handler: called first with no body context (one is made), then with
@@ -146,12 +160,26 @@ private final class PendingBody {
 private let answerRequest: MHD_AccessHandlerCallback = {
     context, connection, url, method, _, uploadData, uploadSize, requestContext in
     guard let context, let connection, let requestContext, let uploadSize else { return MHD_Result.NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    func head() -> HTTPRequest {
+        HTTPRequest(
+            method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+            query: connectionValues(connection, MHD_ValueKind.GET_ARGUMENT_KIND),
+            headers: connectionValues(connection, MHD_ValueKind.HEADER_KIND))
+    }
     guard let stored = requestContext.pointee else {
+        let head = head()
+        if let length = head.headers["content-length"].flatMap(Int.init), length > HTTPServer.bodyLimit {
+            return queue(.error(413, "the request body is over \(HTTPServer.bodyLimit) bytes"), on: connection)
+        }
+        if let refusal = server.admit(head) { return queue(refusal, on: connection) }
         requestContext.pointee = Unmanaged.passRetained(PendingBody()).toOpaque()
         return MHD_Result.YES
     }
     let pending = Unmanaged<PendingBody>.fromOpaque(stored).takeUnretainedValue()
     if uploadSize.pointee > 0 {
+        // A body that trickles in is dropped: the connection is closed.
+        guard Date().timeIntervalSince(pending.started) < HTTPServer.uploadDeadline else { return MHD_Result.NO }
         if !pending.tooLarge, let uploadData {
             if pending.data.count + uploadSize.pointee > HTTPServer.bodyLimit {
                 pending.tooLarge = true
@@ -164,18 +192,11 @@ private let answerRequest: MHD_AccessHandlerCallback = {
         uploadSize.pointee = 0
         return MHD_Result.YES
     }
-    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
-    let response: HTTPResponse
-    if pending.tooLarge {
-        response = .error(413, "the request body is over \(HTTPServer.bodyLimit) bytes")
-    } else {
-        let target = url.map { String(cString: $0) } ?? "/"
-        response = server.handler(
-            HTTPRequest(
-                method: method.map { String(cString: $0) } ?? "GET", path: target,
-                query: connectionValues(connection, MHD_ValueKind.GET_ARGUMENT_KIND),
-                headers: connectionValues(connection, MHD_ValueKind.HEADER_KIND), body: pending.data))
-    }
+    var request = head()
+    request.body = pending.data
+    let response =
+        pending.tooLarge
+        ? .error(413, "the request body is over \(HTTPServer.bodyLimit) bytes") : server.handler(request)
     return queue(response, on: connection)
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 
 /// The line on which each key path of a JSON text starts (`glass[0].optics.frost` → the line of
 /// `"frost"`), so an editor can put a scene error beside the line it is about.
@@ -49,27 +50,30 @@ package struct JSONKeyPathLines {
         }
     }
 
-    /// Scans one value at `path`; false where the text stops being JSON.
-    private mutating func scanValue(path: String) -> Bool {
+    /// Scans one value at `path`, `depth` arrays and objects deep; false where the text stops
+    /// being JSON or nests deeper than a scene may (the decoder refuses those anyway).
+    private mutating func scanValue(path: String, depth: Int = 0) -> Bool {
         skipSpace()
-        guard offset < bytes.count else { return false }
+        guard offset < bytes.count, depth <= Limits.jsonNesting else { return false }
         if lines[path] == nil { lines[path] = line }
         switch bytes[offset] {
         case UInt8(ascii: "{"):
             offset += 1
-            return scanMembers(path: path)
+            return scanMembers(path: path, depth: depth + 1)
         case UInt8(ascii: "["):
             offset += 1
-            return scanElements(path: path)
+            return scanElements(path: path, depth: depth + 1)
         case UInt8(ascii: "\""):
             return scanString() != nil
         default:
-            while offset < bytes.count, !",]}\n \t\r".utf8.contains(bytes[offset]) { offset += 1 }
-            return true
+            // A number, true, false or null; a stray `]`, `}`, `:` or `,` here is no value.
+            let start = offset
+            while offset < bytes.count, !",]}:\n \t\r".utf8.contains(bytes[offset]) { offset += 1 }
+            return offset > start
         }
     }
 
-    private mutating func scanMembers(path: String) -> Bool {
+    private mutating func scanMembers(path: String, depth: Int) -> Bool {
         while true {
             skipSpace()
             guard offset < bytes.count else { return false }
@@ -88,11 +92,11 @@ package struct JSONKeyPathLines {
             skipSpace()
             guard offset < bytes.count, bytes[offset] == UInt8(ascii: ":") else { return false }
             offset += 1
-            guard scanValue(path: child) else { return false }
+            guard scanValue(path: child, depth: depth) else { return false }
         }
     }
 
-    private mutating func scanElements(path: String) -> Bool {
+    private mutating func scanElements(path: String, depth: Int) -> Bool {
         var index = 0
         while true {
             skipSpace()
@@ -105,7 +109,7 @@ package struct JSONKeyPathLines {
                 offset += 1
                 continue
             }
-            guard scanValue(path: "\(path)[\(index)]") else { return false }
+            guard scanValue(path: "\(path)[\(index)]", depth: depth) else { return false }
             index += 1
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 /// newer one from the same client replaces it (its request is answered "superseded"); clients
 /// asking for the same frame share one render; the last results are kept for those who ask again.
 /// Nothing grows with the requests: at most ``waitingLimit`` renders wait, the rest are told
-/// the server is busy.
+/// the server is busy. Its thread runs until ``stop()``.
 package final class RenderQueue<Outcome: Sendable>: @unchecked Sendable {
     /// What a request gets back.
     package enum Answer: Sendable {
@@ -39,10 +39,12 @@ package final class RenderQueue<Outcome: Sendable>: @unchecked Sendable {
     private var stopped = false
     private var worker: Thread?
 
-    package init(waitingLimit: Int = 64, keptResults: Int = 8) {
+    /// A queue holding at most `waitingLimit` waiting renders (fewer than the server's
+    /// connections, so that a full queue answers busy rather than holding every connection).
+    package init(waitingLimit: Int = 16, keptResults: Int = 8) {
         self.waitingLimit = waitingLimit
         self.keptResults = keptResults
-        let thread = Thread { [unowned self] in self.serve() }
+        let thread = Thread { self.serve() }
         thread.name = "liquidlens render queue"
         worker = thread
         thread.start()
@@ -53,11 +55,8 @@ package final class RenderQueue<Outcome: Sendable>: @unchecked Sendable {
     package func render(key: String, client: String, work: @escaping () -> Outcome) -> Answer {
         condition.lock()
         defer { condition.unlock() }
+        withdrawWaiting(client, except: key)
         if let found = kept.first(where: { $0.key == key }) { return .rendered(found.outcome) }
-        for job in waiting where job.clients.contains(client) && job.key != key {
-            job.clients.remove(client)
-        }
-        waiting.removeAll { $0.clients.isEmpty }
         let job: Job
         if let shared = running?.key == key ? running : waiting.first(where: { $0.key == key }) {
             shared.clients.insert(client)
@@ -74,6 +73,24 @@ package final class RenderQueue<Outcome: Sendable>: @unchecked Sendable {
             condition.wait()
         }
         return job.outcome.map { .rendered($0) } ?? .busy
+    }
+
+    /// Withdraws `client` from the renders it waits for that have not started (its newest edit
+    /// could not be rendered at all, an invalid scene): they are answered superseded.
+    package func withdraw(_ client: String) {
+        condition.lock()
+        withdrawWaiting(client, except: nil)
+        condition.unlock()
+    }
+
+    /// Takes `client` off every waiting render but `key`'s, drops those no one waits for and
+    /// wakes their requests; the lock is held.
+    private func withdrawWaiting(_ client: String, except key: String?) {
+        for job in waiting where job.clients.contains(client) && job.key != key {
+            job.clients.remove(client)
+        }
+        waiting.removeAll { $0.clients.isEmpty }
+        condition.broadcast()
     }
 
     /// Ends the worker once the render under way is done; waiting requests are answered busy.

@@ -34,7 +34,7 @@ enum ServePage {
         [hidden] { display: none !important; }
         header { display: flex; gap: 1em; align-items: baseline; padding: 8px 16px; border-bottom: 1px solid #8884; }
         header h1 { font-size: 16px; margin: 0; }
-        #banner { background: #fd4; color: #000; padding: 6px 16px; }
+        #banner, .notice { background: #fd4; color: #000; padding: 6px 16px; }
         main { display: grid; grid-template-columns: minmax(0, 3fr) minmax(340px, 1fr); grid-template-rows: auto 1fr; gap: 12px; padding: 12px 16px; }
         #picture-pane { grid-column: 1; }
         #controls-pane { grid-column: 2; grid-row: 1 / span 2; overflow: auto; max-height: calc(100vh - 60px); }
@@ -63,6 +63,7 @@ enum ServePage {
         <body>
         <header><h1>LiquidLens</h1><span id="name"></span><span id="status" aria-live="polite"></span></header>
         <div id="banner" role="status" hidden></div>
+        <div id="file-changed" class="notice" role="status" hidden>The file changed on disk while this page has edits not saved. <button type="button" id="load-file">Load the file's version</button> (your edits here are replaced) or keep editing (Save overwrites it).</div>
         <main>
         <section id="picture-pane" aria-label="Picture">
           <div class="toolbar" role="group" aria-label="View">
@@ -101,7 +102,7 @@ enum ServePage {
         const client = Array.from(crypto.getRandomValues(new Uint8Array(8)), b => b.toString(16).padStart(2, "0")).join("");
         const $ = id => document.getElementById(id);
         const page = { version: 0, name: "scene", tunables: null, effective: null, view: "gpu", time: 0, duration: 0,
-          animated: false, selected: 0, sequence: 0, shown: 0, playing: false, structure: "" };
+          animated: false, selected: 0, sequence: 0, shown: 0, errorSequence: 0, playing: 0, structure: "", loadedText: "" };
         // What the browser tests read.
         window.liquidlens = { latencies: [], renders: 0, lastAnswer: null, lastError: null, lastExport: null };
 
@@ -125,10 +126,25 @@ enum ServePage {
           $("name").textContent = state.file || state.name;
           $("save").hidden = !state.writable;
           if (state.backendNote) banner(state.backendNote);
-          setText(state.text);
+          if (!first && $("source").value !== page.loadedText) {
+            // Edits not saved yet are not thrown away: the page offers the file's version instead.
+            page.fileText = state.text;
+            $("file-changed").hidden = false;
+            return;
+          }
+          loadText(state.text);
           if (!first) $("status").textContent = "reloaded from the file";
+        }
+        function loadText(text) {
+          page.loadedText = text;
+          $("file-changed").hidden = true;
+          setText(text);
           render("file");
         }
+        $("load-file").addEventListener("click", () => {
+          loadText(page.fileText);
+          $("status").textContent = "reloaded from the file; your edits were replaced";
+        });
 
         // MARK: the editor
         function setText(text) { $("source").value = text; updateGutter(); }
@@ -184,31 +200,32 @@ enum ServePage {
           const body = JSON.stringify({ scene: $("source").value, time: page.time, view: page.view, client });
           return api("/api/render", { method: "POST", body, headers: { "Content-Type": "application/json" } })
             .then(async response => [response, await response.json()])
-            .then(([response, answer]) => {
-              if (response.status === 409 || sequence < page.shown) return;
-              if (!response.ok) { if (sequence === page.sequence) showError(answer); return; }
+            .then(async ([response, answer]) => {
+              // Newest wins: an answer older than the picture shown, or than an error shown, is dropped.
+              if (response.status === 409 || sequence < page.shown || sequence < page.errorSequence) return;
+              if (!response.ok) {
+                if (sequence === page.sequence) { page.errorSequence = sequence; showError(answer); }
+                return;
+              }
+              const decoded = new Image();
+              decoded.src = answer.image;
+              await decoded.decode().catch(() => {});
+              if (sequence < page.shown || sequence < page.errorSequence) return;
               page.shown = sequence;
               window.liquidlens.lastAnswer = answer;
               clearError();
               page.effective = answer.effective;
-              const picture = $("picture");
-              return new Promise(resolve => {
-                picture.onload = () => {
-                  const latency = performance.now() - started;
-                  if (reason === "edit") window.liquidlens.latencies.push(latency);
-                  window.liquidlens.renders += 1;
-                  picture.dataset.sequence = sequence;
-                  $("timing").textContent = answer.renderMs.toFixed(1) + " ms to render · " + latency.toFixed(0) + " ms from edit to picture";
-                  resolve();
-                };
-                if (picture.src === answer.image) picture.onload(); else picture.src = answer.image;
-                let said = "Rendered by " + answer.renderedBy + ", " + answer.width + "×" + answer.height + " px";
-                if (answer.view === "diff") said += " · " + answer.differentPixels + " pixels differ, largest difference " + answer.largestDifference + "/255";
-                $("rendered-by").textContent = said;
-                if (answer.backendNote) banner(answer.backendNote);
-                updateTimeline(answer);
-                updateControls();
-              });
+              $("picture").src = answer.image;
+              const latency = performance.now() - started;
+              if (reason === "edit") window.liquidlens.latencies.push(latency);
+              window.liquidlens.renders += 1;
+              $("timing").textContent = answer.renderMs.toFixed(1) + " ms to render · " + latency.toFixed(0) + " ms from edit to picture";
+              let said = "Rendered by " + answer.renderedBy + ", " + answer.width + "×" + answer.height + " px";
+              if (answer.view === "diff") said += " · " + answer.differentPixels + " pixels differ, largest difference " + answer.largestDifference + "/255";
+              $("rendered-by").textContent = said;
+              if (answer.backendNote) banner(answer.backendNote);
+              updateTimeline(answer);
+              updateControls();
             })
             .catch(error => banner("The server did not answer: " + error.message));
         }
@@ -228,13 +245,18 @@ enum ServePage {
         }
         $("time").addEventListener("input", () => { page.time = Number($("time").value); render("edit"); });
         $("play").addEventListener("click", async () => {
-          page.playing = !page.playing;
-          $("play").textContent = page.playing ? "Pause" : "Play";
+          // Each press starts a new generation; a loop from an earlier one sees it and ends.
+          const generation = page.playing ? 0 : Date.now();
+          page.playing = generation;
+          $("play").textContent = generation ? "Pause" : "Play";
           const start = performance.now() - page.time * 1000;
-          while (page.playing) {
+          while (page.playing === generation && generation) {
             page.time = ((performance.now() - start) / 1000) % Math.max(page.duration, 0.01);
             $("time").value = page.time;
+            $("time-label").textContent = page.time.toFixed(2) + " s";
             await render("play");
+            await new Promise(resolve => requestAnimationFrame(resolve));
+            if (window.liquidlens.lastError) { page.playing = 0; $("play").textContent = "Play"; }
           }
         });
 
@@ -247,9 +269,12 @@ enum ServePage {
           return path.split(".").reduce((value, key) => value == null ? undefined : value[key], object);
         }
         function glassTarget(scene) { return scene && Array.isArray(scene.glass) ? scene.glass[page.selected] : undefined; }
+        function parsedQuietly() {
+          try { return JSON.parse($("source").value); } catch (error) { return null; }
+        }
         function currentValue(tunable, scope) {
           if (scope === "glass") {
-            const own = lookup(glassTarget(parsed()), tunable.path);
+            const own = lookup(glassTarget(parsedQuietly()), tunable.path);
             return own !== undefined ? own : lookup(glassTarget(page.effective), tunable.path);
           }
           const controls = (page.effective && page.effective.controls) || [];
@@ -303,7 +328,7 @@ enum ServePage {
             for (const input of [range, number]) { input.min = tunable.min; input.max = tunable.max; input.step = tunable.step; }
             range.setAttribute("aria-label", tunable.label);
             range.addEventListener("input", () => { number.value = range.value; setValue(tunable, scope, Number(range.value)); });
-            number.addEventListener("change", () => { range.value = number.value; setValue(tunable, scope, Number(number.value)); });
+            number.addEventListener("change", () => { if (number.value === "") return; range.value = number.value; setValue(tunable, scope, Number(number.value)); });
             row.refresh = () => { const v = currentValue(tunable, scope); const shown = typeof v === "number" ? v : (tunable.whenAbsent ?? tunable.min); if (document.activeElement !== range) range.value = shown; if (document.activeElement !== number) number.value = shown; };
           } else if (tunable.type === "color") {
             const color = add(document.createElement("input"));
@@ -426,6 +451,7 @@ enum ServePage {
           document.body.appendChild(link);
           link.click();
           link.remove();
+          if (typeof blob !== "string") setTimeout(() => URL.revokeObjectURL(link.href), 1000);
           window.liquidlens.lastExport = { name, text };
           $("export-note").textContent = "exported " + name;
         }
@@ -445,6 +471,7 @@ enum ServePage {
           const answer = await response.json();
           if (!response.ok) { $("export-note").textContent = answer.error; return; }
           page.version = answer.version;
+          page.loadedText = $("source").value;
           $("export-note").textContent = "saved " + answer.saved + " (the file before this session: " + answer.backup + ")";
         });
 

@@ -60,8 +60,8 @@ package final class ServeSession: @unchecked Sendable {
     private let folderPath: String
     private let scale: Double?
     private let pixelBudget: Int
-    private let queue = RenderQueue<Result<RenderedView, ServeProblem>>()
-    private let watcher: FileWatcher?
+    private let queue: RenderQueue<Result<RenderedView, ServeProblem>>
+    private var watcher: FileWatcher?
 
     // Used by the render queue's thread only.
     private var primary: LensRenderer
@@ -89,11 +89,13 @@ package final class ServeSession: @unchecked Sendable {
         reference = try LensRenderer(backend: .cpu)
         folderPath = Self.realPath(source.folder.path) ?? source.folder.standardizedFileURL.path
         text = source.text
-        watcher = source.file.map { FileWatcher(url: $0, text: source.text) }
-        watcher?.onChange = { [weak self] text in self?.fileChanged(text) }
+        queue = RenderQueue()
+        watcher = source.file.map { file in
+            FileWatcher(url: file, text: source.text) { [weak self] text in self?.fileChanged(text) }
+        }
     }
 
-    /// Stops watching and rendering.
+    /// Stops watching and rendering: requests waiting for a render are answered busy.
     package func stop() {
         watcher?.stop()
         queue.stop()
@@ -106,15 +108,22 @@ package final class ServeSession: @unchecked Sendable {
             .joined()
     }
 
-    /// The answer to `request`; never throws, errors are JSON with a message.
-    package func respond(to request: HTTPRequest) -> HTTPResponse {
-        let path = request.path
-        guard path == "/" || path.hasPrefix("/api/") else {
-            return .error(404, "no such page: \(path); the page is at / with its token")
+    /// The refusal of a request without a known path or the token, from its head alone (the
+    /// server answers it before reading the body); nil to go on.
+    package func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        guard request.path == "/" || request.path.hasPrefix("/api/") else {
+            return .error(404, "no such page: \(request.path); the page is at / with its token")
         }
         guard hasToken(request) else {
             return .error(403, "this request needs the token in the URL that liquidlens serve printed")
         }
+        return nil
+    }
+
+    /// The answer to `request`; never throws, errors are JSON with a message.
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
+        if let refusal = admit(request) { return refusal }
+        let path = request.path
         switch (request.method, path) {
         case ("GET", "/"):
             return ServePage.response(token: token)
@@ -161,11 +170,13 @@ package final class ServeSession: @unchecked Sendable {
         return .json(200, object)
     }
 
+    /// Another program saved the file (what this session saved itself is not news).
     private func fileChanged(_ newText: String) {
-        lock.lock()
-        text = newText
-        version += 1
-        lock.unlock()
+        lock.withLock {
+            guard newText != text else { return }
+            text = newText
+            version += 1
+        }
     }
 
     // MARK: Render
@@ -192,14 +203,16 @@ package final class ServeSession: @unchecked Sendable {
         guard time.isFinite, Limits.time.contains(time) else {
             return .error(400, "time \(time): expected seconds in 0…\(Limits.time.upperBound.formatted)")
         }
+        let client = request.client ?? "anonymous"
         let scene: Scene
         do {
             scene = try Scene.decode(Data(request.scene.utf8))
-        } catch let error as SceneError {
+        } catch {
+            // The newest edit cannot be drawn: the client's older renders not yet started go too.
+            queue.withdraw(client)
+            guard let error = error as? SceneError else { return .error(400, "\(error)") }
             return problem(
                 ServeProblem(status: 400, message: error.message, keyPath: error.keyPath), text: request.scene)
-        } catch {
-            return .error(400, "\(error)")
         }
         let effective = (try? JSONEncoder().encode(scene)).flatMap { try? JSONSerialization.jsonObject(with: $0) }
         let frame = Self.isAnimated(scene) ? scene.frame(at: time) : scene
@@ -207,7 +220,7 @@ package final class ServeSession: @unchecked Sendable {
         encoder.outputFormatting = .sortedKeys
         guard let canonical = try? encoder.encode(frame) else { return .error(500, "the scene cannot be encoded") }
         let key = view.rawValue + String(decoding: canonical, as: UTF8.self)
-        switch queue.render(key: key, client: request.client ?? "anonymous", work: { self.draw(frame, view) }) {
+        switch queue.render(key: key, client: client, work: { self.draw(frame, view) }) {
         case .superseded:
             return .json(409, ["superseded": true, "error": "a newer edit from this page replaced this render"])
         case .busy:
@@ -232,8 +245,12 @@ package final class ServeSession: @unchecked Sendable {
         }
     }
 
-    /// A scene problem as the page shows it: the message, the key path and its line in `text`.
+    /// A scene problem as the page shows it: the message, the key path and its line in `text`
+    /// (none for a problem that is about no place in it, such as a device failure).
     private func problem(_ problem: ServeProblem, text: String) -> HTTPResponse {
+        guard !problem.keyPath.isEmpty || problem.message.contains("at line") else {
+            return .error(problem.status, problem.message, ["keyPath": problem.keyPath])
+        }
         let line = JSONKeyPathLines(text).line(of: problem.keyPath, message: problem.message)
         return .error(problem.status, problem.message, ["keyPath": problem.keyPath, "line": line])
     }
@@ -243,9 +260,9 @@ package final class ServeSession: @unchecked Sendable {
         scene.animation != nil || scene.glass.contains { $0.highlight != nil }
     }
 
-    /// The animation's length; a highlight pulse's cycle (4 s) for a highlight alone.
+    /// The animation's length; for highlights alone, the longest highlight's period.
     private static func duration(_ scene: Scene) -> Double {
-        scene.animation?.duration ?? 4
+        scene.animation?.duration ?? scene.glass.compactMap { $0.highlight?.kind.period }.max() ?? 0
     }
 
     /// Resolves and renders `frame` for `view`, on the render queue's thread.
@@ -258,6 +275,7 @@ package final class ServeSession: @unchecked Sendable {
             let resolver = SceneResolver(
                 loadImage: { path, scale in
                     let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+                    // The path checked is the path read: a link swapped in between reads nothing outside.
                     let real = Self.realPath(url.path) ?? url.standardizedFileURL.path
                     guard real.hasPrefix(folderPath + "/") else {
                         throw SceneError(
@@ -266,7 +284,7 @@ package final class ServeSession: @unchecked Sendable {
                                 "image \(path) is outside the scene's folder \(folderPath); serve reads only files inside it"
                         )
                     }
-                    return try LensRenderer.sharedImages.image(at: url, scale: scale)
+                    return try LensRenderer.sharedImages.image(at: URL(fileURLWithPath: real), scale: scale)
                 }, text: frame.needsText ? try LensRenderer.sharedText() : nil, cache: resolveCache,
                 pixelBudget: pixelBudget)
             parameters = try resolver.resolve(frame, scale: scale)
@@ -315,7 +333,7 @@ package final class ServeSession: @unchecked Sendable {
                 image,
                 "vulkan, \(device.name)" + (standIn ? " (the CPU reference stood in while its pipelines compiled)" : "")
             )
-        } catch {
+        } catch let error as VulkanError {
             guard primary.activeBackend == .vulkan else { throw error }
             primary = reference
             lock.lock()

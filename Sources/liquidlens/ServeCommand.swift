@@ -52,7 +52,7 @@ struct ServeCommand: Command {
             pixelBudget: CommandEnvironment.pixelBudget)
         let server: HTTPServer
         do {
-            server = try HTTPServer(host: host, port: UInt16(port)) { session.respond(to: $0) }
+            server = try HTTPServer(host: host, port: UInt16(port), admit: session.admit) { session.respond(to: $0) }
         } catch let error as ServerError {
             throw CommandFailure(message: error.description)
         }
@@ -73,8 +73,10 @@ struct ServeCommand: Command {
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
-        server.stop()
+        // The session first: requests waiting for a render are answered at once, so the
+        // server's connections end and it can stop.
         session.stop()
+        server.stop()
         let file = source.file.map { $0.lastPathComponent } ?? "nothing"
         print(
             "stopped (\(received == SIGINT ? "Ctrl-C" : "SIGTERM")); \(writes ? "\(file) holds what the page saved" : "\(file) untouched")"

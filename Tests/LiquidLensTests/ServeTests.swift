@@ -138,6 +138,10 @@ struct ServeTests {
         #expect(lines.line(of: "canvas.height") == 2)
         #expect(lines.line(of: "", message: "not valid JSON: unexpected character at line 5, column 3") == 5)
         #expect(JSONKeyPathLines("{\"a\": [1, ").line(of: "a[1]") == 1, "a cut text is scanned as far as it goes")
+        #expect(JSONKeyPathLines("{\"glass\":[{\"x\":1}}\n").line(of: "glass[0].x") == 1, "a stray } ends the scan")
+        #expect(JSONKeyPathLines("[1, :, 2]").line(of: "[2]") == 1, "a stray : ends the scan")
+        let deep = String(repeating: "[", count: 1 << 20)
+        #expect(JSONKeyPathLines(deep).line(of: "") == 1, "nesting past the decoder's limit is not followed")
     }
 
     @Test("The render queue: a newer request from the same client replaces its waiting one; equal frames render once")

@@ -109,6 +109,14 @@ class Server:
         return status, self.process.stdout.read(), self.process.stderr.read()
 
 
+def quietly(call, *arguments):
+    """`call`, for a request that the server may drop as it stops."""
+    try:
+        call(*arguments)
+    except OSError:
+        pass
+
+
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -167,9 +175,20 @@ def check_security(server, facts):
     status, answer = server.json("DELETE", "/api/render")
     if status != 405:
         fail(f"DELETE /api/render got {status}")
-    status, answer = server.json("POST", "/api/render", b"x" * (2 << 20))
+    # A 2 MiB body is refused from its Content-Length, before it is sent; one sent in chunks,
+    # without a length, is refused once it passes 1 MiB.
+    sock = socket.create_connection((server.host, server.port), timeout=20)
+    sock.sendall(b"POST /api/render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                 + f"X-LiquidLens-Token: {server.token}\r\nContent-Length: {2 << 20}\r\n\r\n".encode())
+    head = sock.recv(4096).decode(errors="replace")
+    sock.close()
+    if not head.startswith("HTTP/1.1 413"):
+        fail(f"a 2 MiB Content-Length got {head[:60]!r}")
+    chunk = b"x" * (256 << 10)
+    chunks = b"".join(b"%x\r\n" % len(chunk) + chunk + b"\r\n" for _ in range(5)) + b"0\r\n\r\n"
+    status, _, _ = server.request("POST", "/api/render", chunks, headers={"Transfer-Encoding": "chunked"})
     if status != 413:
-        fail(f"a 2 MiB body got {status}")
+        fail(f"a 1.25 MiB chunked body got {status}")
     status, answer = server.json("POST", "/api/render", b"not json")
     if status != 400:
         fail(f"a body that is not JSON got {status}")
@@ -289,14 +308,28 @@ def check_page(driver, server, binary, folder, work, screenshot, facts):
         fail(f"dragging the glass 40 px moved it from {glass_before} to {glass_after}")
     facts["dragMovedPoints"] = moved
 
-    # Another editor saves the file: the page follows.
+    # Another editor saves the file while the page has unsaved edits (the drag): the page keeps
+    # them and offers the file's version; taken, and saved again elsewhere, it follows at once.
     edited = json.loads(saved)
     edited["glass"][0]["optics"]["tint"] = "#ffffff30"
-    renders = driver.execute_script("return window.liquidlens.renders")
+    dragged_text = driver.find_element(By.ID, "source").get_attribute("value")
     (folder / "scene.json").write_text(json.dumps(edited, indent=1))
+    WebDriverWait(driver, 10).until(lambda d: d.find_element(By.ID, "file-changed").is_displayed())
+    if driver.find_element(By.ID, "source").get_attribute("value") != dragged_text:
+        fail("a save by another program replaced edits the page had not saved")
+    renders = driver.execute_script("return window.liquidlens.renders")
+    driver.find_element(By.ID, "load-file").click()
     WebDriverWait(driver, 10).until(
         lambda d: "#ffffff30" in d.find_element(By.ID, "source").get_attribute("value"))
     wait_for_renders(driver, renders + 1)
+    edited["glass"][0]["optics"]["tint"] = "#ffffff38"
+    renders = driver.execute_script("return window.liquidlens.renders")
+    (folder / "scene.json").write_text(json.dumps(edited, indent=1))
+    WebDriverWait(driver, 10).until(
+        lambda d: "#ffffff38" in d.find_element(By.ID, "source").get_attribute("value"))
+    wait_for_renders(driver, renders + 1)
+    if driver.find_element(By.ID, "file-changed").is_displayed():
+        fail("a page with no unsaved edits asked before following the file")
     facts["fileWatch"] = driver.find_element(By.ID, "status").text
 
     driver.save_screenshot(str(screenshot))
@@ -414,6 +447,23 @@ def check_load(server, facts):
     facts["hangUp"] = "the next render answered 200"
 
 
+def check_dual_stack(binary, folder, facts):
+    """`--host ::` listens on IPv6 and IPv4 both; the warning says it is not only this machine."""
+    server = Server(binary, ["scene.json", "--host", "::", "--backend", "cpu"], folder)
+    try:
+        for host in ("127.0.0.1", "::1"):
+            connection = http.client.HTTPConnection(host, server.port, timeout=20)
+            connection.request("GET", "/api/state", headers={"X-LiquidLens-Token": server.token})
+            if connection.getresponse().status != 200:
+                fail(f"--host :: does not answer on {host}")
+            connection.close()
+    finally:
+        status, out, err = server.stop()
+    if "warning: listening on ::" not in err:
+        fail(f"--host :: gave no warning: {err!r}")
+    facts["dualStack"] = "--host :: answers on 127.0.0.1 and ::1, with a warning"
+
+
 def check_vulkan_failure(driver, binary, folder, facts):
     server = Server(binary, ["scene.json", "--backend", "vulkan"], folder, {"LIQUIDLENS_INJECT_DEVICE_LOST": "1"})
     try:
@@ -487,10 +537,25 @@ def main(binary, samples, work, screenshot):
         check_security(server, facts)
         check_page(driver, server, binary, folder, work, pathlib.Path(screenshot), facts)
         check_load(server, facts)
+        # Ctrl-C while renders wait: they are answered at once and the server stops.
+        _, state = server.json("GET", "/api/state")
+        waiting = []
+        for number in range(8):
+            scene = json.loads(state["text"])
+            scene["glass"][0]["optics"]["frost"] = 20 + number
+            body = {"scene": json.dumps(scene), "client": f"stop-{number}"}
+            waiting.append(threading.Thread(target=lambda b=body: quietly(server.request, "POST", "/api/render", b)))
+            waiting[-1].start()
+        time.sleep(0.3)
+        started = time.time()
         status, out, err = server.stop()
         if status != 0 or "holds what the page saved" not in out:
             fail(f"Ctrl-C: exit {status}, said {out!r} {err!r}")
+        facts["ctrlCWithRendersWaiting"] = f"stopped in {time.time() - started:.1f} s"
+        for thread in waiting:
+            thread.join(timeout=20)
         check_animation(driver, binary, samples, work, facts)
+        check_dual_stack(binary, folder, facts)
         check_vulkan_failure(driver, binary, folder, facts)
     finally:
         driver.quit()
