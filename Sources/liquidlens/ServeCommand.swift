@@ -29,6 +29,7 @@ struct ServeCommand: Command {
     var backend = BackendOption()
     var scale = ScaleOption()
     var device = DeviceOption()
+    var compile = CompileOption()
 
     func run() throws {
         if scenePath != nil && example != nil {
@@ -113,17 +114,18 @@ struct ServeCommand: Command {
             folder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), writable: false)
     }
 
-    /// The renderer of the page's GPU view: Vulkan (frames whose pipelines are still compiling
-    /// from the CPU reference, the same pixels), else the CPU reference with the reason.
+    /// The renderer of the page's GPU view: Vulkan (by default, frames whose pipelines are still
+    /// compiling from the CPU reference, the same pixels), else the CPU reference with the reason.
     private func makeServeRenderer() throws -> (LensRenderer, String?) {
         let options = try device.vulkanOptions
         switch backend.choice {
         case .cpu:
             return (try LensRenderer(backend: .cpu), "the CPU reference renders every view (--backend cpu)")
         case .vulkan:
-            return (try makeRenderer(.vulkan, options, whileCompiling: .cpu), nil)
+            return (try makeRenderer(.vulkan, options, whileCompiling: compile.policy ?? .cpu), nil)
         case .automatic:
-            let renderer = try LensRenderer(backend: .automatic, vulkanOptions: options, whileCompiling: .cpu)
+            let renderer = try LensRenderer(
+                backend: .automatic, vulkanOptions: options, whileCompiling: compile.policy ?? .cpu)
             guard let reason = renderer.fallbackReason else { return (renderer, nil) }
             printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
             return (renderer, "Vulkan is unavailable (\(reason)); the CPU reference renders every view")

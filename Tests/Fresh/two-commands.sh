@@ -80,6 +80,8 @@ for number in 1 2; do
     echo "fresh: command $number: $command"
     log="$work/command-$number.log"
     if ! inside "$command" >"$log" 2>&1; then
+        # A failing test's own words come long before the log's end: print them first.
+        grep -A12 "recorded an issue" "$log" | head -80 >&2 || true
         tail -40 "$log" >&2
         fail "command $number of README.md's quick start: $command"
     fi

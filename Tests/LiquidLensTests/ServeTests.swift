@@ -8,6 +8,10 @@ import Testing
 /// page itself in Chromium.
 @Suite("serve: the live tuning page")
 struct ServeTests {
+    /// `Tests/Samples`: the scenes and images the README's examples use.
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Samples")
+
     /// A scene with one glass element carrying `value` at `path` (inside `glass[0]`), over a lift so
     /// that lift values have their required `progress`.
     static func scene(setting path: String, to value: Any) throws -> Data {
@@ -191,8 +195,7 @@ struct ServeTests {
     )
     func sessionAnswers() throws {
         let folder = try temporaryFolder("serve-session")
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Samples")
+        let samples = Self.samples
         try FileManager.default.createDirectory(
             at: folder.appendingPathComponent("scenes"), withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("scenes/scene.json")
@@ -277,8 +280,7 @@ struct ServeTests {
     )
     func pageInBrowser() throws {
         let work = try temporaryFolder("serve-browser")
-        let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Samples")
+        let samples = Self.samples
         let shot = work.appendingPathComponent("serve.png")
         let facts = try runPython("check_serve.py", [cliBinary().path, samples.path, work.path, shot.path])
         #expect(facts.contains("\"pageEqualsCLI\": \"720x440 px, every pixel equal\""), "\(facts)")
