@@ -64,7 +64,7 @@ package struct TunableValue: Sendable {
 }
 
 /// What `liquidlens serve` offers as controls: the selected glass element's optics, material and
-/// lift, and every control's appearance and Dynamic Type size.
+/// lift, and every control's lift, hold, appearance and Dynamic Type size.
 package enum SceneTuning {
     /// Values of one glass element (`glass[i]`).
     package static let glass: [TunableValue] = [
@@ -96,6 +96,12 @@ package enum SceneTuning {
 
     /// Values every control of the scene may take (`controls[i]`), where its type has the key.
     package static let controls: [TunableValue] = [
+        TunableValue(
+            "lift", "lift", "Controls", .number(Limits.unit, step: 0.01),
+            controlTypes: ["segmented", "tabBar", "lensMenu"]),
+        TunableValue(
+            "held", "held", "Controls", .number(Limits.unit, step: 0.01),
+            controlTypes: ["segmented"] + glassControlTypes),
         TunableValue(
             "appearance", "appearance", "Scene", .choice(ControlAppearance.allCases.map(\.rawValue)),
             controlTypes: ["segmented", "tabBar", "lensMenu"] + glassControlTypes),

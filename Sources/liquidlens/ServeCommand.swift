@@ -10,10 +10,10 @@ struct ServeCommand: Command {
         "Serve a live tuning page: edit a scene, see the GPU render it, compare with the CPU reference."
     static let discussion: String? = """
         Prints the page's address, with a token every request must carry; open it in a browser.
-        The page shows the render (GPU, CPU reference, or their difference), the scene's JSON and
-        controls for the selected glass, the scene's appearance and Dynamic Type; drag a glass on
-        the picture to move it. The scene file is watched: saving it in another editor updates
-        the page. The page writes its edits back to the file only with --write (atomically,
+        The page shows the render (GPU, CPU reference, or their difference), the scene's JSON,
+        and sliders and menus for the selected glass and for the scene's controls (lift, hold,
+        appearance, Dynamic Type); drag a glass on the picture to move it. The scene file is
+        watched: saving it in another editor updates the page. The page writes its edits back to the file only with --write (atomically,
         keeping the file as it was in <file>.bak). Images are read only from the scene's folder.
         Ctrl-C stops the server.
         """

@@ -75,7 +75,7 @@ struct ServeTests {
         }
     }
 
-    @Test("Scene settings reach exactly the control types that have them, with every choice the decoder takes")
+    @Test("Control settings reach exactly the control types that have them, over the decoder's choices and ranges")
     func controlTunablesMatchTheDecoder() throws {
         let everyGlassControl = Scene(
             canvas: Canvas(width: 400, height: 400), background: [], glass: [],
@@ -93,23 +93,39 @@ struct ServeTests {
                 let type = try #require(control["type"] as? String)
                 seen.insert(type)
                 for tunable in SceneTuning.controls {
-                    guard case .choice(let choices) = tunable.kind else {
-                        Issue.record("\(tunable.path) is not a choice")
+                    let has = tunable.controlTypes.contains(type)
+                    let values: [Any]
+                    switch tunable.kind {
+                    case .choice(let choices): values = has ? choices : [choices[0]]
+                    case .number(let range, _):
+                        values = has ? [range.lowerBound, range.upperBound] : [range.lowerBound]
+                    case .color, .toggle:
+                        Issue.record("\(tunable.path): only choices and numbers are control settings")
                         continue
                     }
-                    var edited = object
                     var editedControls = controls
-                    for choice in tunable.controlTypes.contains(type) ? choices : ["light"] {
-                        editedControls[index][tunable.path] = choice
+                    func error(with value: Any) throws -> SceneError? {
+                        editedControls[index][tunable.path] = value
+                        var edited = object
                         edited["controls"] = editedControls
-                        let error = Self.decodingError(try JSONSerialization.data(withJSONObject: edited))
-                        if tunable.controlTypes.contains(type) {
-                            #expect(error == nil, "\(type).\(tunable.path) = \(choice): \(String(describing: error))")
+                        return Self.decodingError(try JSONSerialization.data(withJSONObject: edited))
+                    }
+                    for value in values {
+                        let problem = try error(with: value)
+                        if has {
+                            #expect(
+                                problem == nil, "\(type).\(tunable.path) = \(value): \(String(describing: problem))")
                         } else {
                             #expect(
-                                error?.keyPath == "controls[\(index)].\(tunable.path)", "\(type) has no \(tunable.path)"
-                            )
+                                problem?.keyPath == "controls[\(index)].\(tunable.path)",
+                                "\(type) has no \(tunable.path)")
                         }
+                    }
+                    if case .number(let range, _) = tunable.kind, has {
+                        let problem = try error(with: range.upperBound + 1)
+                        #expect(
+                            problem?.keyPath == "controls[\(index)].\(tunable.path)",
+                            "\(type).\(tunable.path) past its range")
                     }
                 }
             }

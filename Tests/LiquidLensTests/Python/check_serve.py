@@ -16,7 +16,7 @@ unsaved file untouched.
 Usage: check_serve.py LIQUIDLENS SAMPLES_FOLDER WORK_FOLDER SCREENSHOT.png  -> JSON facts on stdout;
 exit 1 with the reason on stderr when a check fails.
        check_serve.py --measure LIQUIDLENS WORK_FOLDER  -> p50/p90 edit-to-picture times for the
-showcase and the lens menu at scale 2 (100 edits each, in Chromium).
+showcase and the lens menu at scale 2 (100 moves of the lift slider each, in Chromium).
 """
 import base64
 import http.client
@@ -140,15 +140,15 @@ def set_editor(driver, text):
         "s.dispatchEvent(new Event('input'));", text)
 
 
-def slider_moves(driver, path, moves, facts_key, facts):
-    """Presses the arrow key on a slider `moves` times, each time waiting for the new picture."""
+def slider_moves(driver, path, moves, facts_key, facts, key=Keys.ARROW_RIGHT):
+    """Presses `key` on a slider `moves` times, each time waiting for the new picture."""
     slider = driver.find_element(By.CSS_SELECTOR, f'#controls input[type=range][data-path="{path}"]')
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus()", slider)
     driver.execute_script("window.liquidlens.latencies = []")
     pictures = set()
     for move in range(moves):
         renders = driver.execute_script("return window.liquidlens.renders")
-        slider.send_keys(Keys.ARROW_RIGHT)
+        slider.send_keys(key)
         wait_for_renders(driver, renders + 1)
         pictures.add(driver.execute_script("return document.getElementById('picture').src.length"))
     latencies = sorted(driver.execute_script("return window.liquidlens.latencies"))
@@ -481,30 +481,26 @@ def check_vulkan_failure(driver, binary, folder, facts):
 
 
 def measure(binary, work):
-    """Edit-to-picture times over 100 edits of the control's position in the editor, each a
-    state not rendered before in that run (the server keeps the last 8 results)."""
+    """Edit-to-picture times over 100 moves of the control's lift slider (arrow keys, 1 → 0 in
+    steps of 0.01: each a state not rendered before in that run)."""
     binary = str(pathlib.Path(binary).resolve())
     facts = {}
     driver = browser()
-    edits = {"segmented": lambda control, i: control.update(thumbPosition=(i % 50) * 0.08),
-             "lens-menu": lambda control, i: control.update(lensOffset=[(i % 50) - 25, (i % 7) - 3])}
     try:
-        for example, edit in edits.items():
+        for example in ("segmented", "lens-menu"):
             server = Server(binary, ["--example", example, "--scale", "2"], work)
             try:
                 driver.get(server.url)
                 wait_for_renders(driver, 1)
                 scene = json.loads(driver.find_element(By.ID, "source").get_attribute("value"))
-                driver.execute_script("window.liquidlens.latencies = []")
-                for move in range(100):
-                    renders = driver.execute_script("return window.liquidlens.renders")
-                    edit(scene["controls"][0], move)
-                    set_editor(driver, json.dumps(scene, indent=2))
-                    wait_for_renders(driver, renders + 1)
-                latencies = sorted(driver.execute_script("return window.liquidlens.latencies"))
-                facts[example] = {"edits": len(latencies), "p50": round(latencies[len(latencies) // 2], 1),
-                                  "p90": round(latencies[int(len(latencies) * 0.9) - 1], 1),
-                                  "renderedBy": driver.find_element(By.ID, "rendered-by").text}
+                scene["controls"][0]["lift"] = 1
+                renders = driver.execute_script("return window.liquidlens.renders")
+                set_editor(driver, json.dumps(scene, indent=2))
+                wait_for_renders(driver, renders + 1)
+                slider_moves(driver, "lift", 100, example, facts, key=Keys.ARROW_LEFT)
+                facts[example]["renderedBy"] = driver.find_element(By.ID, "rendered-by").text
+                facts[example]["liftAfter"] = json.loads(
+                    driver.find_element(By.ID, "source").get_attribute("value"))["controls"][0]["lift"]
             finally:
                 server.stop()
     finally:
