@@ -32,14 +32,6 @@ package final class FileWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    /// Takes `text` as the file's own (this process wrote it), so it is not reported.
-    package func accept(_ text: String) {
-        lock.withLock {
-            known = text
-            stamp = Self.stamp(of: url)
-        }
-    }
-
     package func stop() {
         lock.withLock { stopped = true }
     }

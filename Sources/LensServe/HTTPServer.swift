@@ -67,6 +67,8 @@ package final class HTTPServer: @unchecked Sendable {
     package static let idleTimeout: UInt32 = 10
     /// Seconds a request's body may take to arrive, however steadily.
     package static let uploadDeadline = 30.0
+    /// The answer to a body over ``bodyLimit``.
+    static let bodyTooLarge = HTTPResponse.error(413, "the request body is over \(bodyLimit) bytes")
     /// Connections served at once; more wait in the listen queue.
     package static let connectionLimit: UInt32 = 64
 
@@ -170,7 +172,7 @@ private let answerRequest: MHD_AccessHandlerCallback = {
     guard let stored = requestContext.pointee else {
         let head = head()
         if let length = head.headers["content-length"].flatMap(Int.init), length > HTTPServer.bodyLimit {
-            return queue(.error(413, "the request body is over \(HTTPServer.bodyLimit) bytes"), on: connection)
+            return queue(HTTPServer.bodyTooLarge, on: connection)
         }
         if let refusal = server.admit(head) { return queue(refusal, on: connection) }
         requestContext.pointee = Unmanaged.passRetained(PendingBody()).toOpaque()
@@ -195,8 +197,7 @@ private let answerRequest: MHD_AccessHandlerCallback = {
     var request = head()
     request.body = pending.data
     let response =
-        pending.tooLarge
-        ? .error(413, "the request body is over \(HTTPServer.bodyLimit) bytes") : server.handler(request)
+        pending.tooLarge ? HTTPServer.bodyTooLarge : server.handler(request)
     return queue(response, on: connection)
 }
 

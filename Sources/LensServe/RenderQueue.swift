@@ -37,7 +37,6 @@ package final class RenderQueue<Outcome: Sendable>: @unchecked Sendable {
     private var running: Job?
     private var kept: [(key: String, outcome: Outcome)] = []
     private var stopped = false
-    private var worker: Thread?
 
     /// A queue holding at most `waitingLimit` waiting renders (fewer than the server's
     /// connections, so that a full queue answers busy rather than holding every connection).
@@ -46,7 +45,6 @@ package final class RenderQueue<Outcome: Sendable>: @unchecked Sendable {
         self.keptResults = keptResults
         let thread = Thread { self.serve() }
         thread.name = "liquidlens render queue"
-        worker = thread
         thread.start()
     }
 

@@ -102,7 +102,7 @@ enum ServePage {
         const client = Array.from(crypto.getRandomValues(new Uint8Array(8)), b => b.toString(16).padStart(2, "0")).join("");
         const $ = id => document.getElementById(id);
         const page = { version: 0, name: "scene", tunables: null, effective: null, view: "gpu", time: 0, duration: 0,
-          animated: false, selected: 0, sequence: 0, shown: 0, errorSequence: 0, playing: 0, structure: "", loadedText: "" };
+          selected: 0, sequence: 0, shown: 0, errorSequence: 0, playing: 0, structure: "", loadedText: "" };
         // What the browser tests read.
         window.liquidlens = { latencies: [], renders: 0, lastAnswer: null, lastError: null, lastExport: null };
 
@@ -237,7 +237,6 @@ enum ServePage {
 
         // MARK: time
         function updateTimeline(answer) {
-          page.animated = answer.animated;
           page.duration = answer.duration;
           $("timeline").hidden = !answer.animated;
           $("time").max = answer.duration;

@@ -154,16 +154,13 @@ package final class ServeSession: @unchecked Sendable {
     // MARK: State
 
     private func state(since: Int?) -> HTTPResponse {
-        lock.lock()
-        let (text, version, note) = (self.text, self.version, backendNote)
-        lock.unlock()
+        let (text, version, note) = lock.withLock { (self.text, self.version, backendNote) }
         if since == version { return HTTPResponse(status: 204, contentType: "application/json", body: Data()) }
         var object: [String: Any] = [
             "version": version, "text": text, "name": source.name, "writable": source.writable,
             "tunables": [
                 "glass": SceneTuning.glass.map(\.json), "controls": SceneTuning.controls.map(\.json),
             ],
-            "views": View.allCases.map(\.rawValue),
         ]
         object["file"] = source.file?.path
         object["backendNote"] = note
@@ -190,10 +187,7 @@ package final class ServeSession: @unchecked Sendable {
     }
 
     private func render(_ body: Data) -> HTTPResponse {
-        let request: RenderRequest
-        do {
-            request = try JSONDecoder().decode(RenderRequest.self, from: body)
-        } catch {
+        guard let request = try? JSONDecoder().decode(RenderRequest.self, from: body) else {
             return .error(400, "the body is not {\"scene\": text, \"time\": seconds, \"view\": gpu|cpu|diff}")
         }
         guard let view = View(rawValue: request.view ?? "gpu") else {
@@ -205,20 +199,21 @@ package final class ServeSession: @unchecked Sendable {
         }
         let client = request.client ?? "anonymous"
         let scene: Scene
-        do {
-            scene = try Scene.decode(Data(request.scene.utf8))
-        } catch {
+        switch decode(request.scene) {
+        case .success(let decoded): scene = decoded
+        case .failure(let refusal):
             // The newest edit cannot be drawn: the client's older renders not yet started go too.
             queue.withdraw(client)
-            guard let error = error as? SceneError else { return .error(400, "\(error)") }
-            return problem(
-                ServeProblem(status: 400, message: error.message, keyPath: error.keyPath), text: request.scene)
+            return refusal.response
         }
-        let effective = (try? JSONEncoder().encode(scene)).flatMap { try? JSONSerialization.jsonObject(with: $0) }
-        let frame = Self.isAnimated(scene) ? scene.frame(at: time) : scene
+        // The scene encoded once: its values for the page, and (unless it moves) the render's key.
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        guard let canonical = try? encoder.encode(frame) else { return .error(500, "the scene cannot be encoded") }
+        let animated = Self.isAnimated(scene)
+        let frame = animated ? scene.frame(at: time) : scene
+        guard let encoded = try? encoder.encode(scene), let canonical = animated ? try? encoder.encode(frame) : encoded
+        else { return .error(500, "the scene cannot be encoded") }
+        let effective = try? JSONSerialization.jsonObject(with: encoded)
         let key = view.rawValue + String(decoding: canonical, as: UTF8.self)
         switch queue.render(key: key, client: client, work: { self.draw(frame, view) }) {
         case .superseded:
@@ -228,13 +223,11 @@ package final class ServeSession: @unchecked Sendable {
         case .rendered(.failure(let failure)):
             return problem(failure, text: request.scene)
         case .rendered(.success(let rendered)):
-            lock.lock()
-            let note = backendNote
-            lock.unlock()
+            let note = lock.withLock { backendNote }
             var object: [String: Any] = [
                 "image": "data:image/png;base64," + rendered.png.base64EncodedString(),
                 "width": rendered.width, "height": rendered.height, "renderMs": rendered.renderMilliseconds,
-                "renderedBy": rendered.renderedBy, "view": view.rawValue, "animated": Self.isAnimated(scene),
+                "renderedBy": rendered.renderedBy, "view": view.rawValue, "animated": animated,
                 "duration": Self.duration(scene),
             ]
             object["effective"] = effective
@@ -243,6 +236,37 @@ package final class ServeSession: @unchecked Sendable {
             object["largestDifference"] = rendered.largestDifference
             return .json(200, object)
         }
+    }
+
+    /// Why a request's scene is refused, answered as the page shows it.
+    private struct Refusal: Error {
+        let response: HTTPResponse
+    }
+
+    /// The scene in `text`, or the refusal that says where it is wrong (`prefix` before the message).
+    private func decode(_ text: String, prefix: String = "") -> Result<Scene, Refusal> {
+        do {
+            return .success(try Scene.decode(Data(text.utf8)))
+        } catch let error as SceneError {
+            return .failure(
+                Refusal(
+                    response: problem(
+                        ServeProblem(status: 400, message: prefix + error.message, keyPath: error.keyPath),
+                        text: text)))
+        } catch {
+            return .failure(Refusal(response: .error(400, prefix + "\(error)")))
+        }
+    }
+
+    /// The scene text a save or export request carries.
+    private struct SceneBody: Decodable { var scene: String }
+
+    /// The scene of a save or export request, or why not.
+    private func sceneBody(_ body: Data, prefix: String = "") -> Result<(text: String, scene: Scene), Refusal> {
+        guard let request = try? JSONDecoder().decode(SceneBody.self, from: body) else {
+            return .failure(Refusal(response: .error(400, "the body is not {\"scene\": text}")))
+        }
+        return decode(request.scene, prefix: prefix).map { (request.scene, $0) }
     }
 
     /// A scene problem as the page shows it: the message, the key path and its line in `text`
@@ -336,9 +360,7 @@ package final class ServeSession: @unchecked Sendable {
         } catch let error as VulkanError {
             guard primary.activeBackend == .vulkan else { throw error }
             primary = reference
-            lock.lock()
-            backendNote = "Vulkan failed (\(error)); the CPU reference renders from now on"
-            lock.unlock()
+            lock.withLock { backendNote = "Vulkan failed (\(error)); the CPU reference renders from now on" }
             return (try reference.render(parameters), "cpu reference (Vulkan failed)")
         }
     }
@@ -361,8 +383,6 @@ package final class ServeSession: @unchecked Sendable {
 
     // MARK: Save and export
 
-    private struct SceneBody: Decodable { var scene: String }
-
     private func save(_ body: Data) -> HTTPResponse {
         guard let file = source.file, source.writable else {
             return .error(
@@ -372,17 +392,10 @@ package final class ServeSession: @unchecked Sendable {
                     : "start liquidlens serve with --write to save edits to \(source.file?.lastPathComponent ?? "the file")"
             )
         }
-        guard let request = try? JSONDecoder().decode(SceneBody.self, from: body) else {
-            return .error(400, "the body is not {\"scene\": text}")
-        }
-        do {
-            _ = try Scene.decode(Data(request.scene.utf8))
-        } catch let error as SceneError {
-            return problem(
-                ServeProblem(status: 400, message: "not saved: \(error.message)", keyPath: error.keyPath),
-                text: request.scene)
-        } catch {
-            return .error(400, "not saved: \(error)")
+        let saved: String
+        switch sceneBody(body, prefix: "not saved: ") {
+        case .success(let request): saved = request.text
+        case .failure(let refusal): return refusal.response
         }
         do {
             lock.lock()
@@ -392,9 +405,9 @@ package final class ServeSession: @unchecked Sendable {
                 try OutputFile.write(original, to: backup)
                 backupWritten = true
             }
-            try OutputFile.write(Data(request.scene.utf8), to: file)
-            watcher?.accept(request.scene)
-            text = request.scene
+            try OutputFile.write(Data(saved.utf8), to: file)
+            // The watcher will see this save too; `fileChanged` knows the text and ignores it.
+            text = saved
             version += 1
             return .json(200, ["saved": file.path, "backup": backup.path, "version": version])
         } catch {
@@ -403,17 +416,10 @@ package final class ServeSession: @unchecked Sendable {
     }
 
     private func theme(_ body: Data) -> HTTPResponse {
-        guard let request = try? JSONDecoder().decode(SceneBody.self, from: body) else {
-            return .error(400, "the body is not {\"scene\": text}")
-        }
         let scene: Scene
-        do {
-            scene = try Scene.decode(Data(request.scene.utf8))
-        } catch let error as SceneError {
-            return problem(
-                ServeProblem(status: 400, message: error.message, keyPath: error.keyPath), text: request.scene)
-        } catch {
-            return .error(400, "\(error)")
+        switch sceneBody(body) {
+        case .success(let request): scene = request.scene
+        case .failure(let refusal): return refusal.response
         }
         guard let theme = scene.theme else {
             return .error(400, "the scene has no \"theme\" to export (add one, e.g. \"theme\": \"arctic\")")

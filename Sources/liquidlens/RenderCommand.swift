@@ -67,7 +67,7 @@ struct RenderCommand: Command {
         let defaultOutput: String
         if let scenePath {
             let url = URL(fileURLWithPath: scenePath)
-            try hintAtExampleName(scenePath)
+            try hintAtExampleName(scenePath, verb: "render", command: Self.name)
             scene = try loadFile(scenePath, Scene.load(contentsOf:))
             if scene.animation != nil && !quiet.isOn {
                 printError(
@@ -144,21 +144,6 @@ struct RenderCommand: Command {
         if !quiet.isOn { noteStandIn(renderer) }
     }
 
-    /// A scene path that does not exist but names a built-in example or animation is an error
-    /// that says how to render that.
-    private func hintAtExampleName(_ path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path) else { return }
-        if BuiltInScene(rawValue: path) != nil {
-            throw CommandFailure(
-                message: "\(path): no such file; to render the built-in example: liquidlens render --example \(path)")
-        }
-        if BuiltInAnimation(rawValue: path) != nil {
-            throw CommandFailure(
-                message: "\(path): no such file; to render the built-in animation: liquidlens animate --example \(path)"
-            )
-        }
-    }
-
     /// Renders `frames` more frames and prints the setup, resolve, first-frame and per-frame times.
     private func printTiming(
         _ renderer: LensRenderer, _ parameters: FrameParameters, image: RGBA8Image, setup: Double, resolve: Double,
@@ -194,6 +179,20 @@ struct RenderCommand: Command {
                 "memory:      \(path.rawValue) path; last frame: \(transfers.uploadedBytes) bytes uploaded (\(inputs)), "
                     + "\(transfers.copiedBytes) copied, \(transfers.readbackBytes) read back")
         }
+    }
+}
+
+/// A scene path that does not exist but names a built-in example or animation is an error that
+/// says how to `verb` the example with `command` (`render`, `serve`), or to render the animation.
+func hintAtExampleName(_ path: String, verb: String, command: String) throws {
+    guard !FileManager.default.fileExists(atPath: path) else { return }
+    if BuiltInScene(rawValue: path) != nil {
+        throw CommandFailure(
+            message: "\(path): no such file; to \(verb) the built-in example: liquidlens \(command) --example \(path)")
+    }
+    if BuiltInAnimation(rawValue: path) != nil {
+        throw CommandFailure(
+            message: "\(path): no such file; to render the built-in animation: liquidlens animate --example \(path)")
     }
 }
 

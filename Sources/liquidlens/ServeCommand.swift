@@ -88,12 +88,7 @@ struct ServeCommand: Command {
     private func loadSource() throws -> ServeSource {
         if let scenePath {
             let url = URL(fileURLWithPath: scenePath).standardizedFileURL
-            if !FileManager.default.fileExists(atPath: scenePath), BuiltInScene(rawValue: scenePath) != nil {
-                throw CommandFailure(
-                    message:
-                        "\(scenePath): no such file; to tune the built-in example: liquidlens serve --example \(scenePath)"
-                )
-            }
+            try hintAtExampleName(scenePath, verb: "tune", command: Self.name)
             let data: Data
             do {
                 data = try SceneError.readFile(url, document: "scene")
@@ -108,7 +103,7 @@ struct ServeCommand: Command {
         let example = example ?? .segmented
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(example == .controls ? GlassControlsPanel.gallery() : example.scene)
+        let json = try encoder.encode(example.scene)
         return ServeSource(
             file: nil, text: String(decoding: json, as: UTF8.self), name: example.rawValue,
             folder: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), writable: false)
@@ -117,18 +112,12 @@ struct ServeCommand: Command {
     /// The renderer of the page's GPU view: Vulkan (by default, frames whose pipelines are still
     /// compiling from the CPU reference, the same pixels), else the CPU reference with the reason.
     private func makeServeRenderer() throws -> (LensRenderer, String?) {
-        let options = try device.vulkanOptions
-        switch backend.choice {
-        case .cpu:
-            return (try LensRenderer(backend: .cpu), "the CPU reference renders every view (--backend cpu)")
-        case .vulkan:
-            return (try makeRenderer(.vulkan, options, whileCompiling: compile.policy ?? .cpu), nil)
-        case .automatic:
-            let renderer = try LensRenderer(
-                backend: .automatic, vulkanOptions: options, whileCompiling: compile.policy ?? .cpu)
-            guard let reason = renderer.fallbackReason else { return (renderer, nil) }
-            printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
-            return (renderer, "Vulkan is unavailable (\(reason)); the CPU reference renders every view")
-        }
+        let renderer = try makeRenderer(
+            backend.choice, try device.vulkanOptions, whileCompiling: compile.policy ?? .cpu)
+        if backend.choice == .cpu { return (renderer, "the CPU reference renders every view (--backend cpu)") }
+        return (
+            renderer,
+            renderer.fallbackReason.map { "Vulkan is unavailable (\($0)); the CPU reference renders every view" }
+        )
     }
 }

@@ -12,12 +12,12 @@ import json
 import pathlib
 import sys
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+
+from headless_chromium import headless_chromium
 
 
 def fail(message):
@@ -25,13 +25,7 @@ def fail(message):
 
 
 def main(report, screenshot, pairs, failed):
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
-                     "--allow-file-access-from-files"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = headless_chromium(1280, 1000, "--allow-file-access-from-files")
     try:
         driver.get(pathlib.Path(report).resolve().as_uri())
         WebDriverWait(driver, 20).until(lambda d: d.execute_script(

@@ -36,12 +36,12 @@ import time
 import urllib.parse
 
 from PIL import Image
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+
+from headless_chromium import headless_chromium
 
 
 def fail(message):
@@ -115,15 +115,6 @@ def quietly(call, *arguments):
         call(*arguments)
     except OSError:
         pass
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
 def pixels_of_data_url(url):
@@ -485,7 +476,7 @@ def measure(binary, work):
     steps of 0.01: each a state not rendered before in that run)."""
     binary = str(pathlib.Path(binary).resolve())
     facts = {}
-    driver = browser()
+    driver = headless_chromium(1400, 1000)
     try:
         for example in ("segmented", "lens-menu"):
             server = Server(binary, ["--example", example, "--scale", "2"], work)
@@ -519,7 +510,7 @@ def main(binary, samples, work, screenshot):
     facts = {}
     server = Server(binary, ["scene.json", "--write", "--backend", "vulkan"], folder)
     server.folder = folder
-    driver = browser()
+    driver = headless_chromium(1400, 1000)
     try:
         check_security(server, facts)
         check_page(driver, server, binary, folder, work, pathlib.Path(screenshot), facts)
