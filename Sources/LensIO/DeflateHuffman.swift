@@ -90,43 +90,45 @@ struct DeflateHuffman {
     }
 }
 
-/// Writes bits least significant first into a buffer sized by the caller, as deflate packs them.
+/// Writes bits least significant first into a buffer sized by the caller, as deflate packs them:
+/// every write stores the whole 64-bit accumulator and moves on by the bytes it completed, so
+/// there is no branch on how full it is.
 struct BitWriter {
     private let output: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     /// Bytes written so far.
     private(set) var count = 0
     private var accumulator: UInt64 = 0
-    private var pending = 0
+    /// Bits in the accumulator not yet counted in `count`: fewer than 8 between writes.
+    private var pending: UInt64 = 0
 
+    /// A writer into `capacity` bytes at `output`; the last 8 of them only ever take the spill
+    /// of a store, never output.
     init(into output: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.output = output
-        self.capacity = capacity
+        self.capacity = capacity - 8
     }
 
-    /// Appends the low `bits` bits of `value` (at most 32 at a time).
+    /// Appends the low `bits` bits of `value` (at most 56 at a time; nothing above them set).
     @inline(__always)
-    mutating func write(_ value: UInt32, bits: Int) {
-        accumulator |= UInt64(value) &<< UInt64(pending)
-        pending &+= bits
-        if pending >= 32 {
-            assert(count + 4 <= capacity, "deflate output over its bound")
-            UnsafeMutableRawPointer(output + count).storeBytes(
-                of: UInt32(truncatingIfNeeded: accumulator).littleEndian, as: UInt32.self)
-            count &+= 4
-            accumulator >>= 32
-            pending &-= 32
-        }
+    mutating func write(_ value: UInt64, bits: Int) {
+        assert(bits <= 56 && value >> UInt64(bits) == 0, "a write of more than its bits")
+        assert(count < capacity, "deflate output over its bound")
+        accumulator |= value &<< pending
+        pending &+= UInt64(truncatingIfNeeded: bits)
+        UnsafeMutableRawPointer(output + count).storeBytes(of: accumulator.littleEndian, as: UInt64.self)
+        count &+= Int(truncatingIfNeeded: pending &>> 3)
+        accumulator = accumulator &>> (pending & ~7)
+        pending &= 7
     }
 
     /// Writes what is pending, padded with zero bits to a whole byte.
     mutating func flush() {
-        while pending > 0 {
-            precondition(count < capacity, "deflate output over its bound")
-            output[count] = UInt8(truncatingIfNeeded: accumulator)
-            count += 1
-            accumulator >>= 8
-            pending = max(0, pending - 8)
-        }
+        guard pending > 0 else { return }
+        precondition(count < capacity, "deflate output over its bound")
+        output[count] = UInt8(truncatingIfNeeded: accumulator)
+        count += 1
+        accumulator = 0
+        pending = 0
     }
 }
