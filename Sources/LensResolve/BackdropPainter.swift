@@ -105,16 +105,23 @@ struct BackdropPainter {
     /// `r | g << 8 | b << 16 | a << 24`, and the 16-px tiles holding any of them (x, y, 0, 0).
     func paintForeground(_ layers: [BackgroundLayer]) throws -> (pixels: [UInt32], tiles: [SIMD4<UInt32>]) {
         guard !layers.isEmpty else { return ([], []) }
-        var color = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: width * height)
-        var alpha = [Double](repeating: 0, count: width * height)
-        for (index, layer) in layers.enumerated() {
-            let (shade, region) = try shader(for: layer.kind, keyPath: "foreground[\(index)]")
+        let shaders = try layers.indices.map { try shader(for: layers[$0].kind, keyPath: "foreground[\($0)]") }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        // Colour and coverage are blended only over the box the layers can touch (a button's
+        // title, a badge), not the whole canvas.
+        let box = shaders.map(\.1).reduce(PixelRegion?.none) { box, region in box?.union(region) ?? region }
+        guard let box, !box.isEmpty else { return (pixels, []) }
+        let boxWidth = box.width
+        var color = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: boxWidth * box.height)
+        var alpha = [Double](repeating: 0, count: boxWidth * box.height)
+        for (layer, (shade, region)) in zip(layers, shaders) {
             for y in region.y0..<region.y1 {
+                let row = (y - box.y0) * boxWidth - box.x0
                 for x in region.x0..<region.x1 {
                     let value = shade(x, y)
                     let amount = value.w * layer.opacity
                     guard amount > 0 else { continue }
-                    let pixel = y * width + x
+                    let pixel = row + x
                     let below = alpha[pixel] * (1 - amount)
                     let total = amount + below
                     color[pixel] =
@@ -126,13 +133,16 @@ struct BackdropPainter {
         let size = TableLayout.tileSize
         let columns = (width + size - 1) / size
         var marked = [Bool](repeating: false, count: columns * ((height + size - 1) / size))
-        let pixels = (0..<width * height).map { pixel -> UInt32 in
-            let a = UInt32((min(max(alpha[pixel], 0), 1) * 255).rounded(.toNearestOrEven))
-            guard a > 0 else { return 0 }
-            marked[(pixel / width / size) * columns + (pixel % width) / size] = true
-            let bytes = (fromBlendSpace(color[pixel]) * 255).rounded(.toNearestOrEven)
-            let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
-            return UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | a << 24
+        for y in box.y0..<box.y1 {
+            let row = (y - box.y0) * boxWidth - box.x0
+            for x in box.x0..<box.x1 {
+                let a = UInt32((min(max(alpha[row + x], 0), 1) * 255).rounded(.toNearestOrEven))
+                guard a > 0 else { continue }
+                marked[(y / size) * columns + x / size] = true
+                let bytes = (fromBlendSpace(color[row + x]) * 255).rounded(.toNearestOrEven)
+                let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
+                pixels[y * width + x] = UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | a << 24
+            }
         }
         let tiles = marked.indices.filter { marked[$0] }.map {
             SIMD4(UInt32($0 % columns), UInt32($0 / columns), 0, 0)

@@ -46,6 +46,8 @@ struct LabelRaster {
     }
 
     /// Places the mask on the canvas, resampling bilinearly from the mask's scale to the canvas's.
+    /// Only the pixels whose four taps can reach ink are sampled: a label row is mostly empty, and
+    /// a pixel whose taps are all zero is zero.
     private func rasterizeLabel(
         _ mask: AlphaImage, label: LabelLayer, scale: Double, width: Int, height: Int, wordsPerRow: Int,
         into words: inout ArraySlice<UInt32>
@@ -59,11 +61,20 @@ struct LabelRaster {
         let maxX = min(width, Int(((label.origin.x + Double(mask.width) / label.scale) * scale).rounded(.up)) + 1)
         let maxY = min(height, Int(((label.origin.y + Double(mask.height) / label.scale) * scale).rounded(.up)) + 1)
         guard minX < maxX, minY < maxY else { return }
+        let ink = Self.inkSpans(mask)
+        /// The canvas column whose sample lies at mask column `u`, rounded outwards by two pixels.
+        func canvasX(_ u: Int, _ rounding: FloatingPointRoundingRule) -> Int {
+            let x = ((Double(u) + 0.5) / label.scale + label.origin.x) * scale - 0.5
+            return Int(x.rounded(rounding)) + (rounding == .down ? -2 : 2)
+        }
         for y in minY..<maxY {
             let v = ((Double(y) + 0.5) / scale - label.origin.y) * label.scale - 0.5
             let y0 = Int(v.rounded(.down))
             let ty = v - Double(y0)
-            for x in minX..<maxX {
+            let rows = [y0, y0 + 1].compactMap { $0 >= 0 && $0 < mask.height ? ink[$0] : nil }
+            guard let first = rows.map(\.lowerBound).min(), let last = rows.map(\.upperBound).max() else { continue }
+            // A sample reads columns x0 and x0 + 1: ink in first…last reaches x0 in first − 1…last.
+            for x in max(minX, canvasX(first - 1, .down))..<min(maxX, canvasX(last, .up) + 1) {
                 let u = ((Double(x) + 0.5) / scale - label.origin.x) * label.scale - 0.5
                 let x0 = Int(u.rounded(.down))
                 let tx = u - Double(x0)
@@ -72,6 +83,18 @@ struct LabelRaster {
                 let value = UInt32(max(0, min(255, (top + (bottom - top) * ty).rounded())))
                 guard value > 0 else { continue }
                 words[words.startIndex + y * wordsPerRow + x / 4] |= value << UInt32((x % 4) * 8)
+            }
+        }
+    }
+
+    /// Each mask row's first and last column with coverage; nil for an empty row.
+    static func inkSpans(_ mask: AlphaImage) -> [ClosedRange<Int>?] {
+        mask.coverage.withUnsafeBufferPointer { coverage in
+            (0..<mask.height).map { row in
+                let start = row * mask.width
+                guard let first = (start..<start + mask.width).first(where: { coverage[$0] != 0 }) else { return nil }
+                let last = (start..<start + mask.width).last { coverage[$0] != 0 }!
+                return (first - start)...(last - start)
             }
         }
     }

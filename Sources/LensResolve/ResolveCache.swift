@@ -1,13 +1,14 @@
 import Foundation
 import LensModel
 
-/// The last backdrop and label raster a `SceneResolver` made, kept so that the frames of one
-/// scene (an animation, a sweep that moves the glass) paint them once, and its image layers
+/// The last backdrop, foreground and label raster a `SceneResolver` made, kept so that the frames
+/// of one scene (an animation, a sweep that moves the glass) paint them once, and its image layers
 /// resampled to the canvas, kept so that a backdrop repainted (a sweep of another layer) does not
 /// resample them again. Holding the same arrays
 /// also lets the backends see at a glance that nothing changed (`FrameReuse`). Thread-safe.
 public final class ResolveCache: @unchecked Sendable {
-    struct BackdropKey: Equatable {
+    /// A canvas and the layers painted on it: the backdrop's or the foreground's.
+    struct LayersKey: Equatable {
         var width: Int
         var height: Int
         var scale: Double
@@ -23,7 +24,8 @@ public final class ResolveCache: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    private var backdrop: (key: BackdropKey, pixels: [UInt32])?
+    private var backdrop: (key: LayersKey, pixels: [UInt32])?
+    private var foreground: (key: LayersKey, pixels: [UInt32], tiles: [SIMD4<UInt32>])?
     private var label: (key: LabelKey, words: [UInt32])?
     private var presence: (words: [UInt32], presence: LabelPresence)?
     private var imageLayers: [(image: [UInt8], width: Int, height: Int, pixels: [SIMD4<Float>])] = []
@@ -38,7 +40,7 @@ public final class ResolveCache: @unchecked Sendable {
     /// from the kept layers and pixels (nil: it would cost a full paint); else `paint()`'s. The
     /// result is kept.
     func backdrop(
-        for key: BackdropKey, paint: () throws -> [UInt32],
+        for key: LayersKey, paint: () throws -> [UInt32],
         repaint: (_ previous: [BackgroundLayer], _ kept: [UInt32]) throws -> [UInt32]?
     ) rethrows -> [UInt32] {
         let kept = lock.withLock { backdrop }
@@ -52,6 +54,16 @@ public final class ResolveCache: @unchecked Sendable {
         let pixels = try repainted ?? paint()
         lock.withLock { backdrop = (key, pixels) }
         return pixels
+    }
+
+    /// The foreground for `key`: the kept one, else `paint()`'s, which is kept.
+    func foreground(
+        for key: LayersKey, paint: () throws -> (pixels: [UInt32], tiles: [SIMD4<UInt32>])
+    ) rethrows -> (pixels: [UInt32], tiles: [SIMD4<UInt32>]) {
+        if let kept = lock.withLock({ foreground?.key == key ? foreground : nil }) { return (kept.pixels, kept.tiles) }
+        let painted = try paint()
+        lock.withLock { foreground = (key, painted.pixels, painted.tiles) }
+        return painted
     }
 
     /// The label raster for `key`: the kept one, else `rasterize()`'s, which is kept.

@@ -55,7 +55,7 @@ package struct SceneResolver: Sendable {
         }
 
         let scene = try expandControls(scene, scale: scale, width: width, height: height)
-        let backdropKey = ResolveCache.BackdropKey(
+        let backdropKey = ResolveCache.LayersKey(
             width: width, height: height, scale: scale, layers: scene.background, blending: scene.blending)
         let painter = BackdropPainter(
             width: width, height: height, scale: scale, blending: scene.blending,
@@ -96,7 +96,12 @@ package struct SceneResolver: Sendable {
             labelPresence: labelPresence)
         var lists = LensLists()
         for element in scene.glass { builder.add(element, to: &lists) }
-        let foreground = try painter.paintForeground(scene.foreground)
+        let foregroundKey = ResolveCache.LayersKey(
+            width: width, height: height, scale: scale, layers: scene.foreground, blending: scene.blending)
+        func paintForeground() throws -> (pixels: [UInt32], tiles: [SIMD4<UInt32>]) {
+            try painter.paintForeground(scene.foreground)
+        }
+        let foreground = try cache?.foreground(for: foregroundKey, paint: paintForeground) ?? paintForeground()
         frame.foregroundTileOffset = UInt32(lists.tiles.count)
         frame.foregroundTileCount = UInt32(foreground.tiles.count)
         lists.tiles += foreground.tiles

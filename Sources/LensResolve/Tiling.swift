@@ -138,33 +138,38 @@ enum Tiling {
         let spread = Double(lens.dispersion)
         for (tile, candidates) in lensTiles {
             let pixelMin = SIMD2(Double(tile.x), Double(tile.y)) * Double(size)
-            let pixelCorners = [
-                pixelMin, pixelMin + SIMD2(Double(size), 0), pixelMin + SIMD2(0, Double(size)), pixelMin + Double(size),
-            ]
-            /// The box the tile's samples land in when its pixels move at most `shift`.
+            let pixelMax = pixelMin + Double(size)
+            /// The box the tile's samples land in when its pixels move at most `shift`: the
+            /// sources of the moved tile's corners through each candidate shape, and those pulled
+            /// apart by the dispersion from each pixel corner (min and max taken as they are made).
             func sampleBox(shift: Double) -> (low: SIMD2<Double>, high: SIMD2<Double>) {
-                var samples = pixelCorners
-                if lens.warpsContentBelow != 0 {
-                    let low: SIMD2<Double> = pixelMin - shift
-                    let high: SIMD2<Double> = pixelMin + (Double(size) + shift)
-                    let moved: [SIMD2<Double>] = [low, SIMD2(high.x, low.y), SIMD2(low.x, high.y), high]
-                    var sources: [SIMD2<Double>] = []
-                    for index in candidates {
-                        let centre = SIMD2(geometry[index].centerX, geometry[index].centerY)
-                        for corner in moved { sources.append(centre + (corner - centre) * scale) }
-                    }
-                    samples = sources
-                    for p in pixelCorners {
-                        for sample in sources {
-                            let offset: SIMD2<Double> = sample - p
-                            samples.append(p + offset * (1 + spread))
-                            samples.append(p + offset * (1 - spread))
+                guard lens.warpsContentBelow != 0 else { return (pixelMin - 2, pixelMax + 2) }
+                var low = SIMD2(repeating: Double.infinity)
+                var high = SIMD2(repeating: -Double.infinity)
+                func include(_ sample: SIMD2<Double>) {
+                    low = pointwiseMin(low, sample)
+                    high = pointwiseMax(high, sample)
+                }
+                let movedLow: SIMD2<Double> = pixelMin - shift
+                let movedHigh: SIMD2<Double> = pixelMin + (Double(size) + shift)
+                for index in candidates {
+                    let centre = SIMD2(geometry[index].centerX, geometry[index].centerY)
+                    for cornerIndex in 0..<4 {
+                        let corner = SIMD2(
+                            cornerIndex & 1 == 0 ? movedLow.x : movedHigh.x, cornerIndex < 2 ? movedLow.y : movedHigh.y)
+                        let source = centre + (corner - centre) * scale
+                        include(source)
+                        for pixelCorner in 0..<4 {
+                            let p = SIMD2(
+                                pixelCorner & 1 == 0 ? pixelMin.x : pixelMax.x,
+                                pixelCorner < 2 ? pixelMin.y : pixelMax.y)
+                            let offset: SIMD2<Double> = source - p
+                            include(p + offset * (1 + spread))
+                            include(p + offset * (1 - spread))
                         }
                     }
                 }
-                let low = samples.reduce(SIMD2(repeating: Double.infinity)) { pointwiseMin($0, $1) } - 2
-                let high = samples.reduce(SIMD2(repeating: -Double.infinity)) { pointwiseMax($0, $1) } + 2
-                return (low, high)
+                return (low - 2, high + 2)
             }
             let (low, high) = sampleBox(shift: shift)
             // The label is sampled at the same positions, mirrored but not held inside the source;
