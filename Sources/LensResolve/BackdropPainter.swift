@@ -61,30 +61,48 @@ struct BackdropPainter {
         return pixels
     }
 
-    /// `layers` painted over black within `window`: its pixels, row by row.
+    /// `layers` painted over black within `window`: its pixels, row by row. Bands of rows are
+    /// painted on all cores; each pixel still takes the layers in order, so the result does not
+    /// depend on how the rows are split.
     private func paint(_ layers: [BackgroundLayer], within window: PixelRegion) throws -> [UInt32] {
         let windowWidth = window.x1 - window.x0
-        var canvas = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: windowWidth * (window.y1 - window.y0))
-        for (index, layer) in layers.enumerated() {
-            let (shade, layerRegion) = try shader(for: layer.kind, keyPath: "background[\(index)]")
+        let windowHeight = window.y1 - window.y0
+        let shaders = try layers.indices.compactMap { index -> ((Int, Int) -> SIMD4<Double>, PixelRegion, Double)? in
+            let (shade, layerRegion) = try shader(for: layers[index].kind, keyPath: "background[\(index)]")
             let region = layerRegion.intersection(window)
-            guard !region.isEmpty else { continue }
-            for y in region.y0..<region.y1 {
-                let row = (y - window.y0) * windowWidth - window.x0
-                for x in region.x0..<region.x1 {
-                    let color = shade(x, y)
-                    let amount = color.w * layer.opacity
-                    guard amount > 0 else { continue }
-                    let below = canvas[row + x]
-                    canvas[row + x] = below + (toBlendSpace(SIMD3(color.x, color.y, color.z)) - below) * amount
+            return region.isEmpty ? nil : (shade, region, layers[index].opacity)
+        }
+        var pixels = [UInt32](repeating: 0, count: windowWidth * windowHeight)
+        let bandHeight = 16
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            nonisolated(unsafe) let pixels = pixels
+            nonisolated(unsafe) let shaders = shaders
+            nonisolated(unsafe) let painter = self
+            DispatchQueue.concurrentPerform(iterations: (windowHeight + bandHeight - 1) / bandHeight) { band in
+                var row = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: windowWidth)
+                for y in window.y0 + band * bandHeight..<min(window.y1, window.y0 + (band + 1) * bandHeight) {
+                    row.withUnsafeMutableBufferPointer { $0.update(repeating: SIMD3(0, 0, 0)) }
+                    for (shade, region, opacity) in shaders where region.y0 <= y && y < region.y1 {
+                        for x in region.x0..<region.x1 {
+                            let color = shade(x, y)
+                            let amount = color.w * opacity
+                            guard amount > 0 else { continue }
+                            let below = row[x - window.x0]
+                            row[x - window.x0] =
+                                below + (painter.toBlendSpace(SIMD3(color.x, color.y, color.z)) - below) * amount
+                        }
+                    }
+                    let start = (y - window.y0) * windowWidth
+                    for column in 0..<windowWidth {
+                        let bytes = (painter.fromBlendSpace(row[column]) * 255).rounded(.toNearestOrEven)
+                        let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
+                        pixels[start + column] =
+                            UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | 0xFF00_0000
+                    }
                 }
             }
         }
-        return canvas.map { pixel in
-            let bytes = (fromBlendSpace(pixel) * 255).rounded(.toNearestOrEven)
-            let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
-            return UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | 0xFF00_0000
-        }
+        return pixels
     }
 
     /// An sRGB-encoded colour in the space layers blend in.
