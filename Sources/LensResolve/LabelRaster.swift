@@ -73,8 +73,9 @@ struct LabelRaster {
             let ty = v - Double(y0)
             let rows = [y0, y0 + 1].compactMap { $0 >= 0 && $0 < mask.height ? ink[$0] : nil }
             guard let first = rows.map(\.lowerBound).min(), let last = rows.map(\.upperBound).max() else { continue }
-            // A sample reads columns x0 and x0 + 1: ink in first…last reaches x0 in first − 1…last.
-            for x in max(minX, canvasX(first - 1, .down))..<min(maxX, canvasX(last, .up) + 1) {
+            // A sample reads columns x0 and x0 + 1: ink in first…last reaches x0 in first − 1…last,
+            // the canvas columns from X(first − 1) up to, not including, X(last + 1).
+            for x in max(minX, canvasX(first - 1, .down))..<min(maxX, canvasX(last + 1, .up)) {
                 let u = ((Double(x) + 0.5) / scale - label.origin.x) * label.scale - 0.5
                 let x0 = Int(u.rounded(.down))
                 let tx = u - Double(x0)

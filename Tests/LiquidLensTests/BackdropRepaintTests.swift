@@ -91,4 +91,48 @@ struct BackdropRepaintTests {
             #expect(presence.any(region) == counted, "\(region)")
         }
     }
+
+    /// Mask-to-canvas ratios from 1/8 to 16, with fractional origins: the label raster, which
+    /// samples only pixels whose taps can reach ink, equals a bilinear resample of every pixel.
+    @Test(
+        "The label raster equals a resample of every pixel, at every ratio of mask to canvas scale",
+        arguments: [0.25, 0.5, 1, 2, 8])
+    func labelRasterSkipsOnlyEmptyPixels(maskScale: Double) throws {
+        var state: UInt64 = 11
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        var coverage = [UInt8](repeating: 0, count: 23 * 9)
+        for _ in 0..<14 { coverage[next(coverage.count)] = UInt8(1 + next(255)) }
+        let mask = AlphaImage(width: 23, height: 9, coverage: coverage)
+        let raster = LabelRaster { _, _, _ in throw CocoaError(.fileNoSuchFile) }
+        for scale in [1.0, 2, 3, 4] {
+            let label = LabelLayer(mask: .image(mask), origin: Point(x: 1.37, y: 0.61), scale: maskScale)
+            let width = Int(((1.37 + 23 / maskScale) * scale).rounded(.up)) + 3
+            let height = Int(((0.61 + 9 / maskScale) * scale).rounded(.up)) + 3
+            let words = try raster.words(label, scale: scale, width: width, height: height)
+            let wordsPerRow = (width + 3) / 4
+            func tap(_ x: Int, _ y: Int) -> Double {
+                x >= 0 && y >= 0 && x < mask.width && y < mask.height ? Double(coverage[y * mask.width + x]) : 0
+            }
+            // The label's box as the raster clips it: its mask's extent and a pixel beyond; nothing outside.
+            let boxX = Int((1.37 * scale).rounded(.down)) - 1..<Int(((1.37 + 23 / maskScale) * scale).rounded(.up)) + 1
+            let boxY = Int((0.61 * scale).rounded(.down)) - 1..<Int(((0.61 + 9 / maskScale) * scale).rounded(.up)) + 1
+            for y in 0..<height {
+                for x in 0..<width {
+                    let u = ((Double(x) + 0.5) / scale - 1.37) * maskScale - 0.5
+                    let v = ((Double(y) + 0.5) / scale - 0.61) * maskScale - 0.5
+                    let (x0, y0) = (Int(u.rounded(.down)), Int(v.rounded(.down)))
+                    let (tx, ty) = (u - Double(x0), v - Double(y0))
+                    let top = tap(x0, y0) + (tap(x0 + 1, y0) - tap(x0, y0)) * tx
+                    let bottom = tap(x0, y0 + 1) + (tap(x0 + 1, y0 + 1) - tap(x0, y0 + 1)) * tx
+                    let inBox = boxX.contains(x) && boxY.contains(y)
+                    let expected = inBox ? UInt32(max(0, min(255, (top + (bottom - top) * ty).rounded()))) : 0
+                    let actual = (words[y * wordsPerRow + x / 4] >> UInt32(x % 4 * 8)) & 0xFF
+                    #expect(actual == expected, "mask scale \(maskScale), canvas scale \(scale), pixel (\(x), \(y))")
+                }
+            }
+        }
+    }
 }
