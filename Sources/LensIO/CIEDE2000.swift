@@ -33,16 +33,63 @@ enum CIEDE2000 {
             percentile99: percentile(0.99, of: values, zeros: count - values.count))
     }
 
-    /// The `q` quantile of the values plus `zeros` zeros, interpolating linearly between order statistics.
+    /// The `q` quantile of the values plus `zeros` zeros, interpolating linearly between order
+    /// statistics. The two order statistics are selected, not sorted for: the same values in
+    /// linear time.
     static func percentile(_ q: Double, of values: [Double], zeros: Int) -> Double {
-        let sorted = values.sorted()
-        let count = sorted.count + zeros
+        let count = values.count + zeros
         guard count > 0 else { return 0 }
         let position = q * Double(count - 1)
-        func value(_ rank: Int) -> Double { rank < zeros ? 0 : sorted[rank - zeros] }
         let lower = Int(position.rounded(.down))
         let upper = min(count - 1, lower + 1)
-        return value(lower) + (value(upper) - value(lower)) * (position - Double(lower))
+        var values = values
+        let lowerValue = lower < zeros ? 0 : select(&values, rank: lower - zeros)
+        let upperValue: Double
+        if upper < zeros {
+            upperValue = 0
+        } else if upper == lower {
+            upperValue = lowerValue
+        } else if lower < zeros {
+            upperValue = values.min() ?? 0
+        } else {
+            // Selection leaves every value past the lower rank no smaller than it.
+            upperValue = values[(lower - zeros + 1)...].min() ?? lowerValue
+        }
+        return lowerValue + (upperValue - lowerValue) * (position - Double(lower))
+    }
+
+    /// The value of rank `rank` (0 the smallest) of `values`, which are reordered so that every
+    /// value before that index is no larger and every value after it no smaller (Hoare's
+    /// selection, the pivot a median of three).
+    static func select(_ values: inout [Double], rank: Int) -> Double {
+        var low = 0
+        var high = values.count - 1
+        while low < high {
+            let middle = low + (high - low) / 2
+            if values[middle] < values[low] { values.swapAt(middle, low) }
+            if values[high] < values[low] { values.swapAt(high, low) }
+            if values[high] < values[middle] { values.swapAt(high, middle) }
+            let pivot = values[middle]
+            var left = low
+            var right = high
+            while left <= right {
+                while values[left] < pivot { left += 1 }
+                while pivot < values[right] { right -= 1 }
+                if left <= right {
+                    values.swapAt(left, right)
+                    left += 1
+                    right -= 1
+                }
+            }
+            if rank <= right {
+                high = right
+            } else if rank >= left {
+                low = left
+            } else {
+                return values[rank]
+            }
+        }
+        return values[rank]
     }
 
     /// sRGB levels to linear light: the IEC 61966-2-1 curve.

@@ -38,15 +38,33 @@ enum SSIMMetric {
     }
 
     /// Buffers for one run of tiles, reused run after run (fresh megabyte arrays would cost a
-    /// page fault per page). The five quantities of a pixel sit in one SIMD8, so each filter tap
-    /// is one vector multiply-add; both passes run tap by tap across a row, reading memory in order.
+    /// page fault per page). Four of a pixel's five quantities sit in one SIMD4 and the fifth
+    /// beside it, so each filter tap is one vector and one scalar multiply-add (each lane the same
+    /// arithmetic as alone); both passes run tap by tap across a row, reading memory in order.
     private struct Workspace {
-        /// x, y, x², y², x·y for one channel over the run and the window's margin.
-        var products: [SIMD8<Double>] = []
+        /// x, y, x², y² and x·y for one channel over the run and the window's margin.
+        var products = Quantities()
         /// The same after the horizontal pass, over the run's columns.
-        var rows: [SIMD8<Double>] = []
+        var rows = Quantities()
         /// The vertical pass's running sums for one row.
-        var sums: [SIMD8<Double>] = []
+        var sums = Quantities()
+
+        /// A pixel's x, y, x², y² (`squares`) and x·y (`cross`), in two arrays.
+        struct Quantities {
+            var squares: [SIMD4<Double>] = []
+            var cross: [Double] = []
+
+            /// Makes both arrays `count` zeros, keeping their storage when the size is unchanged.
+            mutating func clear(_ count: Int) {
+                if squares.count == count {
+                    squares.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
+                    cross.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+                } else {
+                    squares = [SIMD4<Double>](repeating: .zero, count: count)
+                    cross = [Double](repeating: 0, count: count)
+                }
+            }
+        }
 
         /// The sum of the SSIM map over `tile` for one channel; the window stays inside the image.
         mutating func sum(_ tile: PixelRect, channel: Int, _ actual: RGBA8Image, _ expected: RGBA8Image) -> Double {
@@ -54,65 +72,68 @@ enum SSIMMetric {
             let width = tile.width
             let bandWidth = width + 2 * radius
             let bandHeight = tile.height + 2 * radius
-            Self.clear(&products, bandWidth * bandHeight)
-            Self.clear(&rows, width * bandHeight)
-            Self.clear(&sums, width)
+            products.clear(bandWidth * bandHeight)
+            rows.clear(width * bandHeight)
+            sums.clear(width)
             var total = 0.0
             actual.pixels.withUnsafeBufferPointer { x in
                 expected.pixels.withUnsafeBufferPointer { y in
-                    products.withUnsafeMutableBufferPointer { products in
-                        for band in 0..<bandHeight {
-                            let start = ((tile.y - radius + band) * actual.width + tile.x - radius) * 4 + channel
-                            for column in 0..<bandWidth {
-                                let a = Double(x[start + column * 4])
-                                let b = Double(y[start + column * 4])
-                                products[band * bandWidth + column] = SIMD8(a, b, a * a, b * b, a * b, 0, 0, 0)
-                            }
-                        }
-                    }
-                }
-            }
-            SSIMMetric.weights.withUnsafeBufferPointer { weights in
-                products.withUnsafeBufferPointer { products in
-                    rows.withUnsafeMutableBufferPointer { rows in
-                        for band in 0..<bandHeight {
-                            for tap in 0..<weights.count {
-                                let (input, output) = (band * bandWidth + tap, band * width)
-                                for column in 0..<width {
-                                    rows[output + column] += weights[tap] * products[input + column]
+                    products.squares.withUnsafeMutableBufferPointer { squares in
+                        products.cross.withUnsafeMutableBufferPointer { cross in
+                            for band in 0..<bandHeight {
+                                let start = ((tile.y - radius + band) * actual.width + tile.x - radius) * 4 + channel
+                                for column in 0..<bandWidth {
+                                    let a = Double(x[start + column * 4])
+                                    let b = Double(y[start + column * 4])
+                                    squares[band * bandWidth + column] = SIMD4(a, b, a * a, b * b)
+                                    cross[band * bandWidth + column] = a * b
                                 }
                             }
                         }
                     }
                 }
-                rows.withUnsafeBufferPointer { rows in
-                    sums.withUnsafeMutableBufferPointer { sums in
-                        for row in 0..<tile.height {
-                            sums.update(repeating: .zero)
-                            for tap in 0..<weights.count {
-                                let input = (row + tap) * width
-                                for column in 0..<width { sums[column] += weights[tap] * rows[input + column] }
-                            }
-                            for column in 0..<width { total += Self.similarity(sums[column]) }
-                        }
-                    }
+            }
+            let weights = SSIMMetric.weights
+            for band in 0..<bandHeight {
+                for tap in 0..<weights.count {
+                    Self.accumulate(
+                        weights[tap], from: products, at: band * bandWidth + tap, into: &rows, at: band * width,
+                        count: width)
+                }
+            }
+            for row in 0..<tile.height {
+                sums.clear(width)
+                for tap in 0..<weights.count {
+                    Self.accumulate(weights[tap], from: rows, at: (row + tap) * width, into: &sums, at: 0, count: width)
+                }
+                for column in 0..<width {
+                    total += Self.similarity(sums.squares[column], sums.cross[column])
                 }
             }
             return total
         }
 
-        /// Makes `buffer` `count` zeros, keeping its storage when the size is unchanged.
-        private static func clear(_ buffer: inout [SIMD8<Double>], _ count: Int) {
-            if buffer.count == count {
-                buffer.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
-            } else {
-                buffer = [SIMD8<Double>](repeating: .zero, count: count)
+        /// `target[targetStart + i] += weight × source[sourceStart + i]` for `count` pixels.
+        @inline(__always)
+        private static func accumulate(
+            _ weight: Double, from source: Quantities, at sourceStart: Int, into target: inout Quantities,
+            at targetStart: Int, count: Int
+        ) {
+            source.squares.withUnsafeBufferPointer { input in
+                target.squares.withUnsafeMutableBufferPointer { output in
+                    for column in 0..<count { output[targetStart + column] += weight * input[sourceStart + column] }
+                }
+            }
+            source.cross.withUnsafeBufferPointer { input in
+                target.cross.withUnsafeMutableBufferPointer { output in
+                    for column in 0..<count { output[targetStart + column] += weight * input[sourceStart + column] }
+                }
             }
         }
 
-        /// SSIM from the Gaussian-weighted x, y, x², y², x·y of a window.
-        private static func similarity(_ filtered: SIMD8<Double>) -> Double {
-            let (ux, uy, uxx, uyy, uxy) = (filtered[0], filtered[1], filtered[2], filtered[3], filtered[4])
+        /// SSIM from the Gaussian-weighted x, y, x², y² and x·y of a window.
+        private static func similarity(_ filtered: SIMD4<Double>, _ uxy: Double) -> Double {
+            let (ux, uy, uxx, uyy) = (filtered[0], filtered[1], filtered[2], filtered[3])
             let vx = uxx - ux * ux
             let vy = uyy - uy * uy
             let vxy = uxy - ux * uy

@@ -137,6 +137,29 @@ struct PerceptualMetricTests {
         #expect(CIEDE2000.percentile(0.5, of: [4], zeros: 0) == 4)
     }
 
+    @Test("Percentiles by selection equal those of a sorted list: duplicates, zeros, every quantile")
+    func percentileBySelection() {
+        var generator = SystemRandomNumberGenerator.seeded(5)
+        for trial in 0..<300 {
+            let count = Int.random(in: 0...40, using: &generator)
+            // Few distinct values in some trials, so that ties meet the pivot.
+            let distinct = trial % 3 == 0 ? 3 : 1000
+            let values = (0..<count).map { _ in Double(Int.random(in: 1...distinct, using: &generator)) / 7 }
+            let zeros = Int.random(in: 0...5, using: &generator)
+            let sorted = values.sorted()
+            let total = count + zeros
+            for q in [0, 0.25, 0.5, 0.9, 0.99, 1] where total > 0 {
+                let position = q * Double(total - 1)
+                let lower = Int(position.rounded(.down))
+                let upper = min(total - 1, lower + 1)
+                func value(_ rank: Int) -> Double { rank < zeros ? 0 : sorted[rank - zeros] }
+                let expected = value(lower) + (value(upper) - value(lower)) * (position - Double(lower))
+                #expect(
+                    CIEDE2000.percentile(q, of: values, zeros: zeros) == expected, "\(values), \(zeros) zeros, q \(q)")
+            }
+        }
+    }
+
     @Test("pixelmatch: an anti-aliased edge moved by a pixel is anti-aliasing, a filled block is a difference")
     func pixelmatchAntialiasing() throws {
         // A dark square with a one-pixel grey ramp on its left edge, over white.
