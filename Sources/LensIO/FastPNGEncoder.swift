@@ -36,8 +36,7 @@ enum FastPNGEncoder {
         file.initialize(from: head, count: head.count)
         let deflated = file + head.count
         var writer = BitWriter(into: deflated, capacity: deflateCapacity)
-        var adler = Adler32()
-        image.pixels.withUnsafeBufferPointer { buffer in
+        let adler = image.pixels.withUnsafeBufferPointer { buffer in
             let pixels = buffer.baseAddress!
             let types = (0..<height).map { RowFilter.choose(pixels, width: width, row: $0) }
             // Huffman codes from every sixteenth row: a sixteenth of the counting for a file
@@ -57,8 +56,8 @@ enum FastPNGEncoder {
                 DeflateBlock.tokenize(line, count: lineBytes, into: &emitter)
                 emitter.adler.reduce()
             }
-            adler = emitter.adler
             writer = emitter.finish()
+            return emitter.adler
         }
         writer.flush()
         var end = head.count + writer.count

@@ -94,10 +94,7 @@ struct BackdropPainter {
                     }
                     let start = (y - window.y0) * windowWidth
                     for column in 0..<windowWidth {
-                        let bytes = (painter.fromBlendSpace(row[column]) * 255).rounded(.toNearestOrEven)
-                        let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
-                        pixels[start + column] =
-                            UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | 0xFF00_0000
+                        pixels[start + column] = painter.packed(row[column], alpha: 255)
                     }
                 }
             }
@@ -117,6 +114,13 @@ struct BackdropPainter {
         guard blending == .linear else { return color }
         return SIMD3(
             ColorTables.linearToSRGB(color.x), ColorTables.linearToSRGB(color.y), ColorTables.linearToSRGB(color.z))
+    }
+
+    /// A blended colour as 8-bit sRGB with `alpha`, packed `r | g << 8 | b << 16 | alpha << 24`.
+    private func packed(_ color: SIMD3<Double>, alpha: UInt32) -> UInt32 {
+        let bytes = (fromBlendSpace(color) * 255).rounded(.toNearestOrEven)
+        let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
+        return UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | alpha << 24
     }
 
     /// Foreground layers over a transparent canvas: straight-alpha sRGB pixels packed
@@ -157,9 +161,7 @@ struct BackdropPainter {
                 let a = UInt32((min(max(alpha[row + x], 0), 1) * 255).rounded(.toNearestOrEven))
                 guard a > 0 else { continue }
                 marked[(y / size) * columns + x / size] = true
-                let bytes = (fromBlendSpace(color[row + x]) * 255).rounded(.toNearestOrEven)
-                let clamped = bytes.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255))
-                pixels[y * width + x] = UInt32(clamped.x) | UInt32(clamped.y) << 8 | UInt32(clamped.z) << 16 | a << 24
+                pixels[y * width + x] = packed(color[row + x], alpha: a)
             }
         }
         let tiles = marked.indices.filter { marked[$0] }.map {

@@ -152,17 +152,17 @@ enum Tiling {
                 }
                 let movedLow: SIMD2<Double> = pixelMin - shift
                 let movedHigh: SIMD2<Double> = pixelMin + (Double(size) + shift)
+                /// Corner `index` (0…3: top left, top right, bottom left, bottom right) of a box.
+                func corner(_ index: Int, _ low: SIMD2<Double>, _ high: SIMD2<Double>) -> SIMD2<Double> {
+                    SIMD2(index & 1 == 0 ? low.x : high.x, index < 2 ? low.y : high.y)
+                }
                 for index in candidates {
                     let centre = SIMD2(geometry[index].centerX, geometry[index].centerY)
                     for cornerIndex in 0..<4 {
-                        let corner = SIMD2(
-                            cornerIndex & 1 == 0 ? movedLow.x : movedHigh.x, cornerIndex < 2 ? movedLow.y : movedHigh.y)
-                        let source = centre + (corner - centre) * scale
+                        let source = centre + (corner(cornerIndex, movedLow, movedHigh) - centre) * scale
                         include(source)
                         for pixelCorner in 0..<4 {
-                            let p = SIMD2(
-                                pixelCorner & 1 == 0 ? pixelMin.x : pixelMax.x,
-                                pixelCorner < 2 ? pixelMin.y : pixelMax.y)
+                            let p = corner(pixelCorner, pixelMin, pixelMax)
                             let offset: SIMD2<Double> = source - p
                             include(p + offset * (1 + spread))
                             include(p + offset * (1 - spread))
@@ -180,7 +180,7 @@ enum Tiling {
                     sampleBox(shift: min($0, shift))
                 } ?? (low: low, high: high)
             let label = mirrored(
-                pointwiseMin(labelBox.low, pixelMin - 2), pointwiseMax(labelBox.high, pixelMin + Double(size) + 2),
+                pointwiseMin(labelBox.low, pixelMin - 2), pointwiseMax(labelBox.high, pixelMax + 2),
                 width: Double(width), height: Double(height))
             reachesLabel.append(
                 labelIn(
