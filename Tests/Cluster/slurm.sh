@@ -153,7 +153,9 @@ EOF
 
 # A requeued job waits about two minutes before it is eligible again: start it now. Asked again
 # while it waits, since slurmd refuses a launch that comes right after the job was killed and
-# Slurm then sets the wait anew.
+# Slurm then sets the wait anew. slurmd keeps a killed job's revocation to the second and refuses
+# any credential made in that second, so a job is requeued and started 2 s after it ended: a
+# refused batch job that is not an array task fails instead of waiting again.
 start_now() {
     if scontrol show job "$1" | grep -q "Reason=BeginTime"; then
         scontrol update JobId="$1" StartTime=now
@@ -178,6 +180,7 @@ for repetition in $(seq "$repetitions"); do
     killed_with="$(task1_frames)"
     ((killed_with < 64)) || fail "task 1 finished before it was killed"
     wait_for 60 task1_ended || fail "task 1 did not end after SIGKILL"
+    sleep 2
     scontrol requeue "${job}_1"
     # The second attempt has begun once it has written its PID.
     task1_restarted() {
@@ -212,6 +215,7 @@ EOF
 lost="$(sbatch --parsable "$work/lost.sh")"
 lost_requeued() { scontrol show job "$lost" | grep -q "Restarts=1"; }
 wait_for 60 lost_requeued || fail "exit 75 did not requeue the job"
+sleep 2
 lost_done() {
     start_now "$lost"
     scontrol show job "$lost" | grep -q JobState=COMPLETED
