@@ -91,6 +91,7 @@ struct LensParams {
     float labelInverseMagnification; // stage model: 1 / magnification of the label row
     float rimCurvature;          // share of the rim light lost from the silhouette to the band's inner edge
     uint padding3;
+    vec4 touchGlow;              // centre x, y; radius where it has faded out; white added at the centre (0: off)
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -138,6 +139,7 @@ const uint F_FRESNEL = 65536u;         // lens.fresnel > 0
 const uint F_CONTOUR = 131072u;        // lens.contourOpacity > 0 and lens.contourWidth > 0
 const uint F_INNER_SHADOW = 262144u;   // lens.innerShadow.w > 0
 const uint F_DROP_SHADOW = 524288u;    // lens.shadow.w > 0
+const uint F_TOUCH_GLOW = 1048576u;    // lens.touchGlow.w > 0
 
 // The frost pipelines are specialised by axis, pyramid level (the lens's frostLevel) and source
 // (the lens's readsComposite): llvmpipe would otherwise run both axes' code, and read both
@@ -785,6 +787,13 @@ vec3 edgeHighlightStroke(vec3 color, vec2 p, float distance, LensParams lens) {
 }
 
 // The shimmer highlight: a soft white band across the diagonal, centred at shimmer.x.
+// The light under a finger: white added, fading smoothly to nothing at the radius.
+vec3 touchGlowLight(vec3 color, vec2 p, LensParams lens) {
+    if (!uses(F_TOUCH_GLOW, lens.touchGlow.w > 0.0)) { return color; }
+    float fade = 1.0 - smoothStep01(0.0, lens.touchGlow.z, vectorLength(p - lens.touchGlow.xy));
+    return color + (vec3(1.0) - color) * (lens.touchGlow.w * fade);
+}
+
 vec3 shimmerBand(vec3 color, vec2 p, LensParams lens) {
     if (!uses(F_SHIMMER, lens.shimmer.z > 0.0)) { return color; }
     float x = abs(axisPosition(p, lens.highlightAxis) - lens.shimmer.x) / lens.shimmer.y;
@@ -866,6 +875,7 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
     // Apple's face: its YCbCr composite, then the tint as its fill.
     if (uses(F_FACE_LEVELS, lens.faceLevels.w != 0.0)) { color = recolorOver(color, lens.faceLevels, 1.0); }
     if (uses(F_TINT, lens.tint.a > 0.0 || lens.gradientCount != 0u)) { color = applyTint(color, tintAt(p, lens)); }
+    color = touchGlowLight(color, p, lens);
     // A resting thumb is a fill under the label row (iOS draws the titles over it): the label is
     // laid again over the fill, as much as the fill covers.
     if (uses(F_RESTING_FILL, lens.restingFill.a > 0.0)) {

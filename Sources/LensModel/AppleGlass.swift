@@ -119,6 +119,16 @@ public struct DisplacementStage: Codable, Sendable, Equatable {
         DisplacementStage(amount: -17.5, height: 11.2, target: .label),
     ]
 
+    /// The segment lens's backdrop stages fitted to the iOS 26 capture `union-lens-lifted`: Apple's
+    /// +9 / 36 kept, the inner stage −17 / 7 where the decompiled glassBackground gives −6.6 / 4.4.
+    /// With −6.6 / 4.4 the bar's edge refracts into one dark band from the rim 6 pt in; the capture
+    /// shows the bar's rim again right inside the lens's rim, the dark band 3–5 pt in, and the bar's
+    /// rim once more at 6 pt (a fit over both rims gives −17 ± 1 / 7 ± 0.5).
+    public static let segmentLensBackdrop: [DisplacementStage] = [
+        DisplacementStage(amount: -17, height: 7, target: .backdrop),
+        DisplacementStage(amount: 9, height: 36, target: .backdrop),
+    ]
+
     /// Stages per target the shaders compose.
     public static let maximumPerTarget = 2
 }

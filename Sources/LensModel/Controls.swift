@@ -193,13 +193,17 @@ public struct TabBar: Codable, Sendable {
     public var font: FontSpec
     /// Font of the items' symbols, an icon font such as ``FontSpec/symbols``; nil draws them with `font`.
     public var symbolFont: FontSpec?
+    /// Where the finger is from the lens's centre, in points, while the lens is lifted: the bar
+    /// glows about it (default 0, 0).
+    public var touchOffset: Point
 
     /// A bar 62 pt high by default, with the lens at `lensPosition`, resting (lift 0) unless given.
     public init(
         center: Point, width: Double, height: Double = 62, items: [ControlItem], lensPosition: Double, lift: Double = 0,
         accent: RGBAColor = LabelLayer.defaultAccent, appearance: ControlAppearance = .light,
-        font: FontSpec = FontSpec(weight: .medium), symbolFont: FontSpec? = nil
+        font: FontSpec = FontSpec(weight: .medium), symbolFont: FontSpec? = nil, touchOffset: Point = Point(x: 0, y: 0)
     ) {
+        self.touchOffset = touchOffset
         self.center = center
         self.width = width
         self.height = height
@@ -213,7 +217,7 @@ public struct TabBar: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, center, width, height, items, lensPosition, lift, accent, appearance, font, symbolFont
+        case type, center, width, height, items, lensPosition, lift, accent, appearance, font, symbolFont, touchOffset
     }
 
     public init(from decoder: any Decoder) throws {
@@ -235,6 +239,7 @@ public struct TabBar: Codable, Sendable {
         appearance = try container.value(.appearance, default: .light)
         font = try container.value(.font, default: FontSpec(weight: .medium))
         symbolFont = try container.decodeIfPresent(FontSpec.self, forKey: .symbolFont)
+        touchOffset = try container.value(.touchOffset, default: Point(x: 0, y: 0))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -250,6 +255,7 @@ public struct TabBar: Codable, Sendable {
         try container.encode(appearance, forKey: .appearance)
         try container.encode(font, forKey: .font)
         try container.encodeIfPresent(symbolFont, forKey: .symbolFont)
+        if touchOffset != Point(x: 0, y: 0) { try container.encode(touchOffset, forKey: .touchOffset) }
     }
 }
 

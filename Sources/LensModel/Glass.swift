@@ -138,6 +138,8 @@ public struct GlassElement: Codable, Sendable {
     public var gradientTint: GradientTint?
     /// An animated highlight (shimmer, pulse, breathe); nil: none.
     public var highlight: AnimatedHighlight?
+    /// The light a finger makes on interactive glass; nil: none.
+    public var touchGlow: TouchGlow?
 
     /// A single-shape element; default optics, fully lifted, and the theme's material, if any.
     public init(
@@ -164,7 +166,7 @@ public struct GlassElement: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case shape, frame, shapes, blend, optics, lift, material, theme, renderingPath, edgeHighlight, gradientTint,
-            highlight
+            highlight, touchGlow
     }
 
     public init(from decoder: any Decoder) throws {
@@ -198,6 +200,7 @@ public struct GlassElement: Codable, Sendable {
         edgeHighlight = try container.decodeIfPresent(EdgeHighlight.self, forKey: .edgeHighlight)
         gradientTint = try container.decodeIfPresent(GradientTint.self, forKey: .gradientTint)
         highlight = try container.decodeIfPresent(AnimatedHighlight.self, forKey: .highlight)
+        touchGlow = try container.decodeIfPresent(TouchGlow.self, forKey: .touchGlow)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -217,6 +220,7 @@ public struct GlassElement: Codable, Sendable {
         try container.encodeIfPresent(edgeHighlight, forKey: .edgeHighlight)
         try container.encodeIfPresent(gradientTint, forKey: .gradientTint)
         try container.encodeIfPresent(highlight, forKey: .highlight)
+        try container.encodeIfPresent(touchGlow, forKey: .touchGlow)
     }
 }
 
@@ -266,6 +270,36 @@ public struct LensLift: Codable, Sendable, Equatable {
         restingBevelAmount = try container.number(.restingBevelAmount, default: 0, in: Limits.bevel)
         restingFrost = try container.number(.restingFrost, default: 0, in: Limits.frost)
         restingShadow = try container.number(.restingShadow, default: 0, in: Limits.unit)
+    }
+}
+
+/// The light under a finger on `.interactive()` glass: white added to the face, `amount` at
+/// `center` and fading smoothly to nothing `radius` points away. Glass below a lens glows too, and
+/// the lens shows it (capture `union-lens-lifted`: the touched bar brightens from 36 to 53 levels
+/// about the lifted lens, back to 36 about 120 pt away, on both sides of the lens's rim alike).
+public struct TouchGlow: Codable, Sendable, Equatable {
+    /// Where the finger is, in points.
+    public var center: Point
+    /// Distance in points at which the glow has faded to nothing.
+    public var radius: Double
+    /// Share of white added at the centre, in linear light (0…1).
+    public var amount: Double
+
+    /// A glow of `amount` white at `center`, gone `radius` points away.
+    public init(center: Point, radius: Double, amount: Double) {
+        self.center = center
+        self.radius = radius
+        self.amount = amount
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable { case center, radius, amount }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        center = try container.decode(Point.self, forKey: .center)
+        radius = try container.number(.radius, in: Limits.touchGlowRadius)
+        amount = try container.number(.amount, in: Limits.unit)
     }
 }
 

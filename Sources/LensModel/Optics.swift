@@ -68,7 +68,8 @@ public enum OpticsPreset: String, Codable, Sendable, CaseIterable {
     /// The lifted segmented-control lens before the stage model: ×1.22, H 10, A 9, a little dispersion.
     case liftedSegmented
     /// Apple's segment lens (`_UILiquidLensView`, lifted, style Large), stage by stage: the backdrop
-    /// through −6.6 / 4.4 and +9 / 36, the 2.3158 pt fringe at −15° over 8.8 pt, Apple's rim and
+    /// through −17 / 7 and +9 / 36 (``DisplacementStage/segmentLensBackdrop``: the inner stage fitted
+    /// to an iOS capture where Apple's is −6.6 / 4.4), the 2.3158 pt fringe at −15° over 8.8 pt, Apple's rim and
     /// inner shadow, no blur. Apple's label stages (−8.8 / 7.04, −17.5 / 11.2) are left out: iOS
     /// captures show no glyph copies in the rim (``DisplacementStage/segmentLens`` keeps them).
     case segmentLens
@@ -167,7 +168,7 @@ public struct Optics: Codable, Sendable, Equatable {
             model = .stages
             // Apple's label stages reach 26 pt inward at the rim and copy glyph pieces into it;
             // no iOS capture shows any (`union-lens-lifted`: nothing of the title at the rim).
-            stages = DisplacementStage.segmentLens.filter { $0.target == .backdrop }
+            stages = DisplacementStage.segmentLensBackdrop
             aberration = .segmentLens
             rimLight = .apple
             innerShadow = .appleInner

@@ -44,6 +44,8 @@ public enum Limits {
     public static let rimFalloff = 1.0...16
     /// Shadow radius, in points.
     public static let shadowRadius = 0.0...500
+    /// Reach of a touch glow, in points.
+    public static let touchGlowRadius = 1.0...2000
     /// Squircle superellipse exponent.
     public static let squircleExponent = 2.0...12
     /// Shapes in one glass group.
@@ -297,6 +299,11 @@ extension GlassElement {
         try edgeHighlight?.validate("\(path).edgeHighlight")
         try gradientTint?.validate("\(path).gradientTint")
         if let highlight { try check(highlight.intensity, Limits.unit, "\(path).highlight.intensity") }
+        if let touchGlow {
+            try check(touchGlow.center, "\(path).touchGlow.center")
+            try check(touchGlow.radius, Limits.touchGlowRadius, "\(path).touchGlow.radius")
+            try check(touchGlow.amount, Limits.unit, "\(path).touchGlow.amount")
+        }
     }
 }
 

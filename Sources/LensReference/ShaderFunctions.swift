@@ -530,6 +530,13 @@ struct ShaderContext {
         return blendOver(color, SIMD4(SIMD3(repeating: amount), amount))
     }
 
+    func touchGlowLight(_ color: SIMD3<Float>, _ p: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+        if lens.touchGlow.w <= 0 { return color }
+        let fade =
+            1 - smoothStep01(0, lens.touchGlow.z, vectorLength(p - SIMD2(lens.touchGlow.x, lens.touchGlow.y)))
+        return color + (SIMD3(repeating: 1) - color) * (lens.touchGlow.w * fade)
+    }
+
     func shimmerBand(_ color: SIMD3<Float>, _ p: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
         if lens.shimmer.z <= 0 { return color }
         let x = abs(axisPosition(p, lens.highlightAxis) - lens.shimmer.x) / lens.shimmer.y
@@ -595,6 +602,7 @@ struct ShaderContext {
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         if lens.faceLevels.w != 0 { color = recolorOver(color, lens.faceLevels, 1) }
         color = applyTint(color, tintAt(p, lens))
+        color = touchGlowLight(color, p, lens)
         // A resting thumb is a fill under the label row (iOS draws the titles over it): the label is
         // laid again over the fill, as much as the fill covers.
         if lens.restingFill.w > 0 {

@@ -141,6 +141,11 @@ struct LensBuilder {
         lens.shadow = shadowVector(optics.shadow, share: Float(restingShadow + (1 - restingShadow) * progress))
         lens.innerShadow = shadowVector(optics.innerShadow, share: lit)
         lens.restingFill = resting.premultiplied(for: scene.blending)
+        if let glow = element.touchGlow {
+            lens.touchGlow = SIMD4(
+                Float(glow.center.x * scale), Float(glow.center.y * scale), Float(glow.radius * scale),
+                Float(glow.amount))
+        }
         lens.shapeCount = UInt32(geometry.count)
         lens.blend = Float(element.blend * scale)
         lens.bevelWidth = Float(bevelWidth)

@@ -228,6 +228,8 @@ package struct LensParams: Sendable, Equatable {
     public var rimCurvature: Float = 1
     /// Pads the appended group to a whole vec4.
     public var padding3: UInt32 = 0
+    /// The touch glow: centre x, y; the radius where it has faded out; the white added at the centre (0: off).
+    public var touchGlow: SIMD4<Float> = .zero
 
     /// A group with neutral values: no shapes, tint, lights, shadows, frost or refraction; saturation,
     /// contrast and opacity 1.
@@ -297,6 +299,7 @@ package struct LensParams: Sendable, Equatable {
         ("labelInverseMagnification", MemoryLayout<Self>.offset(of: \.labelInverseMagnification)!),
         ("rimCurvature", MemoryLayout<Self>.offset(of: \.rimCurvature)!),
         ("padding3", MemoryLayout<Self>.offset(of: \.padding3)!),
+        ("touchGlow", MemoryLayout<Self>.offset(of: \.touchGlow)!),
     ]
 }
 

@@ -33,6 +33,7 @@
 @_exported import struct LensModel.DropShadow
 @_exported import struct LensModel.Contour
 @_exported import struct LensModel.EdgeHighlight
+@_exported import struct LensModel.TouchGlow
 @_exported import struct LensModel.GradientTint
 @_exported import enum LensModel.AppleGlass
 @_exported import struct LensModel.ColorLevels

@@ -63,7 +63,7 @@ extension AppleLensTests {
                 && optics.rimLight.recolor == ColorLevels(white: 1.2, black: 0.1, saturation: 1))
         let lens = Optics(preset: .segmentLens)
         #expect(
-            lens.stages == DisplacementStage.segmentLens.filter { $0.target == .backdrop }
+            lens.stages == DisplacementStage.segmentLensBackdrop
                 && lens.aberration == .segmentLens && lens.rimLight == .apple)
         #expect(
             Optics(preset: .regular).face == .faceLight && Optics(preset: .regularDark).rimLight.recolor == .vibrantDark

@@ -94,6 +94,13 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
             busy("shadow", [lens { $0.shadow = DropShadow(offset: Point(x: 4, y: 10), radius: 16, opacity: 0.5) }]),
             busy("shadow-hard", [lens { $0.shadow = DropShadow(offset: Point(x: 6, y: 6), radius: 0, opacity: 0.6) }]),
             busy("shadow-off", [lens { $0.shadow = .off }]),
+            busy(
+                "touch-glow-under-a-lens",
+                {
+                    var glass = glassOnGlass
+                    glass[0].touchGlow = TouchGlow(center: Point(x: 120, y: 60), radius: 70, amount: 0.2)
+                    return glass
+                }()),
             busy("ovalization-off", [lens(.roundedRectangle(cornerRadii: [20, 20, 20, 20])) { $0.ovalization = 0 }]),
             busy(
                 "tint-mask-straddling-glyph", label: label,

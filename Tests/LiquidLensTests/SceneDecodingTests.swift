@@ -89,6 +89,18 @@ struct SceneDecodingTests {
             json:
                 #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "optics": {"face": "faceMedium"}}]}"#,
             keyPath: "glass[0].optics.face", message: "unknown colour levels"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "touchGlow": {"center": [5, 5], "radius": 0, "amount": 0.1}}]}"#,
+            keyPath: "glass[0].touchGlow.radius", message: "must be between 1 and 2000"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "touchGlow": {"center": [5, 5], "radius": 40}}]}"#,
+            keyPath: "glass[0].touchGlow.amount", message: "required key is missing"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "controls": [{"type": "tabBar", "center": [50, 40], "width": 90, "items": [{"title": "A"}], "touchOffset": [1]}]}"#,
+            keyPath: "controls[0].touchOffset", message: "expected [x, y]"),
     ]
 
     @Test("Unknown keys and out-of-range values name the key path", arguments: badScenes)
@@ -121,6 +133,12 @@ struct SceneDecodingTests {
             glass: [GlassElement(shape: .circle, frame: Rect(x: 0, y: 0, width: 20, height: 20), optics: tint)])
         let tintError = try #require(throws: SceneError.self) { try LensRenderer.resolve(tintScene) }
         #expect(tintError.keyPath == "glass[0].optics.tint[0]")
+
+        var glowing = GlassElement(shape: .circle, frame: Rect(x: 0, y: 0, width: 20, height: 20))
+        glowing.touchGlow = TouchGlow(center: Point(x: 10, y: 10), radius: 30, amount: .nan)
+        let glowScene = Scene(canvas: Canvas(width: 50, height: 50), background: [], glass: [glowing])
+        let glowError = try #require(throws: SceneError.self) { try LensRenderer.resolve(glowScene) }
+        #expect(glowError.keyPath == "glass[0].touchGlow.amount")
 
         let infiniteScene = Scene(canvas: Canvas(width: .infinity, height: 50), background: [], glass: [])
         let infiniteError = try #require(throws: SceneError.self) { try LensRenderer.resolve(infiniteScene) }
