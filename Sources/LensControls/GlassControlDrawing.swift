@@ -143,9 +143,10 @@ extension GlassControl {
             }
         case .slider:
             let trackY = frame.midY
+            // Light: UIKit's systemFill (capture `cn-slider`: the unfilled track reads 229 on white).
             panel.fill(
                 .capsule, Rect(x: frame.x, y: trackY - 3, width: frame.width, height: 6),
-                colors.appearance == .light ? RGBAColor(120, 120, 128, 0.3) : RGBAColor(120, 120, 128, 0.55))
+                colors.appearance == .light ? RGBAColor(120, 120, 128, 0.2) : RGBAColor(120, 120, 128, 0.55))
             let knob = frame.x + (frame.width - 38) * value
             panel.fill(.capsule, Rect(x: frame.x, y: trackY - 3, width: knob + 19 - frame.x, height: 6), colors.accent)
             panel.lens(
