@@ -88,6 +88,15 @@ public struct BatchManifest: Sendable {
                     keyPath: "scene.workload",
                     message: "a benchmark workload's frame cannot be swept (sweep a scene file or an example)")
             }
+            if case .example = manifest.scenes[0],
+                let index = manifest.sweeps.firstIndex(where: { Self.setsPreset($0.key) })
+            {
+                throw SceneError(
+                    keyPath: "sweep[\(index)].key",
+                    message:
+                        "a preset cannot be swept over a built-in example: the example spells out every key the preset sets, and those would override it (sweep a scene file that names its preset)"
+                )
+            }
         case (nil, nil):
             throw SceneError(keyPath: "", message: "give \"scenes\" (a list) or \"scene\" (with \"sweep\")")
         case (_?, _?):
@@ -183,6 +192,13 @@ public struct BatchManifest: Sendable {
         }
     }
 
+    /// Whether sweeping `key` sets a preset. A preset applies before the keys beside it, so it is
+    /// swept over the scene file as written: over the decoded scene, which spells out every key,
+    /// the keys beside it would override it and the sweep would change nothing.
+    static func setsPreset(_ key: String) -> Bool {
+        (try? JSONValue.path(key, keyPath: "sweep"))?.last == .key("preset")
+    }
+
     /// Output file stem of frame `index` (without extension): the scene's name for a list, the
     /// manifest's name and the frame number for a sweep, zero-padded so names sort in order.
     public func outputStem(_ index: Int) -> String {
@@ -225,7 +241,14 @@ public struct BatchManifest: Sendable {
         guard !sweeps.isEmpty else { return (base, directory) }
         var json: Any
         do {
-            json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(base))
+            if case .file(let path) = source, sweeps.contains(where: { Self.setsPreset($0.key) }) {
+                let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+                json = try JSONSerialization.jsonObject(with: try SceneError.readFile(url, document: "scene"))
+            } else {
+                json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(base))
+            }
+        } catch let error as SceneError {
+            throw error
         } catch {
             throw SceneError(keyPath: "scene", message: "this scene cannot be swept: \(error)")
         }

@@ -124,6 +124,34 @@ struct BatchTests {
         #expect(frames.map(\.optics.frost) == [0, 4, 0, 4, 0, 4])
     }
 
+    @Test("Sweeping a preset switches it: the file's own keys stay on top, the preset's values change")
+    func presetSweep() throws {
+        let folder = try temporaryFolder("preset-sweep")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(
+            #"{"canvas": {"width": 80, "height": 60}, "glass": [{"shape": "circle", "frame": {"x": 10, "y": 10, "width": 40, "height": 40}, "optics": {"preset": "loupe", "frost": 3}}]}"#
+                .utf8
+        ).write(to: folder.appendingPathComponent("a.json"))
+        let manifest = try BatchManifest.decode(
+            Data(
+                #"{"scene": "a.json", "sweep": [{"key": "glass[0].optics.preset", "values": ["regular", "clear"]}]}"#
+                    .utf8),
+            baseDirectory: folder)
+        for (index, preset) in [OpticsPreset.regular, .clear].enumerated() {
+            var expected = Optics(preset: preset)
+            expected.frost = 3
+            #expect(try manifest.scene(index).scene.glass[0].optics == expected)
+        }
+        #expect {
+            _ = try BatchManifest.decode(
+                Data(
+                    #"{"scene": {"example": "probe-grid"}, "sweep": [{"key": "glass[0].optics.preset", "values": ["clear"]}]}"#
+                        .utf8), baseDirectory: folder)
+        } throws: { error in
+            "\(error)".contains("sweep[0].key") && "\(error)".contains("scene file that names its preset")
+        }
+    }
+
     @Test("A manifest names a benchmark workload's verified frame: the middle of its default run")
     func manifestWorkloads() throws {
         let manifest = try BatchManifest.decode(
