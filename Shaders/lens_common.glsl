@@ -786,7 +786,6 @@ vec3 edgeHighlightStroke(vec3 color, vec2 p, float distance, LensParams lens) {
     return blendOver(color, vec4(vec3(amount), amount));
 }
 
-// The shimmer highlight: a soft white band across the diagonal, centred at shimmer.x.
 // The light under a finger: white added, fading smoothly to nothing at the radius.
 vec3 touchGlowLight(vec3 color, vec2 p, LensParams lens) {
     if (!uses(F_TOUCH_GLOW, lens.touchGlow.w > 0.0)) { return color; }
@@ -794,6 +793,7 @@ vec3 touchGlowLight(vec3 color, vec2 p, LensParams lens) {
     return color + (vec3(1.0) - color) * (lens.touchGlow.w * fade);
 }
 
+// The shimmer highlight: a soft white band across the diagonal, centred at shimmer.x.
 vec3 shimmerBand(vec3 color, vec2 p, LensParams lens) {
     if (!uses(F_SHIMMER, lens.shimmer.z > 0.0)) { return color; }
     float x = abs(axisPosition(p, lens.highlightAxis) - lens.shimmer.x) / lens.shimmer.y;

@@ -226,10 +226,13 @@ public struct BatchManifest: Sendable {
         let source = scenes[sourceIndex]
         let directory: URL?
         let base: Scene
+        var fileData: Data?
         switch source {
         case .file(let path):
             let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
-            base = try Scene.load(contentsOf: url)
+            let data = try SceneError.readFile(url, document: "scene")
+            base = try Scene.decode(data)
+            fileData = data
             directory = url.deletingLastPathComponent()
         case .example(let example):
             base = example.scene
@@ -241,14 +244,11 @@ public struct BatchManifest: Sendable {
         guard !sweeps.isEmpty else { return (base, directory) }
         var json: Any
         do {
-            if case .file(let path) = source, sweeps.contains(where: { Self.setsPreset($0.key) }) {
-                let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
-                json = try JSONSerialization.jsonObject(with: try SceneError.readFile(url, document: "scene"))
+            if let fileData, sweeps.contains(where: { Self.setsPreset($0.key) }) {
+                json = try JSONSerialization.jsonObject(with: fileData)
             } else {
                 json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(base))
             }
-        } catch let error as SceneError {
-            throw error
         } catch {
             throw SceneError(keyPath: "scene", message: "this scene cannot be swept: \(error)")
         }
@@ -310,6 +310,11 @@ package struct JSONValue: @unchecked Sendable {
         }
         switch step {
         case .key(let name):
+            // A theme named by its preset alone (`"theme": "frosted"`): the swept name replaces it.
+            if name == "preset", path.count == 1, json is String {
+                json = value.object
+                return
+            }
             guard var object = json as? [String: Any] else {
                 throw SceneError(keyPath: key, message: "\"\(name)\" is not inside an object in this scene")
             }

@@ -101,7 +101,8 @@ extension ControlLayout {
     /// The touched bar's glow about the finger (`union-lens-lifted`: the bar beside the lens fits
     /// white 0.017 in linear light, gone 130 pt from the finger, within 0.3 levels; 36 → 53 levels
     /// at the finger).
-    static let tabBarTouchGlow = (radius: 130.0, amount: 0.017)
+    static let tabBarTouchGlowRadius = 130.0
+    static let tabBarTouchGlowAmount = 0.017
 
     func layout(_ bar: TabBar, into parts: inout Parts, keyPath: String) throws {
         let dark = bar.appearance == .dark
@@ -145,7 +146,7 @@ extension ControlLayout {
                 center: Point(
                     x: lensFrame.x + lensFrame.width / 2 + bar.touchOffset.x,
                     y: lensFrame.y + lensFrame.height / 2 + bar.touchOffset.y),
-                radius: Self.tabBarTouchGlow.radius, amount: Self.tabBarTouchGlow.amount * bar.lift)
+                radius: Self.tabBarTouchGlowRadius, amount: Self.tabBarTouchGlowAmount * bar.lift)
         }
         parts.glass.append(platterElement)
         var lensElement = GlassElement(

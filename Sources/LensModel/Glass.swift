@@ -276,7 +276,7 @@ public struct LensLift: Codable, Sendable, Equatable {
 /// The light under a finger on `.interactive()` glass: white added to the face, `amount` at
 /// `center` and fading smoothly to nothing `radius` points away. Glass below a lens glows too, and
 /// the lens shows it (capture `union-lens-lifted`: the touched bar brightens from 36 to 53 levels
-/// about the lifted lens, back to 36 about 120 pt away, on both sides of the lens's rim alike).
+/// about the lifted lens, back to 36 about 130 pt from the finger, on both sides of the lens's rim alike).
 public struct TouchGlow: Codable, Sendable, Equatable {
     /// Where the finger is, in points.
     public var center: Point

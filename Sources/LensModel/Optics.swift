@@ -166,8 +166,9 @@ public struct Optics: Codable, Sendable, Equatable {
             shadow = DropShadow(offset: Point(x: 0, y: 4), radius: 12, opacity: 0.18)
         case .segmentLens:
             model = .stages
-            // Apple's label stages reach 26 pt inward at the rim and copy glyph pieces into it;
-            // no iOS capture shows any (`union-lens-lifted`: nothing of the title at the rim).
+            // The backdrop's stages only, the inner one fitted to an iOS capture. Apple's label
+            // stages reach 26 pt inward at the rim and copy glyph pieces into it; no iOS capture
+            // shows any (`union-lens-lifted`: nothing of the title at the rim).
             stages = DisplacementStage.segmentLensBackdrop
             aberration = .segmentLens
             rimLight = .apple

@@ -140,6 +140,7 @@ extension Scene {
             try layer.validate("foreground[\(index)]")
         }
         for (index, control) in controls.enumerated() {
+            if case .tabBar(let bar) = control { try check(bar.touchOffset, "controls[\(index)].touchOffset") }
             guard case .glass(let glass) = control else { continue }
             let path = "controls[\(index)]"
             try glass.frame.validate("\(path).frame")

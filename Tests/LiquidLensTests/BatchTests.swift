@@ -142,6 +142,16 @@ struct BatchTests {
             expected.frost = 3
             #expect(try manifest.scene(index).scene.glass[0].optics == expected)
         }
+        try Data(
+            #"{"canvas": {"width": 80, "height": 60}, "glass": [{"shape": "circle", "frame": {"x": 10, "y": 10, "width": 40, "height": 40}, "theme": "arctic"}]}"#
+                .utf8
+        ).write(to: folder.appendingPathComponent("b.json"))
+        let themes = try BatchManifest.decode(
+            Data(
+                #"{"scene": "b.json", "sweep": [{"key": "glass[0].theme.preset", "values": ["neon", "ocean"]}]}"#.utf8),
+            baseDirectory: folder)
+        #expect(try themes.scene(0).scene.glass[0].theme == ThemePreset.neon.theme)
+        #expect(try themes.scene(1).scene.glass[0].theme == ThemePreset.ocean.theme)
         #expect {
             _ = try BatchManifest.decode(
                 Data(

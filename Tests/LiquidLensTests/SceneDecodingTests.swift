@@ -140,6 +140,13 @@ struct SceneDecodingTests {
         let glowError = try #require(throws: SceneError.self) { try LensRenderer.resolve(glowScene) }
         #expect(glowError.keyPath == "glass[0].touchGlow.amount")
 
+        let bar = TabBar(
+            center: Point(x: 25, y: 25), width: 40, items: [ControlItem(title: "A")], lensPosition: 0, lift: 1,
+            touchOffset: Point(x: .nan, y: 0))
+        let barScene = Scene(canvas: Canvas(width: 50, height: 50), background: [], glass: [], controls: [.tabBar(bar)])
+        let barError = try #require(throws: SceneError.self) { try LensRenderer.resolve(barScene) }
+        #expect(barError.keyPath == "controls[0].touchOffset[0]")
+
         let infiniteScene = Scene(canvas: Canvas(width: .infinity, height: 50), background: [], glass: [])
         let infiniteError = try #require(throws: SceneError.self) { try LensRenderer.resolve(infiniteScene) }
         #expect(infiniteError.keyPath == "canvas.width")
