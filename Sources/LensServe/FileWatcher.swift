@@ -1,6 +1,21 @@
 import Foundation
 import LensModel
 
+/// A file's size and modification time, to notice that it was written since it was last read.
+package struct FileStamp: Equatable, Sendable {
+    var size: Int
+    var seconds: Int
+    var nanoseconds: Int
+
+    /// The stamp of the file at `path` now; nil when it cannot be looked at.
+    package static func of(_ path: String) -> FileStamp? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileStamp(
+            size: Int(status.st_size), seconds: Int(status.st_mtim.tv_sec), nanoseconds: Int(status.st_mtim.tv_nsec))
+    }
+}
+
 /// Watches one file for saves by another program: its size and modification time are looked at
 /// every ``interval`` seconds, and when its text differs from the last text seen, ``onChange`` gets
 /// it. A file that is missing or unreadable for a moment (an editor's rename-and-replace) is
@@ -14,7 +29,7 @@ package final class FileWatcher: @unchecked Sendable {
     private let url: URL
     private let lock = NSLock()
     private var known: String
-    private var stamp: (size: Int, seconds: Int, nanoseconds: Int)?
+    private var stamp: FileStamp?
     private var stopped = false
 
     /// Watches `url`, whose text is `text` now, calling `onChange` with each new text.
@@ -22,7 +37,7 @@ package final class FileWatcher: @unchecked Sendable {
         self.url = url
         self.onChange = onChange
         known = text
-        stamp = Self.stamp(of: url)
+        stamp = FileStamp.of(url.path)
         let thread = Thread { [weak self] in
             while let watcher = self, watcher.look() {
                 Thread.sleep(forTimeInterval: Self.interval)
@@ -43,7 +58,7 @@ package final class FileWatcher: @unchecked Sendable {
             lock.unlock()
             return false
         }
-        let now = Self.stamp(of: url)
+        let now = FileStamp.of(url.path)
         guard let now, stamp.map({ $0 != now }) ?? true,
             let data = try? FileAccess.read(url, limit: Limits.sceneFileBytes)
         else {
@@ -57,11 +72,5 @@ package final class FileWatcher: @unchecked Sendable {
         lock.unlock()
         if changed { onChange(text) }
         return true
-    }
-
-    private static func stamp(of url: URL) -> (size: Int, seconds: Int, nanoseconds: Int)? {
-        var status = stat()
-        guard stat(url.path, &status) == 0 else { return nil }
-        return (Int(status.st_size), Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
     }
 }

@@ -120,12 +120,22 @@ enum ServePage {
           const state = await answer.json();
           if (!answer.ok) { banner(state.error); return; }
           const first = page.version === 0;
+          const imagesChanged = !first && state.imagesGeneration !== page.imagesGeneration;
+          page.imagesGeneration = state.imagesGeneration;
           page.version = state.version;
           page.tunables = state.tunables;
           page.name = (state.file || state.name).split("/").pop().replace(/\\.json$/, "");
           $("name").textContent = state.file || state.name;
           $("save").hidden = !state.writable;
           if (state.backendNote) banner(state.backendNote);
+          if (!first && state.text === page.loadedText) {
+            // The file is as loaded: an image it reads was written; what the editor holds is drawn again.
+            if (imagesChanged) {
+              render("image");
+              $("status").textContent = "an image the scene reads changed on disk: drawn again";
+            }
+            return;
+          }
           if (!first && $("source").value !== page.loadedText) {
             // Edits not saved yet are not thrown away: the page offers the file's version instead.
             page.fileText = state.text;

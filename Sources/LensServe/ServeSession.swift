@@ -66,11 +66,19 @@ package final class ServeSession: @unchecked Sendable {
     // Used by the render queue's thread only.
     private var primary: LensRenderer
     private let reference: LensRenderer
-    private let resolveCache = ResolveCache()
+    private var resolveCache = ResolveCache()
 
     private let lock = NSLock()
     private var text: String
     private var version = 1
+    /// The image files renders have read, stamped as they were read.
+    private var imagesRead: [String: FileStamp] = [:]
+    /// How many times an image renders read changed on disk: part of every render's key, so that a
+    /// result drawn from an image's old version is not answered again.
+    private var imagesGeneration = 0
+    /// An image changed: the next render starts from an empty resolve cache (it keeps backdrops
+    /// and label rasters by the scene's values, which name the file, not its contents).
+    private var resolveCacheStale = false
     private var backendNote: String?
     private var backupWritten = false
 
@@ -154,10 +162,14 @@ package final class ServeSession: @unchecked Sendable {
     // MARK: State
 
     private func state(since: Int?) -> HTTPResponse {
-        let (text, version, note) = lock.withLock { (self.text, self.version, backendNote) }
+        checkImages()
+        let (text, version, generation, note) = lock.withLock {
+            (self.text, self.version, imagesGeneration, backendNote)
+        }
         if since == version { return HTTPResponse(status: 204, contentType: "application/json", body: Data()) }
         var object: [String: Any] = [
             "version": version, "text": text, "name": source.name, "writable": source.writable,
+            "imagesGeneration": generation,
             "tunables": [
                 "glass": SceneTuning.glass.map(\.json), "controls": SceneTuning.controls.map(\.json),
             ],
@@ -165,6 +177,19 @@ package final class ServeSession: @unchecked Sendable {
         object["file"] = source.file?.path
         object["backendNote"] = note
         return .json(200, object)
+    }
+
+    /// Looks again at the images renders have read (before each render, and each time the page
+    /// asks for the state, every second): when one was written since, renders read it again and
+    /// the page, told by a new version, draws again.
+    private func checkImages() {
+        lock.withLock {
+            guard imagesRead.contains(where: { FileStamp.of($0.key) != $0.value }) else { return }
+            imagesRead.removeAll()
+            imagesGeneration += 1
+            resolveCacheStale = true
+            version += 1
+        }
     }
 
     /// Another program saved the file (what this session saved itself is not news).
@@ -214,7 +239,9 @@ package final class ServeSession: @unchecked Sendable {
         guard let encoded = try? encoder.encode(scene), let canonical = animated ? try? encoder.encode(frame) : encoded
         else { return .error(500, "the scene cannot be encoded") }
         let effective = try? JSONSerialization.jsonObject(with: encoded)
-        let key = view.rawValue + String(decoding: canonical, as: UTF8.self)
+        checkImages()
+        let generation = lock.withLock { imagesGeneration }
+        let key = "\(generation) " + view.rawValue + String(decoding: canonical, as: UTF8.self)
         switch queue.render(key: key, client: client, work: { self.draw(frame, view) }) {
         case .superseded:
             return .json(409, ["superseded": true, "error": "a newer edit from this page replaced this render"])
@@ -292,6 +319,12 @@ package final class ServeSession: @unchecked Sendable {
     /// Resolves and renders `frame` for `view`, on the render queue's thread.
     private func draw(_ frame: Scene, _ view: View) -> Result<RenderedView, ServeProblem> {
         let start = Date()
+        if lock.withLock({ () -> Bool in
+            defer { resolveCacheStale = false }
+            return resolveCacheStale
+        }) {
+            resolveCache = ResolveCache()
+        }
         let parameters: FrameParameters
         do {
             let folderPath = self.folderPath
@@ -308,6 +341,7 @@ package final class ServeSession: @unchecked Sendable {
                                 "image \(path) is outside the scene's folder \(folderPath); serve reads only files inside it"
                         )
                     }
+                    if let stamp = FileStamp.of(real) { self.lock.withLock { self.imagesRead[real] = stamp } }
                     return try LensRenderer.sharedImages.image(at: URL(fileURLWithPath: real), scale: scale)
                 }, text: frame.needsText ? try LensRenderer.sharedText() : nil, cache: resolveCache,
                 pixelBudget: pixelBudget)

@@ -291,6 +291,58 @@ struct ServeTests {
             "the backup is the file as it was before the session's first save")
     }
 
+    @Test("An image the scene reads, written by another program, is read again: the page gets a new version")
+    func imageWrittenOnDisk() throws {
+        let folder = try temporaryFolder("serve-image")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("scene.json")
+        let text = try String(contentsOf: Self.samples.appendingPathComponent("lens.json"), encoding: .utf8)
+        try Data(text.utf8).write(to: file)
+        let mask = folder.appendingPathComponent("titles.png")
+        try FileManager.default.copyItem(at: Self.samples.appendingPathComponent("titles.png"), to: mask)
+        let session = try ServeSession(
+            source: ServeSource(file: file, text: text, name: "scene", folder: folder, writable: false),
+            primary: LensRenderer(backend: .cpu), backendNote: nil, scale: nil, pixelBudget: Limits.maxPixels)
+        defer { session.stop() }
+        func ask(_ method: String, _ path: String, _ body: [String: Any]? = nil, since: Int? = nil) throws -> (
+            Int, [String: Any]
+        ) {
+            let response = session.respond(
+                to: HTTPRequest(
+                    method: method, path: path, query: since.map { ["since": String($0)] } ?? [:],
+                    headers: ["x-liquidlens-token": session.token],
+                    body: try body.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()))
+            return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
+        }
+        func picture() throws -> RGBA8Image {
+            let (status, rendered) = try ask("POST", "/api/render", ["scene": text, "view": "gpu", "client": "a"])
+            #expect(status == 200)
+            return try PNGCodec.decode(
+                try #require(
+                    (rendered["image"] as? String)?.split(separator: ",").last.flatMap {
+                        Data(base64Encoded: String($0))
+                    }))
+        }
+        let version = try #require(try ask("GET", "/api/state").1["version"] as? Int)
+        let before = try picture()
+        let unchanged = try ask("GET", "/api/state", since: version)
+        #expect(unchanged.0 == 204, "nothing changed yet: \(unchanged)")
+
+        let titles = try PNGCodec.read(contentsOf: mask)
+        try PNGCodec.write(
+            RGBA8Image(
+                width: titles.width, height: titles.height, pixels: [UInt8](repeating: 0, count: titles.pixels.count)),
+            to: mask)
+        let after = try picture()
+        let redrawn = after != before
+        #expect(redrawn, "the emptied mask is drawn")
+        let cli = try LensRenderer(backend: .cpu).render(Scene.load(contentsOf: file), baseDirectory: folder)
+        let same = after.pixels == cli.pixels
+        #expect(same, "the page's picture is the library's, read from the new file")
+        let (status, state) = try ask("GET", "/api/state", since: version)
+        #expect(status == 200 && state["version"] as? Int == version + 1 && state["imagesGeneration"] as? Int == 1)
+    }
+
     @Test(
         "In Chromium: sliders, the A/B toggle, invalid edits, export, save, file watching, drag, animation, load, faults, Ctrl-C"
     )

@@ -323,6 +323,18 @@ def check_page(driver, server, binary, folder, work, screenshot, facts):
         fail("a page with no unsaved edits asked before following the file")
     facts["fileWatch"] = driver.find_element(By.ID, "status").text
 
+    # Another program writes an image the scene reads (its label mask): the page draws again.
+    shown = driver.find_element(By.ID, "picture").get_attribute("src")
+    renders = driver.execute_script("return window.liquidlens.renders")
+    mask = Image.open(folder / "titles.png")
+    Image.new(mask.mode, mask.size).save(folder / "titles.png")
+    wait_for_renders(driver, renders + 1)
+    if "image the scene reads changed" not in driver.find_element(By.ID, "status").text:
+        fail(f"an image written on disk was not drawn again: {driver.find_element(By.ID, 'status').text!r}")
+    if driver.find_element(By.ID, "picture").get_attribute("src") == shown:
+        fail("the picture did not change when the label mask was emptied")
+    facts["imageWatch"] = driver.find_element(By.ID, "status").text
+
     driver.save_screenshot(str(screenshot))
     # The invalid edits above are answered 400 on purpose (and superseded renders 409); Chromium
     # logs those as failed loads. Anything else (a script error, a blocked load) fails.
