@@ -45,11 +45,12 @@ package final class VulkanRenderer {
     /// How many lens variants are compiled or compiling.
     package var lensVariantsKnown: Int { compiler.lensVariantsKnown }
 
-    /// Sets up instance, device and pipelines.
+    /// Sets up instance, device and pipelines; on `probe`'s instance and device when given.
     /// - Throws: ``VulkanError`` when there is no usable loader, driver or device.
-    public init(options: VulkanOptions = VulkanOptions()) throws {
-        let instance = try Instance(validation: options.validation)
-        let choice = try DeviceSelector.choose(instance, preference: options.device)
+    package init(options: VulkanOptions = VulkanOptions(), probe: DeviceProbe? = nil) throws {
+        let probe = try probe ?? DeviceProbe(options: options)
+        let instance = probe.instance
+        let choice = probe.choice
         let device = try Device(instance: instance, physical: choice)
         self.device = device
         deviceDescription = choice.description
@@ -100,10 +101,20 @@ package final class VulkanRenderer {
         try DeviceSelector.survey(Instance(validation: false)).map(\.description)
     }
 
-    /// The device a renderer with `preference` would use, found without setting it up.
-    /// - Throws: ``VulkanError`` as the renderer would, when there is no usable loader, driver or device.
-    package static func deviceToUse(preference: String?) throws -> DeviceDescription {
-        try DeviceSelector.choose(Instance(validation: false), preference: preference).description
+    /// The instance and the device a renderer with `options` would use, found without setting the
+    /// device up: the automatic backend looks at the device first, and the renderer it then makes
+    /// takes both rather than making a second instance.
+    package struct DeviceProbe {
+        let instance: Instance
+        let choice: PhysicalDeviceChoice
+        /// The device found.
+        package var device: DeviceDescription { choice.description }
+
+        /// - Throws: ``VulkanError`` as the renderer would, when there is no usable loader, driver or device.
+        package init(options: VulkanOptions) throws {
+            instance = try Instance(validation: options.validation)
+            choice = try DeviceSelector.choose(instance, preference: options.device)
+        }
     }
 
     /// Renders one resolved frame to 8-bit sRGB pixels.

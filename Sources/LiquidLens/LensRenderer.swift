@@ -78,14 +78,14 @@ public final class LensRenderer {
             vulkan = try VulkanRenderer(options: vulkanOptions)
         case .automatic:
             // The rule depends on the device Vulkan would use, found without setting it up.
-            let device = job.map { _ in Result { try VulkanRenderer.deviceToUse(preference: vulkanOptions.device) } }
-            choice = job.map { BackendChoice.automatic(for: $0, device: try? device?.get().kind) }
+            let probe = job.map { _ in Result { try VulkanRenderer.DeviceProbe(options: vulkanOptions) } }
+            choice = job.map { BackendChoice.automatic(for: $0, device: try? probe?.get().device.kind) }
             if choice?.backend == .cpu {
                 vulkan = nil
-                if case .failure(let error) = device { fallbackReason = "\(error)" }
+                if case .failure(let error) = probe { fallbackReason = "\(error)" }
             } else {
                 do {
-                    vulkan = try VulkanRenderer(options: vulkanOptions)
+                    vulkan = try VulkanRenderer(options: vulkanOptions, probe: try probe?.get())
                 } catch {
                     vulkan = nil
                     fallbackReason = "\(error)"
