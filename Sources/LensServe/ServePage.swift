@@ -129,7 +129,9 @@ enum ServePage {
           $("save").hidden = !state.writable;
           if (state.backendNote) banner(state.backendNote);
           if (!first && state.text === page.loadedText) {
-            // The file is as loaded: an image it reads was written; what the editor holds is drawn again.
+            // The file is as loaded (again: no other version to offer); an image it reads was
+            // written, and what the editor holds is drawn again.
+            $("file-changed").hidden = true;
             if (imagesChanged) {
               render("image");
               $("status").textContent = "an image the scene reads changed on disk: drawn again";
@@ -140,6 +142,7 @@ enum ServePage {
             // Edits not saved yet are not thrown away: the page offers the file's version instead.
             page.fileText = state.text;
             $("file-changed").hidden = false;
+            if (imagesChanged) render("image");
             return;
           }
           loadText(state.text);

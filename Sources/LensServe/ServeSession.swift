@@ -71,8 +71,9 @@ package final class ServeSession: @unchecked Sendable {
     private let lock = NSLock()
     private var text: String
     private var version = 1
-    /// The image files renders have read, stamped as they were read.
-    private var imagesRead: [String: FileStamp] = [:]
+    /// The image files renders have read, stamped when first read in this generation (nil: the
+    /// file was missing then, and its appearing is a change too).
+    private var imagesRead: [String: FileStamp?] = [:]
     /// How many times an image renders read changed on disk: part of every render's key, so that a
     /// result drawn from an image's old version is not answered again.
     private var imagesGeneration = 0
@@ -341,7 +342,12 @@ package final class ServeSession: @unchecked Sendable {
                                 "image \(path) is outside the scene's folder \(folderPath); serve reads only files inside it"
                         )
                     }
-                    if let stamp = FileStamp.of(real) { self.lock.withLock { self.imagesRead[real] = stamp } }
+                    // The first stamp of the generation is kept: a file written since, read again by a
+                    // render that missed the cache, is still a change for the next look.
+                    let stamp = FileStamp.of(real)
+                    self.lock.withLock {
+                        if self.imagesRead[real] == nil { self.imagesRead[real] = .some(stamp) }
+                    }
                     return try LensRenderer.sharedImages.image(at: URL(fileURLWithPath: real), scale: scale)
                 }, text: frame.needsText ? try LensRenderer.sharedText() : nil, cache: resolveCache,
                 pixelBudget: pixelBudget)

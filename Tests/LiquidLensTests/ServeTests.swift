@@ -341,6 +341,15 @@ struct ServeTests {
         #expect(same, "the page's picture is the library's, read from the new file")
         let (status, state) = try ask("GET", "/api/state", since: version)
         #expect(status == 200 && state["version"] as? Int == version + 1 && state["imagesGeneration"] as? Int == 1)
+
+        // Removed, the mask cannot be read; written back, the failure is not kept.
+        try FileManager.default.removeItem(at: mask)
+        let missing = try ask("POST", "/api/render", ["scene": text, "view": "gpu", "client": "a"])
+        #expect(missing.0 == 400 && (missing.1["error"] as? String)?.contains("titles.png") == true, "\(missing)")
+        try PNGCodec.write(titles, to: mask)
+        let restored = try picture()
+        let drawnAsBefore = restored == before
+        #expect(drawnAsBefore, "the mask written back is drawn as before")
     }
 
     @Test(
