@@ -67,6 +67,9 @@ package final class ServeSession: @unchecked Sendable {
     private var primary: LensRenderer
     private let reference: LensRenderer
     private var resolveCache = ResolveCache()
+    /// The images generation `resolveCache` was filled in: it keeps backdrops and label rasters by
+    /// the scene's values, which name a file, not its contents, so a new generation empties it.
+    private var resolveCacheGeneration = 0
 
     private let lock = NSLock()
     private var text: String
@@ -77,9 +80,6 @@ package final class ServeSession: @unchecked Sendable {
     /// How many times an image renders read changed on disk: part of every render's key, so that a
     /// result drawn from an image's old version is not answered again.
     private var imagesGeneration = 0
-    /// An image changed: the next render starts from an empty resolve cache (it keeps backdrops
-    /// and label rasters by the scene's values, which name the file, not its contents).
-    private var resolveCacheStale = false
     private var backendNote: String?
     private var backupWritten = false
 
@@ -188,7 +188,6 @@ package final class ServeSession: @unchecked Sendable {
             guard imagesRead.contains(where: { FileStamp.of($0.key) != $0.value }) else { return }
             imagesRead.removeAll()
             imagesGeneration += 1
-            resolveCacheStale = true
             version += 1
         }
     }
@@ -320,11 +319,10 @@ package final class ServeSession: @unchecked Sendable {
     /// Resolves and renders `frame` for `view`, on the render queue's thread.
     private func draw(_ frame: Scene, _ view: View) -> Result<RenderedView, ServeProblem> {
         let start = Date()
-        if lock.withLock({ () -> Bool in
-            defer { resolveCacheStale = false }
-            return resolveCacheStale
-        }) {
+        let generation = lock.withLock { imagesGeneration }
+        if generation != resolveCacheGeneration {
             resolveCache = ResolveCache()
+            resolveCacheGeneration = generation
         }
         let parameters: FrameParameters
         do {
