@@ -348,10 +348,17 @@ public struct RimLight: Codable, Sendable, Equatable {
     /// Key at −45° and fill at 135°, 0.5 each, a 1 pt band, lobes squared, lightening to white.
     public static let standard = RimLight(
         key: RimLobe(angle: -45, amount: 0.5), fill: RimLobe(angle: 135, amount: 0.5), width: 1, falloff: 2)
-    /// Apple's glass (`CASDFKeyFillHighlightEffect`): key at −45° and fill at 135°, 0.5 each, a
-    /// 1 pt band, cosine lobes (spread π/2), curvature 0.7, recoloured by the light vibrant matrix.
+    /// Apple's glass (`CASDFKeyFillHighlightEffect`): key at −π/4 and fill at 3π/4, a 1 pt band,
+    /// cosine lobes (spread π/2), curvature 0.7, recoloured by the light vibrant matrix. Two of
+    /// Apple's numbers are read against the iOS captures (`cn-buttons`, the prominent capsule):
+    /// - the angles are measured with y up: on screen the key is at 45° (down-right) and the fill
+    ///   at −135° (up-left); the capture's rim peaks up-left and down-right and is dark up-right
+    ///   and down-left;
+    /// - each lobe's amount is 1.15, not Apple's 0.5: the capture's top rim rows (54, 219, 255),
+    ///   (40, 193, 255), (26, 167, 255) over its (0, 121, 254) face have the vibrant recolour's
+    ///   colour and the band's fade, at 2.3× the light.
     public static let apple = RimLight(
-        key: RimLobe(angle: -45, amount: 0.5), fill: RimLobe(angle: 135, amount: 0.5), width: 1, falloff: 1,
+        key: RimLobe(angle: 45, amount: 1.15), fill: RimLobe(angle: -135, amount: 1.15), width: 1, falloff: 1,
         curvature: 0.7, recolor: .vibrantLight)
     /// No rim light: zero amounts and band width.
     public static let off = RimLight(

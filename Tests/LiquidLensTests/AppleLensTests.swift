@@ -363,11 +363,12 @@ struct AppleLensTests {
     }
 
     @Test(
-        "Apple's rim on a flat backdrop: 0.5 on the key, 1 pt band fading by curvature 0.7, recoloured by the vibrant matrix",
+        "Apple's rim on a flat backdrop: the key down-right at 1.15 (the captures' fit), 1 pt band fading by curvature 0.7, recoloured by the vibrant matrix; nothing up-right",
         arguments: [ColorLevels.vibrantLight, .vibrantDark], [Backend.cpu, .vulkan])
     func rim(_ recolor: ColorLevels, backend: Backend) throws {
-        // The centre of pixel (242, 157) lies on the −45° diagonal (the key light's direction) from
-        // the lens centre (200, 200), 42.5 px along each axis, 1 px inside the rim.
+        // The centre of pixel (242, 242) lies on the 45° diagonal (the key light's direction on
+        // screen, Apple's −π/4 with y up) from the lens centre (200, 200), 42.5 px along each axis,
+        // 1 px inside the rim; pixel (242, 157) lies as far up-right, square to both lobes.
         let k = 42.5
         let radius = (k * 2.0.squareRoot() + 1) / Self.scale
         var optics = ParityScene.plainOptics
@@ -380,14 +381,19 @@ struct AppleLensTests {
         let depth = radius * Self.scale - k * 2.0.squareRoot()
         let width = optics.rimLight.width * Self.scale
         let band = (1 - 0.7 * min(depth / width, 1)) * min(max(width - depth + 0.5, 0), 1)
-        let light = 0.5 * band
+        #expect(optics.rimLight.key.amount == 1.15)
+        let light = min(optics.rimLight.key.amount * band, 1)
         let codes = SIMD3(Self.code(backdrop.red), Self.code(backdrop.green), Self.code(backdrop.blue))
         let expected = Self.recolored(codes, recolor, alpha: light)
-        let pixel = image[242, 157]
+        let pixel = image[242, 242]
         let actual = SIMD3(Double(pixel.x), Double(pixel.y), Double(pixel.z))
         #expect(
             Self.largestDifference(actual, expected) <= 1,
             "rendered \(actual), Apple's rim \(expected) at light \(light)")
         #expect(Self.largestDifference(actual, codes) >= 4, "the rim shows")
+        let unlit = image[242, 157]
+        #expect(
+            Self.largestDifference(SIMD3(Double(unlit.x), Double(unlit.y), Double(unlit.z)), codes) <= 1,
+            "up-right, square to both lobes, the rim is dark")
     }
 }
