@@ -40,29 +40,24 @@ enum SSIMMetric {
     /// Buffers for one run of tiles, reused run after run (fresh megabyte arrays would cost a
     /// page fault per page). Four of a pixel's five quantities sit in one SIMD4 and the fifth
     /// beside it, so each filter tap is one vector and one scalar multiply-add (each lane the same
-    /// arithmetic as alone); both passes run tap by tap across a row, reading memory in order.
+    /// arithmetic as alone). Each output of a pass sums its 11 taps in registers, from 0 in tap
+    /// order (the order of the per-pixel reference), and is written once.
     private struct Workspace {
         /// x, y, x², y² and x·y for one channel over the run and the window's margin.
         var products = Quantities()
         /// The same after the horizontal pass, over the run's columns.
         var rows = Quantities()
-        /// The vertical pass's running sums for one row.
-        var sums = Quantities()
 
         /// A pixel's x, y, x², y² (`squares`) and x·y (`cross`), in two arrays.
         struct Quantities {
             var squares: [SIMD4<Double>] = []
             var cross: [Double] = []
 
-            /// Makes both arrays `count` zeros, keeping their storage when the size is unchanged.
-            mutating func clear(_ count: Int) {
-                if squares.count == count {
-                    squares.withUnsafeMutableBufferPointer { $0.update(repeating: .zero) }
-                    cross.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-                } else {
-                    squares = [SIMD4<Double>](repeating: .zero, count: count)
-                    cross = [Double](repeating: 0, count: count)
-                }
+            /// Room for `count` pixels; every pass writes each of them before it is read.
+            mutating func reserve(_ count: Int) {
+                guard squares.count < count else { return }
+                squares = [SIMD4<Double>](repeating: .zero, count: count)
+                cross = [Double](repeating: 0, count: count)
             }
         }
 
@@ -72,10 +67,8 @@ enum SSIMMetric {
             let width = tile.width
             let bandWidth = width + 2 * radius
             let bandHeight = tile.height + 2 * radius
-            products.clear(bandWidth * bandHeight)
-            rows.clear(width * bandHeight)
-            sums.clear(width)
-            var total = 0.0
+            products.reserve(bandWidth * bandHeight)
+            rows.reserve(width * bandHeight)
             actual.pixels.withUnsafeBufferPointer { x in
                 expected.pixels.withUnsafeBufferPointer { y in
                     products.squares.withUnsafeMutableBufferPointer { squares in
@@ -93,42 +86,46 @@ enum SSIMMetric {
                     }
                 }
             }
-            let weights = SSIMMetric.weights
-            for band in 0..<bandHeight {
-                for tap in 0..<weights.count {
-                    Self.accumulate(
-                        weights[tap], from: products, at: band * bandWidth + tap, into: &rows, at: band * width,
-                        count: width)
+            var total = 0.0
+            SSIMMetric.weights.withUnsafeBufferPointer { weights in
+                products.squares.withUnsafeBufferPointer { squares in
+                    products.cross.withUnsafeBufferPointer { cross in
+                        rows.squares.withUnsafeMutableBufferPointer { rowSquares in
+                            rows.cross.withUnsafeMutableBufferPointer { rowCross in
+                                for band in 0..<bandHeight {
+                                    for column in 0..<width {
+                                        let input = band * bandWidth + column
+                                        var filtered = SIMD4<Double>.zero
+                                        var filteredCross = 0.0
+                                        for tap in 0..<weights.count {
+                                            filtered += weights[tap] * squares[input + tap]
+                                            filteredCross += weights[tap] * cross[input + tap]
+                                        }
+                                        rowSquares[band * width + column] = filtered
+                                        rowCross[band * width + column] = filteredCross
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-            }
-            for row in 0..<tile.height {
-                sums.clear(width)
-                for tap in 0..<weights.count {
-                    Self.accumulate(weights[tap], from: rows, at: (row + tap) * width, into: &sums, at: 0, count: width)
-                }
-                for column in 0..<width {
-                    total += Self.similarity(sums.squares[column], sums.cross[column])
+                rows.squares.withUnsafeBufferPointer { rowSquares in
+                    rows.cross.withUnsafeBufferPointer { rowCross in
+                        for row in 0..<tile.height {
+                            for column in 0..<width {
+                                var filtered = SIMD4<Double>.zero
+                                var filteredCross = 0.0
+                                for tap in 0..<weights.count {
+                                    filtered += weights[tap] * rowSquares[(row + tap) * width + column]
+                                    filteredCross += weights[tap] * rowCross[(row + tap) * width + column]
+                                }
+                                total += Self.similarity(filtered, filteredCross)
+                            }
+                        }
+                    }
                 }
             }
             return total
-        }
-
-        /// `target[targetStart + i] += weight × source[sourceStart + i]` for `count` pixels.
-        @inline(__always)
-        private static func accumulate(
-            _ weight: Double, from source: Quantities, at sourceStart: Int, into target: inout Quantities,
-            at targetStart: Int, count: Int
-        ) {
-            source.squares.withUnsafeBufferPointer { input in
-                target.squares.withUnsafeMutableBufferPointer { output in
-                    for column in 0..<count { output[targetStart + column] += weight * input[sourceStart + column] }
-                }
-            }
-            source.cross.withUnsafeBufferPointer { input in
-                target.cross.withUnsafeMutableBufferPointer { output in
-                    for column in 0..<count { output[targetStart + column] += weight * input[sourceStart + column] }
-                }
-            }
         }
 
         /// SSIM from the Gaussian-weighted x, y, x², y² and x·y of a window.
