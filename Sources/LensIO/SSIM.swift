@@ -41,7 +41,7 @@ enum SSIMMetric {
     /// page fault per page). Four of a pixel's five quantities sit in one SIMD4 and the fifth
     /// beside it, so each filter tap is one vector and one scalar multiply-add (each lane the same
     /// arithmetic as alone). Each output of a pass sums its 11 taps in registers, from 0 in tap
-    /// order (the order of the per-pixel reference), and is written once.
+    /// order (the order of a per-pixel loop, as before), and is written once.
     private struct Workspace {
         /// x, y, x², y² and x·y for one channel over the run and the window's margin.
         var products = Quantities()

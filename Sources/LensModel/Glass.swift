@@ -330,9 +330,10 @@ public struct RimLobe: Codable, Sendable, Equatable {
 /// fading by `curvature` of its depth; the lit band turns white, or is recoloured as Apple's
 /// vibrant matrix does.
 public struct RimLight: Codable, Sendable, Equatable {
-    /// The key lobe (Apple: from −45°, up-right).
+    /// The key lobe (default: from −45°, up-right; Apple's glass: from 45°, down-right — Apple's
+    /// −π/4 with y up).
     public var key: RimLobe
-    /// The fill lobe, usually opposite the key (Apple: 135°).
+    /// The fill lobe, usually opposite the key (default: 135°; Apple's glass: −135°, up-left).
     public var fill: RimLobe
     /// Width of the lit band inside the silhouette, in points (0: no rim light).
     public var width: Double
@@ -379,15 +380,22 @@ public struct RimLight: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable { case key, fill, width, falloff, curvature, recolor }
 
+    /// A rim light spelled out in a scene file; keys left out take ``standard``'s values.
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, over: .standard)
+    }
+
+    /// A rim light spelled out in a scene file over `base` (a preset's rim): keys left out keep
+    /// `base`'s values, so setting the width of Apple's rim keeps its lobes and recolouring.
+    init(from decoder: any Decoder, over base: RimLight) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        key = try container.value(.key, default: Self.standard.key)
-        fill = try container.value(.fill, default: Self.standard.fill)
-        width = try container.number(.width, default: 1, in: Limits.rimWidth)
-        falloff = Int(try container.number(.falloff, default: 2, in: Limits.rimFalloff).rounded())
-        curvature = try container.number(.curvature, default: 1, in: Limits.rimCurvature)
-        recolor = try container.decodeIfPresent(ColorLevels.self, forKey: .recolor)
+        key = try container.value(.key, default: base.key)
+        fill = try container.value(.fill, default: base.fill)
+        width = try container.number(.width, default: base.width, in: Limits.rimWidth)
+        falloff = Int(try container.number(.falloff, default: Double(base.falloff), in: Limits.rimFalloff).rounded())
+        curvature = try container.number(.curvature, default: base.curvature, in: Limits.rimCurvature)
+        recolor = try container.decodeIfPresent(ColorLevels.self, forKey: .recolor) ?? base.recolor
     }
 }
 

@@ -223,7 +223,9 @@ public struct Optics: Codable, Sendable, Equatable {
         appearance = try container.value(.appearance, default: appearance)
         softness = try container.number(.softness, default: softness, in: Limits.softness)
         ovalization = try container.number(.ovalization, default: ovalization, in: Limits.unit)
-        rimLight = try container.value(.rimLight, default: rimLight)
+        if container.contains(.rimLight), try !container.decodeNil(forKey: .rimLight) {
+            rimLight = try RimLight(from: try container.superDecoder(forKey: .rimLight), over: rimLight)
+        }
         fresnel = try container.number(.fresnel, default: fresnel, in: Limits.rimAmount)
         contour = try container.value(.contour, default: contour)
         innerShadow = try container.value(.innerShadow, default: innerShadow)

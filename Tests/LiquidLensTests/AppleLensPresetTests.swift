@@ -61,6 +61,19 @@ extension AppleLensTests {
         #expect(
             optics.rimLight.curvature == 0.7
                 && optics.rimLight.recolor == ColorLevels(white: 1.2, black: 0.1, saturation: 1))
+        // Keys left out of `rimLight` keep the preset's rim (its lobes, width and falloff).
+        #expect(
+            optics.rimLight.key == RimLight.apple.key && optics.rimLight.fill == RimLight.apple.fill
+                && optics.rimLight.width == RimLight.apple.width && optics.rimLight.falloff == RimLight.apple.falloff)
+        let widened = try JSONDecoder().decode(
+            Optics.self, from: Data(#"{"preset": "regular", "rimLight": {"width": 2}}"#.utf8))
+        var expected = RimLight.apple
+        expected.width = 2
+        #expect(widened.rimLight == expected)
+        let plain = try JSONDecoder().decode(Optics.self, from: Data(#"{"rimLight": {"width": 2}}"#.utf8))
+        expected = RimLight.standard
+        expected.width = 2
+        #expect(plain.rimLight == expected)
         let lens = Optics(preset: .segmentLens)
         #expect(
             lens.stages == DisplacementStage.segmentLensBackdrop
