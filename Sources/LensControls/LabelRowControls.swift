@@ -84,13 +84,23 @@ extension ControlLayout {
     // MARK: Tab bar
 
     /// The bar's growth and lens sizes measured from iOS 26 captures (`union-resting`,
-    /// `union-lens-lifted`): a 362 × 62 pt bar grows to 376 × 64.7 pt under the finger, its
-    /// tabs share its width less 3.75 pt at each end, its resting lens is the tab inset 2.45 pt
-    /// across and 5.5 pt down, lifted it grows by 30 × 18.5 pt.
+    /// `union-lens-lifted`): a 362 × 62 pt bar grows to 376 × 64.7 pt under the finger, and its
+    /// lifted lens grows by 30 × 18.5 pt.
     static let tabBarTouchGrowth = 0.04
-    static let tabBarPadding = 3.75
-    static let tabLensInset = Point(x: 2.45, y: 5.5)
     static let tabLensGrowth = Point(x: 30, y: 18.5)
+
+    /// Where a style puts its tabs and its resting lens: the tabs share the bar's width less
+    /// `padding` at each end; the lens is its tab inset by `lensInset` (negative: wider than the
+    /// tab). `native`: `cn-tab-bar`'s UITabBar (a 252 × 62 pt bar, three tabs 78.3 pt apart, the
+    /// first 47.2 pt from the end; the lens 86.3 × 54 pt, 4 pt inside the bar's edge), which
+    /// `mecid-tabs` (an earlier beta, a 75 pt bar) repeats with a 5.3 pt margin. `segmentedCapsule`:
+    /// `union-resting`'s capsule around a segmented control (a 362 × 62 pt bar, the lens 113 × 51 pt).
+    static func tabGeometry(_ style: TabBarStyle) -> (padding: Double, lensInset: Point) {
+        switch style {
+        case .native: (padding: 8, lensInset: Point(x: -4, y: 4))
+        case .segmentedCapsule: (padding: 3.75, lensInset: Point(x: 2.45, y: 5.5))
+        }
+    }
     /// Under the finger the dark platter's fill lightens from black to this grey (capture
     /// `union-lens-lifted`: the bar over black goes from 18.5 to 36 levels).
     static let touchedDarkFill = RGBAColor(38, 38, 38, 0.4)
@@ -118,8 +128,9 @@ extension ControlLayout {
         platter.tintsLabel = false
         if dark { platter.tint = platter.tint.mixed(with: Self.touchedDarkFill, by: bar.lift) }
         var platterElement = GlassElement(shape: .capsule, frame: frame, optics: platter)
-        let itemWidth = (bar.width - 2 * Self.tabBarPadding) / Double(bar.items.count)
-        let firstItem = resting.x + Self.tabBarPadding
+        let geometry = Self.tabGeometry(bar.style)
+        let itemWidth = (bar.width - 2 * geometry.padding) / Double(bar.items.count)
+        let firstItem = resting.x + geometry.padding
         for (index, item) in bar.items.enumerated() {
             let centerX = firstItem + itemWidth * (Double(index) + 0.5)
             let iconCenter = Point(x: centerX, y: bar.center.y - bar.height * 0.12)
@@ -134,7 +145,7 @@ extension ControlLayout {
             }
         }
         var lens = Optics(preset: .segmentLens)
-        let inset = Self.tabLensInset
+        let inset = geometry.lensInset
         lens.softness = min(10, (bar.height - 2 * inset.y) / 2 - 1)
         if dark { lens.rimLight.recolor = .vibrantDark }
         let lensFrame = Rect(

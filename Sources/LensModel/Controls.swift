@@ -171,6 +171,18 @@ public struct ControlItem: Codable, Sendable, Equatable {
     }
 }
 
+/// How a ``TabBar`` lays out its tabs and its lens.
+public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
+    /// UIKit's floating `UITabBar` (iOS 26): the tabs 8 pt in from the bar's ends, the lens 4 pt
+    /// inside the bar's edge and a tab's pitch plus 8 pt wide (the captures `cn-tab-bar` and
+    /// `mecid-tabs`).
+    case native
+    /// A glass capsule holding a segmented control, as SwiftUI apps build their own tab bars
+    /// (the captures `union-resting` and `union-lens-lifted`): the tabs 3.75 pt in from the ends,
+    /// the lens the tab inset 2.45 pt across and 5.5 pt down.
+    case segmentedCapsule
+}
+
 /// A floating glass tab bar: a capsule of glass with a lens under the selected tab.
 public struct TabBar: Codable, Sendable {
     /// Centre of the bar, in points.
@@ -196,14 +208,18 @@ public struct TabBar: Codable, Sendable {
     /// Where the finger is from the lens's centre, in points, while the lens is lifted: the bar
     /// glows about it (default 0, 0).
     public var touchOffset: Point
+    /// How the tabs and the lens are laid out (default ``TabBarStyle/native``).
+    public var style: TabBarStyle
 
     /// A bar 62 pt high by default, with the lens at `lensPosition`, resting (lift 0) unless given.
     public init(
         center: Point, width: Double, height: Double = 62, items: [ControlItem], lensPosition: Double, lift: Double = 0,
         accent: RGBAColor = LabelLayer.defaultAccent, appearance: ControlAppearance = .light,
-        font: FontSpec = FontSpec(weight: .medium), symbolFont: FontSpec? = nil, touchOffset: Point = Point(x: 0, y: 0)
+        font: FontSpec = FontSpec(weight: .medium), symbolFont: FontSpec? = nil, touchOffset: Point = Point(x: 0, y: 0),
+        style: TabBarStyle = .native
     ) {
         self.touchOffset = touchOffset
+        self.style = style
         self.center = center
         self.width = width
         self.height = height
@@ -217,7 +233,8 @@ public struct TabBar: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, center, width, height, items, lensPosition, lift, accent, appearance, font, symbolFont, touchOffset
+        case type, center, width, height, items, lensPosition, lift, accent, appearance, font, symbolFont, touchOffset,
+            style
     }
 
     public init(from decoder: any Decoder) throws {
@@ -240,6 +257,7 @@ public struct TabBar: Codable, Sendable {
         font = try container.value(.font, default: FontSpec(weight: .medium))
         symbolFont = try container.decodeIfPresent(FontSpec.self, forKey: .symbolFont)
         touchOffset = try container.value(.touchOffset, default: Point(x: 0, y: 0))
+        style = try container.value(.style, default: .native)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -256,6 +274,7 @@ public struct TabBar: Codable, Sendable {
         try container.encode(font, forKey: .font)
         try container.encodeIfPresent(symbolFont, forKey: .symbolFont)
         if touchOffset != Point(x: 0, y: 0) { try container.encode(touchOffset, forKey: .touchOffset) }
+        try container.encode(style, forKey: .style)
     }
 }
 

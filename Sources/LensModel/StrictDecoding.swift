@@ -150,6 +150,23 @@ extension KeyedDecodingContainer {
     func value<T: Decodable>(_ key: Key, default fallback: T) throws -> T {
         try decodeIfPresent(T.self, forKey: key) ?? fallback
     }
+
+    /// A named choice: a name it does not know is refused with the names it does, and the
+    /// closest one (Foundation's own message says only "Cannot initialize …").
+    func value<T: Decodable & CaseIterable & RawRepresentable>(_ key: Key, default fallback: T) throws -> T
+    where T.RawValue == String {
+        do {
+            return try decodeIfPresent(T.self, forKey: key) ?? fallback
+        } catch DecodingError.dataCorrupted(let context) where context.debugDescription.hasPrefix("Cannot initialize") {
+            let names = T.allCases.map(\.rawValue)
+            let typed = (try? decode(String.self, forKey: key)) ?? ""
+            let suggestion = NameSuggestion.clause(for: typed, among: names, quote: "\"")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription:
+                    "unknown value \"\(typed)\"\(suggestion) (expected one of: \(names.joined(separator: ", ")))")
+        }
+    }
 }
 
 extension Double {

@@ -59,6 +59,7 @@
 @_exported import struct LensModel.SegmentedControl
 @_exported import struct LensModel.ControlItem
 @_exported import struct LensModel.TabBar
+@_exported import enum LensModel.TabBarStyle
 @_exported import struct LensModel.LensMenu
 @_exported import struct LensModel.GlassControl
 @_exported import struct LensControls.GlassControlsPanel

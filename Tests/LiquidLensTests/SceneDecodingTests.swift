@@ -101,6 +101,15 @@ struct SceneDecodingTests {
             json:
                 #"{"canvas": {"width": 100, "height": 80}, "controls": [{"type": "tabBar", "center": [50, 40], "width": 90, "items": [{"title": "A"}], "touchOffset": [1]}]}"#,
             keyPath: "controls[0].touchOffset", message: "expected [x, y]"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "controls": [{"type": "tabBar", "center": [50, 40], "width": 90, "items": [{"title": "A"}], "style": "uiTabBar"}]}"#,
+            keyPath: "controls[0].style",
+            message: #"unknown value "uiTabBar" (expected one of: native, segmentedCapsule)"#),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "controls": [{"type": "tabBar", "center": [50, 40], "width": 90, "items": [{"title": "A"}], "appearance": "drak"}]}"#,
+            keyPath: "controls[0].appearance", message: #"unknown value "drak"; did you mean "dark"?"#),
     ]
 
     @Test("Unknown keys and out-of-range values name the key path", arguments: badScenes)

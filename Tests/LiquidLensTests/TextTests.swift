@@ -333,6 +333,33 @@ struct ControlTests {
         #expect(abs(softness - (28.0 / 2 - 1)) < 1e-9)
     }
 
+    /// `cn-tab-bar.png` (serverpod/cupertino_native, misc/screenshots @ ba77f9ce, 3 px/pt): a
+    /// native UITabBar over an illustration, measured at its rims: the bar 251.7 × 62.7 pt, three
+    /// tabs whose icons sit 78.3 pt apart, the first 47.2 pt from the bar's left end, and the
+    /// resting lens 86.3 × 54 pt, 4 pt in from the bar's left and 4–4.7 pt from its top and bottom.
+    @Test(
+        "A native tab bar lays out its tabs and resting lens as the captured UITabBar does; a segmented capsule as union's"
+    )
+    func tabBarStyles() throws {
+        func layout(_ style: TabBarStyle, width: Double, items: Int) throws -> (lens: Rect, bar: Rect) {
+            let bar = TabBar(
+                center: Point(x: 200, y: 100), width: width,
+                items: (0..<items).map { ControlItem(title: "Tab \($0)") }, lensPosition: 0, style: style)
+            let parts = try Self.layout([.tabBar(bar)])
+            let lens = try #require(parts.glass.last?.shapes.first?.frame)
+            let platter = try #require(parts.glass.first?.shapes.first?.frame)
+            return (lens, platter)
+        }
+        let native = try layout(.native, width: 251.7, items: 3)
+        #expect(abs(native.lens.x - native.bar.x - 4) < 0.1 && abs(native.lens.width - 86.3) < 0.4)
+        #expect(abs(native.lens.y - native.bar.y - 4) < 0.1 && abs(native.lens.height - 54) < 0.1)
+        #expect(abs(native.lens.x + native.lens.width / 2 - native.bar.x - 47.2) < 0.2)
+        // union-resting's capsule: a 362 × 62 pt bar, the lens 113 × 51 pt, 6.2 pt in from the end.
+        let capsule = try layout(.segmentedCapsule, width: 362, items: 3)
+        #expect(abs(capsule.lens.x - capsule.bar.x - 6.2) < 0.1 && abs(capsule.lens.width - 113.3) < 0.1)
+        #expect(abs(capsule.lens.height - 51) < 0.1)
+    }
+
     @Test("A tab item's PNG icon is drawn into the label row beside its title")
     func pngIcon() throws {
         let square = AlphaImage(width: 8, height: 8, coverage: [UInt8](repeating: 255, count: 64))
