@@ -142,6 +142,12 @@ final class FLIPTile {
                     for column in 0..<width {
                         let (refYCx, refCz) = (sums[column], sums[width + column])
                         let (tstYCx, tstCz) = (sums[2 * width + column], sums[3 * width + column])
+                        // The same filtered colour, to the bit, converts to the same L*a*b*: HyAB
+                        // is then exactly 0, and so is its error (most pixels near a difference).
+                        if Self.sameBits(refYCx, tstYCx) && Self.sameBits(refCz, tstCz) {
+                            colorDifference.pointer[row * width + column] = sameColorError
+                            continue
+                        }
                         let ref = Self.huntLab(SIMD3(refYCx.x, refYCx.y, refCz.x + refCz.y))
                         let tst = Self.huntLab(SIMD3(tstYCx.x, tstYCx.y, tstCz.x + tstCz.y))
                         let distance = pow(FLIPColor.hyab(ref, tst), FLIPMetric.colorExponent)
@@ -150,6 +156,13 @@ final class FLIPTile {
                 }
             }
         }
+    }
+
+    /// The colour error of two identical colours: HyAB 0, powered and remapped as any other.
+    private lazy var sameColorError = filters.remap(pow(FLIPColor.hyab(.zero, .zero), FLIPMetric.colorExponent))
+
+    private static func sameBits(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Bool {
+        a.x.bitPattern == b.x.bitPattern && a.y.bitPattern == b.y.bitPattern
     }
 
     private static func huntLab(_ filtered: SIMD3<Float>) -> SIMD3<Float> {
