@@ -57,7 +57,11 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
             return scene
         case .tabBarDrag:
             var scene = BuiltInScene.tabBar.scene
+            // 10 pt more each side than the still: the native lens lies 4 pt inside the bar's
+            // ends and, lifted, reaches 15 pt past its resting size, so it stays in frame.
+            scene.canvas.width += 20
             if case .tabBar(var bar) = scene.controls[0] {
+                bar.center.x += 10
                 bar.lensPosition = 0
                 bar.lift = 0
                 scene.controls[0] = .tabBar(bar)
@@ -65,8 +69,8 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
             scene.animation = SceneAnimation(
                 duration: duration,
                 gesture: GestureTimeline(path: [
-                    GesturePoint(time: 0.2, x: 60, y: 100), GesturePoint(time: 0.4, x: 62, y: 100),
-                    GesturePoint(time: 1.5, x: 330, y: 100), GesturePoint(time: 1.7, x: 331, y: 100),
+                    GesturePoint(time: 0.2, x: 70, y: 100), GesturePoint(time: 0.4, x: 72, y: 100),
+                    GesturePoint(time: 1.5, x: 340, y: 100), GesturePoint(time: 1.7, x: 341, y: 100),
                 ]))
             return scene
         case .lensMenuDrag:

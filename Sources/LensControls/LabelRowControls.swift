@@ -89,18 +89,6 @@ extension ControlLayout {
     static let tabBarTouchGrowth = 0.04
     static let tabLensGrowth = Point(x: 30, y: 18.5)
 
-    /// Where a style puts its tabs and its resting lens: the tabs share the bar's width less
-    /// `padding` at each end; the lens is its tab inset by `lensInset` (negative: wider than the
-    /// tab). `native`: `cn-tab-bar`'s UITabBar (a 252 × 62 pt bar, three tabs 78.3 pt apart, the
-    /// first 47.2 pt from the end; the lens 86.3 × 54 pt, 4 pt inside the bar's edge), which
-    /// `mecid-tabs` (an earlier beta, a 75 pt bar) repeats with a 5.3 pt margin. `segmentedCapsule`:
-    /// `union-resting`'s capsule around a segmented control (a 362 × 62 pt bar, the lens 113 × 51 pt).
-    static func tabGeometry(_ style: TabBarStyle) -> (padding: Double, lensInset: Point) {
-        switch style {
-        case .native: (padding: 8, lensInset: Point(x: -4, y: 4))
-        case .segmentedCapsule: (padding: 3.75, lensInset: Point(x: 2.45, y: 5.5))
-        }
-    }
     /// Under the finger the dark platter's fill lightens from black to this grey (capture
     /// `union-lens-lifted`: the bar over black goes from 18.5 to 36 levels).
     static let touchedDarkFill = RGBAColor(38, 38, 38, 0.4)
@@ -128,9 +116,8 @@ extension ControlLayout {
         platter.tintsLabel = false
         if dark { platter.tint = platter.tint.mixed(with: Self.touchedDarkFill, by: bar.lift) }
         var platterElement = GlassElement(shape: .capsule, frame: frame, optics: platter)
-        let geometry = Self.tabGeometry(bar.style)
-        let itemWidth = (bar.width - 2 * geometry.padding) / Double(bar.items.count)
-        let firstItem = resting.x + geometry.padding
+        let itemWidth = (bar.width - 2 * bar.style.padding) / Double(bar.items.count)
+        let firstItem = resting.x + bar.style.padding
         for (index, item) in bar.items.enumerated() {
             let centerX = firstItem + itemWidth * (Double(index) + 0.5)
             let iconCenter = Point(x: centerX, y: bar.center.y - bar.height * 0.12)
@@ -145,7 +132,7 @@ extension ControlLayout {
             }
         }
         var lens = Optics(preset: .segmentLens)
-        let inset = geometry.lensInset
+        let inset = bar.style.lensInset
         lens.softness = min(10, (bar.height - 2 * inset.y) / 2 - 1)
         if dark { lens.rimLight.recolor = .vibrantDark }
         let lensFrame = Rect(

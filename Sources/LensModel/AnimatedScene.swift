@@ -243,10 +243,13 @@ extension Scene {
             initial: control.thumbPosition, gesture: gesture, settle: .tabLens, reduceMotion: control.reduceMotion)
     }
 
+    /// The tabs share the bar less the style's padding at each end: the lens follows the finger
+    /// a tab's pitch per tab.
     static func motion(_ bar: TabBar, gesture: GestureTimeline?) -> LensMotion {
         linearMotion(
-            count: bar.items.count, width: bar.width, left: bar.center.x - bar.width / 2, initial: bar.lensPosition,
-            gesture: gesture, settle: .tabLens, reduceMotion: false)
+            count: bar.items.count, width: bar.width - 2 * bar.style.padding,
+            left: bar.center.x - bar.width / 2 + bar.style.padding, initial: bar.lensPosition, gesture: gesture,
+            settle: .tabLens, reduceMotion: false)
     }
 
     /// The article's menu: the lens centred on the finger (held inside the circle) from touch down,

@@ -181,6 +181,27 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
     /// (the captures `union-resting` and `union-lens-lifted`): the tabs 3.75 pt in from the ends,
     /// the lens the tab inset 2.45 pt across and 5.5 pt down.
     case segmentedCapsule
+
+    /// The tabs share the bar's width less this at each end, in points. `native`: `cn-tab-bar`'s
+    /// UITabBar (a 251.7 × 62.7 pt bar, three icons 78.3 pt apart, the first 47.2 pt from the
+    /// end), which `mecid-tabs` (an earlier beta, a 75 pt bar) repeats with 9.4 pt.
+    /// `segmentedCapsule`: `union-resting`'s capsule (a 362 × 62 pt bar).
+    public var padding: Double {
+        switch self {
+        case .native: 8
+        case .segmentedCapsule: 3.75
+        }
+    }
+
+    /// The resting lens is its tab inset by this across and down, in points (negative: wider
+    /// than the tab). `native`: `cn-tab-bar`'s lens, 86.3 × 54 pt, 4 pt inside the bar's edge
+    /// (5.3 pt in `mecid-tabs`); `segmentedCapsule`: union's, 113 × 51 pt.
+    public var lensInset: Point {
+        switch self {
+        case .native: Point(x: -4, y: 4)
+        case .segmentedCapsule: Point(x: 2.45, y: 5.5)
+        }
+    }
 }
 
 /// A floating glass tab bar: a capsule of glass with a lens under the selected tab.

@@ -196,7 +196,7 @@ public struct GlassElement: Codable, Sendable {
         lift = try container.decodeIfPresent(LensLift.self, forKey: .lift)
         material = try container.decodeIfPresent(Material.self, forKey: .material)
         theme = try container.decodeIfPresent(Theme.self, forKey: .theme)
-        renderingPath = try container.decodeIfPresent(RenderingPath.self, forKey: .renderingPath)
+        renderingPath = try container.choice(RenderingPath.self, .renderingPath)
         edgeHighlight = try container.decodeIfPresent(EdgeHighlight.self, forKey: .edgeHighlight)
         gradientTint = try container.decodeIfPresent(GradientTint.self, forKey: .gradientTint)
         highlight = try container.decodeIfPresent(AnimatedHighlight.self, forKey: .highlight)
@@ -319,10 +319,15 @@ public struct RimLobe: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable { case angle, amount }
 
     public init(from decoder: any Decoder) throws {
+        try self.init(from: decoder, over: RimLobe(angle: 0, amount: 0.5))
+    }
+
+    /// A lobe spelled out in a scene file over `base`: keys left out keep `base`'s values.
+    init(from decoder: any Decoder, over base: RimLobe) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        angle = try container.number(.angle, default: 0, in: Limits.angle)
-        amount = try container.number(.amount, default: 0.5, in: Limits.rimAmount)
+        angle = try container.number(.angle, default: base.angle, in: Limits.angle)
+        amount = try container.number(.amount, default: base.amount, in: Limits.rimAmount)
     }
 }
 
@@ -390,12 +395,30 @@ public struct RimLight: Codable, Sendable, Equatable {
     init(from decoder: any Decoder, over base: RimLight) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        key = try container.value(.key, default: base.key)
-        fill = try container.value(.fill, default: base.fill)
+        key = try container.nested(.key, over: base.key, RimLobe.init(from:over:))
+        fill = try container.nested(.fill, over: base.fill, RimLobe.init(from:over:))
         width = try container.number(.width, default: base.width, in: Limits.rimWidth)
         falloff = Int(try container.number(.falloff, default: Double(base.falloff), in: Limits.rimFalloff).rounded())
         curvature = try container.number(.curvature, default: base.curvature, in: Limits.rimCurvature)
-        recolor = try container.decodeIfPresent(ColorLevels.self, forKey: .recolor) ?? base.recolor
+        // `null` asks for the white rim; left out, the base's recolouring stays.
+        recolor =
+            container.contains(.recolor)
+            ? try container.decodeIfPresent(ColorLevels.self, forKey: .recolor) : base.recolor
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(fill, forKey: .fill)
+        try container.encode(width, forKey: .width)
+        try container.encode(falloff, forKey: .falloff)
+        try container.encode(curvature, forKey: .curvature)
+        // Written even when nil: read back over a preset, a missing key would keep its recolouring.
+        if let recolor {
+            try container.encode(recolor, forKey: .recolor)
+        } else {
+            try container.encodeNil(forKey: .recolor)
+        }
     }
 }
 

@@ -201,7 +201,7 @@ public struct Optics: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        if let preset = try container.decodeIfPresent(OpticsPreset.self, forKey: .preset) {
+        if let preset = try container.choice(OpticsPreset.self, .preset) {
             self.init(preset: preset)
         } else {
             self.init()
@@ -223,9 +223,7 @@ public struct Optics: Codable, Sendable, Equatable {
         appearance = try container.value(.appearance, default: appearance)
         softness = try container.number(.softness, default: softness, in: Limits.softness)
         ovalization = try container.number(.ovalization, default: ovalization, in: Limits.unit)
-        if container.contains(.rimLight), try !container.decodeNil(forKey: .rimLight) {
-            rimLight = try RimLight(from: try container.superDecoder(forKey: .rimLight), over: rimLight)
-        }
+        rimLight = try container.nested(.rimLight, over: rimLight, RimLight.init(from:over:))
         fresnel = try container.number(.fresnel, default: fresnel, in: Limits.rimAmount)
         contour = try container.value(.contour, default: contour)
         innerShadow = try container.value(.innerShadow, default: innerShadow)

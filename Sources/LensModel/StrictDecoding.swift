@@ -151,12 +151,26 @@ extension KeyedDecodingContainer {
         try decodeIfPresent(T.self, forKey: key) ?? fallback
     }
 
+    /// A nested object spelled out over `base` (a preset's value): absent or null keeps `base`,
+    /// and the object's own keys left out keep `base`'s.
+    func nested<T>(_ key: Key, over base: T, _ decode: (any Decoder, T) throws -> T) throws -> T {
+        guard contains(key), try !decodeNil(forKey: key) else { return base }
+        return try decode(try superDecoder(forKey: key), base)
+    }
+
     /// A named choice: a name it does not know is refused with the names it does, and the
     /// closest one (Foundation's own message says only "Cannot initialize …").
     func value<T: Decodable & CaseIterable & RawRepresentable>(_ key: Key, default fallback: T) throws -> T
     where T.RawValue == String {
+        try choice(T.self, key) ?? fallback
+    }
+
+    /// A named choice, nil when the key is absent or null; an unknown name is refused as by
+    /// `value(_:default:)`.
+    func choice<T: Decodable & CaseIterable & RawRepresentable>(_ type: T.Type, _ key: Key) throws -> T?
+    where T.RawValue == String {
         do {
-            return try decodeIfPresent(T.self, forKey: key) ?? fallback
+            return try decodeIfPresent(T.self, forKey: key)
         } catch DecodingError.dataCorrupted(let context) where context.debugDescription.hasPrefix("Cannot initialize") {
             let names = T.allCases.map(\.rawValue)
             let typed = (try? decode(String.self, forKey: key)) ?? ""

@@ -70,6 +70,13 @@ extension AppleLensTests {
         var expected = RimLight.apple
         expected.width = 2
         #expect(widened.rimLight == expected)
+        let lobe = try JSONDecoder().decode(
+            Optics.self, from: Data(#"{"preset": "regular", "rimLight": {"key": {"amount": 2}, "recolor": null}}"#.utf8)
+        )
+        #expect(lobe.rimLight.key == RimLobe(angle: 45, amount: 2) && lobe.rimLight.recolor == nil)
+        var white = Optics(preset: .regular)
+        white.rimLight.recolor = nil
+        #expect(try JSONDecoder().decode(Optics.self, from: JSONEncoder().encode(white)) == white)
         let plain = try JSONDecoder().decode(Optics.self, from: Data(#"{"rimLight": {"width": 2}}"#.utf8))
         expected = RimLight.standard
         expected.width = 2

@@ -110,6 +110,14 @@ struct SceneDecodingTests {
             json:
                 #"{"canvas": {"width": 100, "height": 80}, "controls": [{"type": "tabBar", "center": [50, 40], "width": 90, "items": [{"title": "A"}], "appearance": "drak"}]}"#,
             keyPath: "controls[0].appearance", message: #"unknown value "drak"; did you mean "dark"?"#),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 10, "y": 10, "width": 40, "height": 40}, "optics": {"preset": "regulr"}}]}"#,
+            keyPath: "glass[0].optics.preset", message: #"unknown value "regulr"; did you mean "regular"?"#),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 10, "y": 10, "width": 40, "height": 40}, "optics": {"preset": "regular", "rimLight": {"key": {"amount": 9}}}}]}"#,
+            keyPath: "glass[0].optics.rimLight.key.amount", message: "4"),
     ]
 
     @Test("Unknown keys and out-of-range values name the key path", arguments: badScenes)
