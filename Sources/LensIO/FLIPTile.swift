@@ -42,8 +42,12 @@ final class FLIPTile {
     /// Running sums of the vertical passes, four per column of a row.
     private let accumulators = ScratchBuffer<SIMD2<Float>>()
 
+    /// The colour error of two identical colours: HyAB 0, powered and remapped as any other.
+    private let sameColorError: Float
+
     init(filters: FLIPMetric.Filters) {
         self.filters = filters
+        sameColorError = filters.remap(pow(FLIPColor.hyab(.zero, .zero), FLIPMetric.colorExponent))
     }
 
     /// Calls `body` with the FLIP error of every pixel of `tile`, row by row.
@@ -157,9 +161,6 @@ final class FLIPTile {
             }
         }
     }
-
-    /// The colour error of two identical colours: HyAB 0, powered and remapped as any other.
-    private lazy var sameColorError = filters.remap(pow(FLIPColor.hyab(.zero, .zero), FLIPMetric.colorExponent))
 
     private static func sameBits(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Bool {
         a.x.bitPattern == b.x.bitPattern && a.y.bitPattern == b.y.bitPattern

@@ -167,19 +167,16 @@ extension KeyedDecodingContainer {
 
     /// A named choice, nil when the key is absent or null; an unknown name is refused as by
     /// `value(_:default:)`.
-    func choice<T: Decodable & CaseIterable & RawRepresentable>(_ type: T.Type, _ key: Key) throws -> T?
+    func choice<T: CaseIterable & RawRepresentable>(_ type: T.Type, _ key: Key) throws -> T?
     where T.RawValue == String {
-        do {
-            return try decodeIfPresent(T.self, forKey: key)
-        } catch DecodingError.dataCorrupted(let context) where context.debugDescription.hasPrefix("Cannot initialize") {
-            let names = T.allCases.map(\.rawValue)
-            let typed = (try? decode(String.self, forKey: key)) ?? ""
-            let suggestion = NameSuggestion.clause(for: typed, among: names, quote: "\"")
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: self,
-                debugDescription:
-                    "unknown value \"\(typed)\"\(suggestion) (expected one of: \(names.joined(separator: ", ")))")
-        }
+        guard let typed = try decodeIfPresent(String.self, forKey: key) else { return nil }
+        if let value = T(rawValue: typed) { return value }
+        let names = T.allCases.map(\.rawValue)
+        let suggestion = NameSuggestion.clause(for: typed, among: names, quote: "\"")
+        throw DecodingError.dataCorruptedError(
+            forKey: key, in: self,
+            debugDescription:
+                "unknown value \"\(typed)\"\(suggestion) (expected one of: \(names.joined(separator: ", ")))")
     }
 }
 
