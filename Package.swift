@@ -19,6 +19,9 @@ let package = Package(
             name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"])]),
         .systemLibrary(
+            name: "CDeflate", path: "Sources/CDeflate", pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]),
+        .systemLibrary(
             name: "CJPEG", path: "Sources/CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(
@@ -61,7 +64,9 @@ let package = Package(
         .target(name: "LensCatalog", dependencies: ["LensModel", "LensControls"]),
         .target(name: "LensReference", dependencies: ["LensModel", "LensResolve"]),
         .target(name: "LensVulkan", dependencies: ["LensModel", "LensResolve", "LensShaders", "CVulkan"]),
-        .target(name: "LensIO", dependencies: ["LensModel", "CPNG", "CJPEG", "CWebP", "CHeif", "CRsvg", "CLCMS"]),
+        .target(
+            name: "LensIO",
+            dependencies: ["LensModel", "CPNG", "CDeflate", "CJPEG", "CWebP", "CHeif", "CRsvg", "CLCMS"]),
         .target(name: "LensText", dependencies: ["LensModel", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(
             name: "LiquidLens",

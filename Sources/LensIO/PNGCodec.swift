@@ -7,7 +7,8 @@ public struct ImageFileError: Error, CustomStringConvertible, Sendable {
     public let description: String
 }
 
-/// PNG in and out through libpng's simplified API. Reading converts any PNG to 8-bit sRGB RGBA;
+/// PNG in and out through libpng's simplified API. Reading converts any PNG to 8-bit sRGB RGBA
+/// (the common 8-bit RGB and RGBA files through `FastPNGDecoder`, to the same pixels);
 /// writing goes through `OutputFile`, so a failed write never leaves a truncated image behind
 /// and never destroys an existing one.
 public enum PNGCodec {
@@ -29,6 +30,11 @@ public enum PNGCodec {
 
     /// Decodes PNG data to 8-bit RGBA; an image too large (``maxSide``, ``maxPixels``) is refused from its header.
     public static func decode(_ data: Data) throws -> RGBA8Image {
+        try FastPNGDecoder.decode(data) ?? libpngDecode(data)
+    }
+
+    /// ``decode(_:)`` through libpng alone, for any PNG.
+    package static func libpngDecode(_ data: Data) throws -> RGBA8Image {
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
         let began = data.withUnsafeBytes { bytes in
