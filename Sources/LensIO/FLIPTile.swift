@@ -27,26 +27,35 @@ final class FLIPTile {
     private let margin = FLIPMetric.reach
     private let referenceColor = ScratchBuffer<SIMD3<Float>>()
     private let testColor = ScratchBuffer<SIMD3<Float>>()
-    /// Horizontal colour pass, per pixel: Y and Cx filtered, then Cz by its two Gaussians.
-    private let referenceYCx = ScratchBuffer<SIMD2<Float>>()
-    private let referenceCz = ScratchBuffer<SIMD2<Float>>()
-    private let testYCx = ScratchBuffer<SIMD2<Float>>()
-    private let testCz = ScratchBuffer<SIMD2<Float>>()
-    /// Horizontal feature pass, per pixel: first and second x-derivative, Gaussian.
-    private let referenceFeatures = ScratchBuffer<SIMD3<Float>>()
-    private let testFeatures = ScratchBuffer<SIMD3<Float>>()
+    /// Horizontal colour pass, per pixel: Y and Cx filtered, reference then test.
+    private let filteredYCx = ScratchBuffer<SIMD4<Float>>()
+    /// Horizontal colour pass, per pixel: Cz by its two Gaussians, reference then test.
+    private let filteredCz = ScratchBuffer<SIMD4<Float>>()
+    /// Horizontal feature pass, per pixel: first and second x-derivative, reference then test.
+    private let derivatives = ScratchBuffer<SIMD4<Float>>()
+    /// Horizontal feature pass, per pixel: the Gaussian, twice for the reference, twice for the test.
+    private let smoothed = ScratchBuffer<SIMD4<Float>>()
     private let colorDifference = ScratchBuffer<Float>()
     /// The achromatic channel of each padded pixel, normalised to 0…1.
     private let referenceGrey = ScratchBuffer<Float>()
     private let testGrey = ScratchBuffer<Float>()
-    /// Running sums of the vertical passes, four per column of a row.
-    private let accumulators = ScratchBuffer<SIMD2<Float>>()
+
+    /// The filters' taps laid out as the passes multiply them, lane by lane, with a pixel's pair
+    /// of quantities for the reference and then the test.
+    private let yCxWeights: [SIMD4<Float>]
+    private let czWeights: [SIMD4<Float>]
+    private let derivativeWeights: [SIMD4<Float>]
+    private let gaussianWeights: [SIMD4<Float>]
 
     /// The colour error of two identical colours: HyAB 0, powered and remapped as any other.
     private let sameColorError: Float
 
     init(filters: FLIPMetric.Filters) {
         self.filters = filters
+        yCxWeights = filters.yCx.map { SIMD4($0.x, $0.y, $0.x, $0.y) }
+        czWeights = filters.cz.map { SIMD4($0.x, $0.y, $0.x, $0.y) }
+        derivativeWeights = filters.feature.map { SIMD4($0.y, $0.z, $0.y, $0.z) }
+        gaussianWeights = filters.feature.map { SIMD4(repeating: $0.x) }
         sameColorError = filters.remap(pow(FLIPColor.hyab(.zero, .zero), FLIPMetric.colorExponent))
     }
 
@@ -56,10 +65,9 @@ final class FLIPTile {
         let paddedHeight = tile.height + 2 * margin
         for buffer in [referenceColor, testColor] { buffer.reserve(paddedWidth * paddedHeight, zero: .zero) }
         for buffer in [referenceGrey, testGrey] { buffer.reserve(paddedWidth * paddedHeight, zero: 0) }
-        for buffer in [referenceYCx, referenceCz, testYCx, testCz] {
+        for buffer in [filteredYCx, filteredCz, derivatives, smoothed] {
             buffer.reserve(tile.width * paddedHeight, zero: .zero)
         }
-        for buffer in [referenceFeatures, testFeatures] { buffer.reserve(tile.width * paddedHeight, zero: .zero) }
         colorDifference.reserve(tile.width * tile.height, zero: 0)
         load(reference, tile, into: referenceColor.pointer, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
         load(test, tile, into: testColor.pointer, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
@@ -90,70 +98,61 @@ final class FLIPTile {
         }
     }
 
-    /// The horizontal colour pass, accumulated tap by tap across each row straight into the
-    /// intermediate buffers (per pixel the same sum in the same order as the reference).
+    /// The horizontal colour pass. Each output sums its taps in registers, from 0 in tap order
+    /// (per lane the reference's sum, in its order), the reference's pair of quantities and the
+    /// test's side by side in one vector.
     private func filterColorHorizontally(_ tile: PixelRect, paddedWidth: Int, paddedHeight: Int) {
         let taps = 2 * FLIPMetric.spatialRadius + 1
         let offset = margin - FLIPMetric.spatialRadius
         let width = tile.width
         let (ref, tst) = (referenceColor.pointer, testColor.pointer)
-        let (refYCx, refCz, tstYCx, tstCz) = (
-            referenceYCx.pointer, referenceCz.pointer, testYCx.pointer, testCz.pointer
-        )
-        for buffer in [refYCx, refCz, tstYCx, tstCz] { buffer.update(repeating: .zero, count: width * paddedHeight) }
-        filters.yCx.withUnsafeBufferPointer { yCxWeights in
-            filters.cz.withUnsafeBufferPointer { czWeights in
+        let (outYCx, outCz) = (filteredYCx.pointer, filteredCz.pointer)
+        yCxWeights.withUnsafeBufferPointer { yCxWeights in
+            czWeights.withUnsafeBufferPointer { czWeights in
                 for row in 0..<paddedHeight {
-                    let output = row * width
-                    for tap in 0..<taps {
-                        let (weightsYCx, weightsCz) = (yCxWeights[tap], czWeights[tap])
-                        let input = row * paddedWidth + offset + tap
-                        for column in 0..<width {
-                            let (r, t) = (ref[input + column], tst[input + column])
-                            refYCx[output + column] += SIMD2(weightsYCx.x * r.x, weightsYCx.y * r.y)
-                            tstYCx[output + column] += SIMD2(weightsYCx.x * t.x, weightsYCx.y * t.y)
-                            refCz[output + column] += SIMD2(weightsCz.x * r.z, weightsCz.y * r.z)
-                            tstCz[output + column] += SIMD2(weightsCz.x * t.z, weightsCz.y * t.z)
+                    for column in 0..<width {
+                        let input = row * paddedWidth + offset + column
+                        var yCx = SIMD4<Float>.zero
+                        var cz = SIMD4<Float>.zero
+                        for tap in 0..<taps {
+                            let (r, t) = (ref[input + tap], tst[input + tap])
+                            yCx += yCxWeights[tap] * SIMD4(r.x, r.y, t.x, t.y)
+                            cz += czWeights[tap] * SIMD4(r.z, r.z, t.z, t.z)
                         }
+                        outYCx[row * width + column] = yCx
+                        outCz[row * width + column] = cz
                     }
                 }
             }
         }
     }
 
-    /// The vertical colour pass, clamped to linear RGB 0…1, then HyAB in Hunt-adjusted L*a*b*. Each
-    /// row accumulates tap by tap across the columns (the same sum per pixel, in the same order,
-    /// as a per-pixel loop, but reading memory in order).
+    /// The vertical colour pass, clamped to linear RGB 0…1, then HyAB in Hunt-adjusted L*a*b*.
+    /// Each output sums its taps in registers like the horizontal pass.
     private func colorDifferences(_ tile: PixelRect) {
         let taps = 2 * FLIPMetric.spatialRadius + 1
         let offset = margin - FLIPMetric.spatialRadius
         let width = tile.width
-        let sources = [referenceYCx.pointer, referenceCz.pointer, testYCx.pointer, testCz.pointer]
-        accumulators.reserve(4 * width, zero: .zero)
-        let sums = accumulators.pointer
-        filters.yCx.withUnsafeBufferPointer { yCxWeights in
-            filters.cz.withUnsafeBufferPointer { czWeights in
+        let (inYCx, inCz) = (filteredYCx.pointer, filteredCz.pointer)
+        yCxWeights.withUnsafeBufferPointer { yCxWeights in
+            czWeights.withUnsafeBufferPointer { czWeights in
                 for row in 0..<tile.height {
-                    sums.update(repeating: .zero, count: 4 * width)
-                    for tap in 0..<taps {
-                        let line = (row + offset + tap) * width
-                        for (index, source) in sources.enumerated() {
-                            let weights = index % 2 == 0 ? yCxWeights[tap] : czWeights[tap]
-                            let sum = sums + index * width
-                            for column in 0..<width { sum[column] += weights * source[line + column] }
-                        }
-                    }
                     for column in 0..<width {
-                        let (refYCx, refCz) = (sums[column], sums[width + column])
-                        let (tstYCx, tstCz) = (sums[2 * width + column], sums[3 * width + column])
+                        var yCx = SIMD4<Float>.zero
+                        var cz = SIMD4<Float>.zero
+                        for tap in 0..<taps {
+                            let input = (row + offset + tap) * width + column
+                            yCx += yCxWeights[tap] * inYCx[input]
+                            cz += czWeights[tap] * inCz[input]
+                        }
                         // The same filtered colour, to the bit, converts to the same L*a*b*: HyAB
                         // is then exactly 0, and so is its error (most pixels near a difference).
-                        if Self.sameBits(refYCx, tstYCx) && Self.sameBits(refCz, tstCz) {
+                        if Self.sameBits(yCx, cz) {
                             colorDifference.pointer[row * width + column] = sameColorError
                             continue
                         }
-                        let ref = Self.huntLab(SIMD3(refYCx.x, refYCx.y, refCz.x + refCz.y))
-                        let tst = Self.huntLab(SIMD3(tstYCx.x, tstYCx.y, tstCz.x + tstCz.y))
+                        let ref = Self.huntLab(SIMD3(yCx[0], yCx[1], cz[0] + cz[1]))
+                        let tst = Self.huntLab(SIMD3(yCx[2], yCx[3], cz[2] + cz[3]))
                         let distance = pow(FLIPColor.hyab(ref, tst), FLIPMetric.colorExponent)
                         colorDifference.pointer[row * width + column] = filters.remap(distance)
                     }
@@ -162,8 +161,10 @@ final class FLIPTile {
         }
     }
 
-    private static func sameBits(_ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Bool {
-        a.x.bitPattern == b.x.bitPattern && a.y.bitPattern == b.y.bitPattern
+    /// True when the reference's half of both vectors equals the test's to the bit.
+    private static func sameBits(_ yCx: SIMD4<Float>, _ cz: SIMD4<Float>) -> Bool {
+        yCx[0].bitPattern == yCx[2].bitPattern && yCx[1].bitPattern == yCx[3].bitPattern
+            && cz[0].bitPattern == cz[2].bitPattern && cz[1].bitPattern == cz[3].bitPattern
     }
 
     private static func huntLab(_ filtered: SIMD3<Float>) -> SIMD3<Float> {
@@ -172,8 +173,8 @@ final class FLIPTile {
         return FLIPColor.huntAdjusted(FLIPColor.lab(linear: clamped))
     }
 
-    /// The horizontal feature pass over the achromatic channel normalised to 0…1, accumulated tap
-    /// by tap across each row like the colour pass.
+    /// The horizontal feature pass over the achromatic channel normalised to 0…1, each output
+    /// summing its taps in registers like the colour pass.
     private func filterFeaturesHorizontally(_ tile: PixelRect, paddedWidth: Int, paddedHeight: Int) {
         let taps = 2 * FLIPMetric.featureRadius + 1
         let offset = margin - FLIPMetric.featureRadius
@@ -181,24 +182,27 @@ final class FLIPTile {
         let oneOver116: Float = 1 / 116
         let sixteenOver116: Float = 16 / 116
         let (refColors, tstColors) = (referenceColor.pointer, testColor.pointer)
-        let (refFeatures, tstFeatures) = (referenceFeatures.pointer, testFeatures.pointer)
         let (refGrey, tstGrey) = (referenceGrey.pointer, testGrey.pointer)
+        let (outDerivatives, outSmoothed) = (derivatives.pointer, smoothed.pointer)
         for index in 0..<paddedWidth * paddedHeight {
             refGrey[index] = refColors[index].x * oneOver116 + sixteenOver116
             tstGrey[index] = tstColors[index].x * oneOver116 + sixteenOver116
         }
-        refFeatures.update(repeating: .zero, count: width * paddedHeight)
-        tstFeatures.update(repeating: .zero, count: width * paddedHeight)
-        filters.feature.withUnsafeBufferPointer { weightsPerTap in
-            for row in 0..<paddedHeight {
-                let output = row * width
-                for tap in 0..<taps {
-                    let weights = weightsPerTap[tap]
-                    let input = row * paddedWidth + offset + tap
+        derivativeWeights.withUnsafeBufferPointer { derivativeWeights in
+            gaussianWeights.withUnsafeBufferPointer { gaussianWeights in
+                for row in 0..<paddedHeight {
                     for column in 0..<width {
-                        let (refY, tstY) = (refGrey[input + column], tstGrey[input + column])
-                        refFeatures[output + column] += SIMD3(weights.y * refY, weights.z * refY, weights.x * refY)
-                        tstFeatures[output + column] += SIMD3(weights.y * tstY, weights.z * tstY, weights.x * tstY)
+                        let input = row * paddedWidth + offset + column
+                        var derivative = SIMD4<Float>.zero
+                        var gaussian = SIMD4<Float>.zero
+                        for tap in 0..<taps {
+                            let grey = SIMD4(
+                                refGrey[input + tap], refGrey[input + tap], tstGrey[input + tap], tstGrey[input + tap])
+                            derivative += derivativeWeights[tap] * grey
+                            gaussian += gaussianWeights[tap] * grey
+                        }
+                        outDerivatives[row * width + column] = derivative
+                        outSmoothed[row * width + column] = gaussian
                     }
                 }
             }
@@ -206,41 +210,41 @@ final class FLIPTile {
     }
 
     /// The vertical feature pass, the edge and point difference, and error = colour^(1 − feature);
-    /// accumulated row by row across the columns like the colour pass.
+    /// each output sums its taps in registers like the colour pass.
     private func finalErrors(_ tile: PixelRect, _ body: (Float) -> Void) {
         let taps = 2 * FLIPMetric.featureRadius + 1
         let offset = margin - FLIPMetric.featureRadius
         let width = tile.width
         let normalization: Float = 1 / Float(2).squareRoot()
-        let (refFeatures, tstFeatures) = (referenceFeatures.pointer, testFeatures.pointer)
-        // Per column: x-derivatives (first, second) and y-derivatives (first, second), reference then test.
-        accumulators.reserve(4 * width, zero: .zero)
-        let sums = accumulators.pointer
-        filters.feature.withUnsafeBufferPointer { weightsPerTap in
-            for row in 0..<tile.height {
-                sums.update(repeating: .zero, count: 4 * width)
-                for tap in 0..<taps {
-                    let weights = weightsPerTap[tap]
-                    let line = (row + offset + tap) * width
+        let (inDerivatives, inSmoothed) = (derivatives.pointer, smoothed.pointer)
+        derivativeWeights.withUnsafeBufferPointer { derivativeWeights in
+            gaussianWeights.withUnsafeBufferPointer { gaussianWeights in
+                for row in 0..<tile.height {
                     for column in 0..<width {
-                        let (ref, tst) = (refFeatures[line + column], tstFeatures[line + column])
-                        sums[column] += SIMD2(weights.x * ref.x, weights.x * ref.y)
-                        sums[width + column] += SIMD2(weights.y * ref.z, weights.z * ref.z)
-                        sums[2 * width + column] += SIMD2(weights.x * tst.x, weights.x * tst.y)
-                        sums[3 * width + column] += SIMD2(weights.y * tst.z, weights.z * tst.z)
+                        // Lanes: x-derivatives (first, second), then y-derivatives, reference then test.
+                        var alongX = SIMD4<Float>.zero
+                        var alongY = SIMD4<Float>.zero
+                        for tap in 0..<taps {
+                            let input = (row + offset + tap) * width + column
+                            alongX += gaussianWeights[tap] * inDerivatives[input]
+                            alongY += derivativeWeights[tap] * inSmoothed[input]
+                        }
+                        let edgeReference = (alongX[0] * alongX[0] + alongY[0] * alongY[0]).squareRoot()
+                        let edgeTest = (alongX[2] * alongX[2] + alongY[2] * alongY[2]).squareRoot()
+                        let pointReference = (alongX[1] * alongX[1] + alongY[1] * alongY[1]).squareRoot()
+                        let pointTest = (alongX[3] * alongX[3] + alongY[3] * alongY[3]).squareRoot()
+                        let featureDifference =
+                            normalization * max(abs(edgeReference - edgeTest), abs(pointReference - pointTest))
+                        let color = colorDifference.pointer[row * width + column]
+                        // 0 to any power over 0 is 0: under a quarter the feature (its square
+                        // root) stays under 1, so both powers can be skipped, to the same bits.
+                        if color.bitPattern == 0, featureDifference < 0.25 {
+                            body(0)
+                            continue
+                        }
+                        let feature = pow(featureDifference, FLIPMetric.featureExponent)
+                        body(pow(color, 1 - feature))
                     }
-                }
-                for column in 0..<width {
-                    let (refX, refY) = (sums[column], sums[width + column])
-                    let (tstX, tstY) = (sums[2 * width + column], sums[3 * width + column])
-                    let edgeReference = (refX.x * refX.x + refY.x * refY.x).squareRoot()
-                    let edgeTest = (tstX.x * tstX.x + tstY.x * tstY.x).squareRoot()
-                    let pointReference = (refX.y * refX.y + refY.y * refY.y).squareRoot()
-                    let pointTest = (tstX.y * tstX.y + tstY.y * tstY.y).squareRoot()
-                    let feature = pow(
-                        normalization * max(abs(edgeReference - edgeTest), abs(pointReference - pointTest)),
-                        FLIPMetric.featureExponent)
-                    body(pow(colorDifference.pointer[row * width + column], 1 - feature))
                 }
             }
         }
