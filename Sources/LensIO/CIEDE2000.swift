@@ -116,13 +116,15 @@ enum CIEDE2000 {
         return SIMD3(116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz))
     }
 
+    /// 25⁷, against which the mean chroma's seventh power is weighed.
+    static let twentyFive7 = pow(25.0, 7.0)
+
     /// ΔE₀₀ between two L*a*b* colours (kL = kC = kH = 1).
     static func deltaE(_ lab1: SIMD3<Double>, _ lab2: SIMD3<Double>) -> Double {
         let degrees = 180 / Double.pi
         let chroma1 = (lab1.y * lab1.y + lab1.z * lab1.z).squareRoot()
         let chroma2 = (lab2.y * lab2.y + lab2.z * lab2.z).squareRoot()
         let meanChroma7 = pow((chroma1 + chroma2) / 2, 7.0)
-        let twentyFive7 = pow(25.0, 7.0)
         let g = 0.5 * (1 - (meanChroma7 / (meanChroma7 + twentyFive7)).squareRoot())
         let a1 = (1 + g) * lab1.y
         let a2 = (1 + g) * lab2.y

@@ -174,6 +174,15 @@ private enum RowFilterType: UInt8 {
         switch self {
         case .none:
             return
+        case .sub where bytesPerPixel == 4:
+            // A pixel at a time: four bytes added at once, without carries between them.
+            let pixels = UnsafeMutableRawPointer(row)
+            var left: UInt32 = 0
+            for offset in stride(from: 0, to: count, by: 4) {
+                let stored = pixels.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                left = ((stored & 0x7F7F_7F7F) &+ (left & 0x7F7F_7F7F)) ^ ((stored ^ left) & 0x8080_8080)
+                pixels.storeBytes(of: left, toByteOffset: offset, as: UInt32.self)
+            }
         case .sub:
             for i in bytesPerPixel..<max(bytesPerPixel, count) { row[i] &+= row[i - bytesPerPixel] }
         case .up:
