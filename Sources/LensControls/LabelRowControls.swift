@@ -116,8 +116,7 @@ extension ControlLayout {
         platter.tintsLabel = false
         if dark { platter.tint = platter.tint.mixed(with: Self.touchedDarkFill, by: bar.lift) }
         var platterElement = GlassElement(shape: .capsule, frame: frame, optics: platter)
-        let itemWidth = (bar.width - 2 * bar.style.padding) / Double(bar.items.count)
-        let firstItem = resting.x + bar.style.padding
+        let (firstItem, itemWidth) = bar.tabs
         for (index, item) in bar.items.enumerated() {
             let centerX = firstItem + itemWidth * (Double(index) + 0.5)
             let iconCenter = Point(x: centerX, y: bar.center.y - bar.height * 0.12)

@@ -222,10 +222,9 @@ extension Scene {
     }
 
     static func linearMotion(
-        count: Int, width: Double, left: Double, initial: Double, gesture: GestureTimeline?, settle: Spring,
+        count: Int, pitch segment: Double, left: Double, initial: Double, gesture: GestureTimeline?, settle: Spring,
         reduceMotion: Bool
     ) -> LensMotion {
-        let segment = width / Double(count)
         let last = Double(count - 1)
         return LensMotion(
             gesture: gesture, initial: SIMD2(initial, 0),
@@ -239,17 +238,16 @@ extension Scene {
 
     static func motion(_ control: SegmentedControl, gesture: GestureTimeline?) -> LensMotion {
         linearMotion(
-            count: control.titles.count, width: control.width, left: control.center.x - control.width / 2,
+            count: control.titles.count, pitch: control.width / Double(control.titles.count),
+            left: control.center.x - control.width / 2,
             initial: control.thumbPosition, gesture: gesture, settle: .tabLens, reduceMotion: control.reduceMotion)
     }
 
-    /// The tabs share the bar less the style's padding at each end: the lens follows the finger
-    /// a tab's pitch per tab.
+    /// The lens follows the finger a tab's pitch per tab.
     static func motion(_ bar: TabBar, gesture: GestureTimeline?) -> LensMotion {
         linearMotion(
-            count: bar.items.count, width: bar.width - 2 * bar.style.padding,
-            left: bar.center.x - bar.width / 2 + bar.style.padding, initial: bar.lensPosition, gesture: gesture,
-            settle: .tabLens, reduceMotion: false)
+            count: bar.items.count, pitch: bar.tabs.pitch, left: bar.tabs.left, initial: bar.lensPosition,
+            gesture: gesture, settle: .tabLens, reduceMotion: false)
     }
 
     /// The article's menu: the lens centred on the finger (held inside the circle) from touch down,

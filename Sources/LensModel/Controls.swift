@@ -232,6 +232,13 @@ public struct TabBar: Codable, Sendable {
     /// How the tabs and the lens are laid out (default ``TabBarStyle/native``).
     public var style: TabBarStyle
 
+    /// Where the tabs begin (the first tab's left edge) and the width each takes, in points: the
+    /// bar less its style's padding at each end, shared evenly. The layout places the tabs and
+    /// the lens by it, and a drag moves the lens one pitch per tab.
+    package var tabs: (left: Double, pitch: Double) {
+        (center.x - width / 2 + style.padding, (width - 2 * style.padding) / Double(items.count))
+    }
+
     /// A bar 62 pt high by default, with the lens at `lensPosition`, resting (lift 0) unless given.
     public init(
         center: Point, width: Double, height: Double = 62, items: [ControlItem], lensPosition: Double, lift: Double = 0,
