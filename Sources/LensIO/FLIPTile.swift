@@ -138,13 +138,9 @@ final class FLIPTile {
             czWeights.withUnsafeBufferPointer { czWeights in
                 for row in 0..<tile.height {
                     for column in 0..<width {
-                        var yCx = SIMD4<Float>.zero
-                        var cz = SIMD4<Float>.zero
-                        for tap in 0..<taps {
-                            let input = (row + offset + tap) * width + column
-                            yCx += yCxWeights[tap] * inYCx[input]
-                            cz += czWeights[tap] * inCz[input]
-                        }
+                        let (yCx, cz) = Self.filterDown(
+                            inYCx, by: yCxWeights, and: inCz, by: czWeights, from: (row + offset) * width + column,
+                            stride: width, taps: taps)
                         // The same filtered colour, to the bit, converts to the same L*a*b*: HyAB
                         // is then exactly 0, and so is its error (most pixels near a difference).
                         if Self.sameBits(yCx, cz) {
@@ -159,6 +155,23 @@ final class FLIPTile {
                 }
             }
         }
+    }
+
+    /// Two buffers filtered down a column, each by its own taps, `stride` apart from `start`: each
+    /// lane sums its taps in registers, from 0 in tap order.
+    @inline(__always)
+    private static func filterDown(
+        _ first: UnsafeMutablePointer<SIMD4<Float>>, by firstWeights: UnsafeBufferPointer<SIMD4<Float>>,
+        and second: UnsafeMutablePointer<SIMD4<Float>>, by secondWeights: UnsafeBufferPointer<SIMD4<Float>>,
+        from start: Int, stride: Int, taps: Int
+    ) -> (SIMD4<Float>, SIMD4<Float>) {
+        var firstSum = SIMD4<Float>.zero
+        var secondSum = SIMD4<Float>.zero
+        for tap in 0..<taps {
+            firstSum += firstWeights[tap] * first[start + tap * stride]
+            secondSum += secondWeights[tap] * second[start + tap * stride]
+        }
+        return (firstSum, secondSum)
     }
 
     /// True when the reference's half of both vectors equals the test's to the bit.
@@ -222,13 +235,9 @@ final class FLIPTile {
                 for row in 0..<tile.height {
                     for column in 0..<width {
                         // Lanes: x-derivatives (first, second), then y-derivatives, reference then test.
-                        var alongX = SIMD4<Float>.zero
-                        var alongY = SIMD4<Float>.zero
-                        for tap in 0..<taps {
-                            let input = (row + offset + tap) * width + column
-                            alongX += gaussianWeights[tap] * inDerivatives[input]
-                            alongY += derivativeWeights[tap] * inSmoothed[input]
-                        }
+                        let (alongX, alongY) = Self.filterDown(
+                            inDerivatives, by: gaussianWeights, and: inSmoothed, by: derivativeWeights,
+                            from: (row + offset) * width + column, stride: width, taps: taps)
                         let edgeReference = (alongX[0] * alongX[0] + alongY[0] * alongY[0]).squareRoot()
                         let edgeTest = (alongX[2] * alongX[2] + alongY[2] * alongY[2]).squareRoot()
                         let pointReference = (alongX[1] * alongX[1] + alongY[1] * alongY[1]).squareRoot()
