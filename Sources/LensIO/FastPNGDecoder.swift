@@ -5,9 +5,11 @@ import LensModel
 /// The PNG read for what most files are (8-bit RGB or RGBA, not interlaced, sRGB: no colour
 /// chunk but `sRGB`, `cHRM` and a `gAMA` of sRGB's 1/2.2): the image data inflated by
 /// libdeflate, about twice zlib's speed, and the row filters undone here. Any other file, and any
-/// file that is not whole and well formed (a chunk's CRC, the zlib stream's Adler-32 and end, the
-/// image data's length, a filter type), is left to libpng, which then gives its own pixels or its
-/// own error: the two paths cannot disagree.
+/// file that is not whole and well formed (a chunk's CRC, the chunks' order, the zlib stream's
+/// window, Adler-32 and end, the image data's length, a filter type), is left to libpng, which
+/// then gives its own pixels or its own error. One difference remains, for streams no encoder
+/// writes: libdeflate reads deflate's reserved length and distance codes and a block declaring
+/// more codes than deflate has, where zlib refuses them (finding them would mean inflating twice).
 enum FastPNGDecoder {
     /// The file's pixels as 8-bit RGBA, or nil where libpng must read it.
     static func decode(_ data: Data) -> RGBA8Image? {
@@ -101,6 +103,12 @@ enum FastPNGDecoder {
     }
 
     private static func inflate(_ stream: UnsafeRawBufferPointer, count: Int) -> [UInt8]? {
+        // zlib, under libpng, keeps only the window the stream's header declares and refuses a
+        // copy from further back; libdeflate copies from anywhere it has written. Below the
+        // largest window, the whole image data must fit in it.
+        guard let header = stream.first else { return nil }
+        let window = 1 << (Int(header >> 4) + 8)
+        guard window == 1 << 15 || count <= window else { return nil }
         guard let inflater = libdeflate_alloc_decompressor() else { return nil }
         defer { libdeflate_free_decompressor(inflater) }
         var used = 0

@@ -3,7 +3,8 @@ test a PNG decoder on what encoders rarely choose on their own: every row filter
 Average, Paeth, and all five in turn), RGB and RGBA, the image data split over several IDAT
 chunks, and the colour chunks an sRGB file may carry. Prints one line per case:
 NAME WIDTH HEIGHT KIND, KIND "fast" where the file is an ordinary sRGB 8-bit file and "libpng"
-where only libpng may read it (another gamma, 16 bits, a palette, a corrupt or cut file).
+where only libpng may read it (another gamma, 16 bits, transparency, a corrupt or cut file, a zlib
+stream whose copies reach past the window its header declares).
 
 Usage: png_filter_cases.py FOLDER
 """
@@ -44,7 +45,9 @@ def filtered(rows: list[bytes], channels: int, filters: list[int]) -> bytes:
 
 
 def png(width: int, height: int, pixels: bytes, channels: int, filters: list[int], *, depth: int = 8,
-        extra: list[bytes] = (), idat_parts: int = 1) -> bytes:
+        extra: list[bytes] = (), idat_parts: int = 1, zlib_header: bytes = b"", stream_tail: bytes = b"",
+        flip_adler: bool = False, between_idats: list[bytes] = (), after_idats: list[bytes] = (),
+        after_end: bytes = b"") -> bytes:
     stride = width * 4
     rows = []
     for y in range(height):
@@ -53,10 +56,17 @@ def png(width: int, height: int, pixels: bytes, channels: int, filters: list[int
     if depth == 16:
         rows = [bytes(b for value in row for b in (value, value)) for row in rows]
     data = zlib.compress(filtered(rows, channels * depth // 8, filters), 6)
+    data = zlib_header + data[len(zlib_header):]
+    if flip_adler:
+        data = data[:-1] + bytes([data[-1] ^ 1])
+    data += stream_tail
     header = struct.pack(">IIBBBBB", width, height, depth, 6 if channels == 4 else 2, 0, 0, 0)
     size = -(-len(data) // idat_parts)
     idats = [chunk(b"IDAT", data[i:i + size]) for i in range(0, len(data), size)]
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + b"".join(extra) + b"".join(idats) + chunk(b"IEND", b"")
+    if between_idats:
+        idats = idats[:1] + list(between_idats) + idats[1:]
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + b"".join(extra) + b"".join(idats)
+            + b"".join(after_idats) + chunk(b"IEND", b"") + after_end)
 
 
 def main() -> None:
@@ -94,6 +104,28 @@ def main() -> None:
     cases.append(("linear-gamma", width, height, pixels,
                   png(width, height, pixels, 4, cycle, extra=other_gamma), "libpng"))
     cases.append(("sixteen-bit", width, height, pixels, png(width, height, pixels, 4, cycle, depth=16), "libpng"))
+    text = chunk(b"tEXt", b"Comment\x00after the image data")
+    cases.append(("text-after-idat", width, height, pixels,
+                  png(width, height, pixels, 4, cycle, after_idats=[text]), "fast"))
+    cases.append(("empty-idat", width, height, pixels,
+                  png(width, height, pixels, 4, cycle, idat_parts=2, between_idats=[chunk(b"IDAT", b"")]), "fast"))
+    cases.append(("idat-split-by-text", width, height, pixels,
+                  png(width, height, pixels, 4, cycle, idat_parts=2, between_idats=[text]), "libpng"))
+    cases.append(("bytes-after-end", width, height, pixels,
+                  png(width, height, pixels, 4, cycle, after_end=b"\x00"), "libpng"))
+    cases.append(("wrong-adler", width, height, pixels, png(width, height, pixels, 4, cycle, flip_adler=True),
+                  "libpng"))
+    cases.append(("bytes-after-stream", width, height, pixels,
+                  png(width, height, pixels, 4, cycle, stream_tail=b"\x00\x00"), "libpng"))
+    opaque = bytes(b if i % 4 != 3 else 255 for i, b in enumerate(pixels))
+    cases.append(("rgb-transparency", width, height, opaque,
+                  png(width, height, opaque, 3, cycle, extra=[chunk(b"tRNS", bytes(6))]), "libpng"))
+    # A zlib header declaring a 256-byte window (CINFO 0): zlib refuses copies from further back.
+    repeated = bytes(generator.randrange(256) for _ in range(100 * 4)) * 4
+    cases.append(("small-window", 100, 4, repeated,
+                  png(100, 4, repeated, 4, [0] * 4, zlib_header=b"\x08\x1d"), "libpng"))
+    small = bytes(generator.randrange(256) for _ in range(5 * 5 * 4))
+    cases.append(("small-window-fits", 5, 5, small, png(5, 5, small, 4, [0] * 5, zlib_header=b"\x08\x1d"), "fast"))
     whole = png(width, height, pixels, 4, cycle)
     corrupt = bytearray(whole)
     corrupt[len(whole) - 20] ^= 0x40
