@@ -60,7 +60,7 @@ extension ControlLayout {
             shape: .capsule, frame: thumb, optics: optics,
             lift: LensLift(
                 progress: control.lift, growth: Point(x: 24, y: 16),
-                restingBackground: (dark ? Self.restingThumbDark : .white).withAlpha(control.restingFillAlpha)))
+                restingBackground: Self.restingThumbFill(control)))
         lens.edgeHighlight = Self.liftedRimLine(lift: control.lift)
         parts.glass.append(lens)
         parts.resting = control.restingTitleColor ?? (dark ? LabelLayer.restingDark : LabelLayer.restingLight)
@@ -80,6 +80,13 @@ extension ControlLayout {
     /// The settled thumb in dark appearance: UIKit's dark selected-segment grey (no dark capture
     /// yet; light is white, as the captures show).
     static let restingThumbDark = RGBAColor(99, 99, 102)
+
+    /// The settled thumb's fill: the control's own, else the appearance's, its alpha times
+    /// `restingFillAlpha`.
+    static func restingThumbFill(_ control: SegmentedControl) -> RGBAColor {
+        let fill = control.restingFill ?? (control.appearance == .dark ? restingThumbDark : .white)
+        return fill.withAlpha(fill.alpha * control.restingFillAlpha)
+    }
 
     // MARK: Tab bar
 

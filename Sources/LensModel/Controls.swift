@@ -28,6 +28,10 @@ public struct SegmentedControl: Codable, Sendable {
     /// Alpha of the settled thumb's fill, under the titles (default 1: iOS's resting thumb is
     /// opaque, white in light appearance, in the captures cn-segmented and cnb-segmented).
     public var restingFillAlpha: Double
+    /// The settled thumb's fill, UIKit's `selectedSegmentTintColor` (cnb-segmented's "Colored"
+    /// control: an opaque (254, 43, 77) pill); nil picks white in light appearance and grey
+    /// (99, 99, 102) in dark. Its alpha is multiplied by `restingFillAlpha`.
+    public var restingFill: RGBAColor?
     /// Growth of the whole control while held: scale 1 + railGrowth·held (default 0.10).
     public var railGrowth: Double
     /// Alpha of the black wash over the rail while held, times `held` (default 0.25).
@@ -50,7 +54,8 @@ public struct SegmentedControl: Codable, Sendable {
     public init(
         center: Point, width: Double, titles: [String], thumbPosition: Double, lift: Double = 1, held: Double = 1,
         accent: RGBAColor = LabelLayer.defaultAccent, restingTitleColor: RGBAColor? = nil,
-        restingFillAlpha: Double = 1, railGrowth: Double = 0.10, railDensify: Double = 0.25, softness: Double = 10,
+        restingFillAlpha: Double = 1, restingFill: RGBAColor? = nil, railGrowth: Double = 0.10,
+        railDensify: Double = 0.25, softness: Double = 10,
         contentSize: ContentSizeCategory = .large, appearance: ControlAppearance = .light, reduceMotion: Bool = false,
         font: FontSpec = FontSpec(weight: .semibold)
     ) {
@@ -63,6 +68,7 @@ public struct SegmentedControl: Codable, Sendable {
         self.accent = accent
         self.restingTitleColor = restingTitleColor
         self.restingFillAlpha = restingFillAlpha
+        self.restingFill = restingFill
         self.railGrowth = railGrowth
         self.railDensify = railDensify
         self.softness = softness
@@ -74,7 +80,7 @@ public struct SegmentedControl: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, center, width, titles, thumbPosition, lift, held, accent, restingTitleColor, restingFillAlpha,
-            railGrowth, railDensify, softness, contentSize, appearance, reduceMotion, font, thumbStretch
+            restingFill, railGrowth, railDensify, softness, contentSize, appearance, reduceMotion, font, thumbStretch
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +103,7 @@ public struct SegmentedControl: Codable, Sendable {
         accent = try container.value(.accent, default: LabelLayer.defaultAccent)
         restingTitleColor = try container.decodeIfPresent(RGBAColor.self, forKey: .restingTitleColor)
         restingFillAlpha = try container.number(.restingFillAlpha, default: 1, in: Limits.unit)
+        restingFill = try container.decodeIfPresent(RGBAColor.self, forKey: .restingFill)
         railGrowth = try container.number(.railGrowth, default: 0.10, in: Limits.unit)
         railDensify = try container.number(.railDensify, default: 0.25, in: Limits.unit)
         softness = try container.number(.softness, default: 10, in: Limits.softness)
@@ -119,6 +126,7 @@ public struct SegmentedControl: Codable, Sendable {
         try container.encode(accent, forKey: .accent)
         try container.encodeIfPresent(restingTitleColor, forKey: .restingTitleColor)
         try container.encode(restingFillAlpha, forKey: .restingFillAlpha)
+        try container.encodeIfPresent(restingFill, forKey: .restingFill)
         try container.encode(railGrowth, forKey: .railGrowth)
         try container.encode(railDensify, forKey: .railDensify)
         try container.encode(softness, forKey: .softness)

@@ -333,6 +333,32 @@ struct ControlTests {
         #expect(abs(softness - (28.0 / 2 - 1)) < 1e-9)
     }
 
+    /// `cnb-segmented.png`'s "Colored" control: UIKit's `selectedSegmentTintColor` makes the settled
+    /// thumb an opaque (254, 43, 77) pill under the titles.
+    @Test(
+        "A settled thumb takes the control's resting fill on both backends; without one, white",
+        arguments: [Backend.cpu, .vulkan])
+    func restingFill(backend: Backend) throws {
+        func thumbFace(_ fill: RGBAColor?) throws -> SIMD4<UInt8> {
+            let scene = Scene(
+                canvas: Canvas(width: 360, height: 80, scale: 1), background: [BackgroundLayer(.probe(.white))],
+                glass: [],
+                controls: [
+                    .segmented(
+                        SegmentedControl(
+                            center: Point(x: 180, y: 40), width: 348, titles: ["One", "Two", "Three"],
+                            thumbPosition: 0, lift: 0, held: 0, restingFill: fill))
+                ])
+            // Left of "One", inside the thumb (x 8…120 pt at 1 px/pt).
+            return try render(try resolve(scene), on: backend)[20, 40]
+        }
+        let tinted = try thumbFace(RGBAColor(254, 43, 77))
+        let plain = try thumbFace(nil)
+        #expect(
+            abs(Int(tinted.x) - 254) <= 2 && abs(Int(tinted.y) - 43) <= 2 && abs(Int(tinted.z) - 77) <= 2, "\(tinted)")
+        #expect(plain.x >= 253 && plain.y >= 253 && plain.z >= 253, "\(plain)")
+    }
+
     /// `cn-tab-bar.png` (serverpod/cupertino_native, misc/screenshots @ ba77f9ce, 3 px/pt): a
     /// native UITabBar over an illustration, measured at its rims: the bar 251.7 × 62.7 pt, three
     /// tabs whose icons sit 78.3 pt apart, the first 47.2 pt from the bar's left end, and the
