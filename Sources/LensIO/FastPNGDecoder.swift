@@ -20,20 +20,11 @@ enum FastPNGDecoder {
     }
 
     private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    private static let header = chunkType("IHDR")
-    private static let imageData = chunkType("IDAT")
-    private static let end = chunkType("IEND")
-    private static let gamma = chunkType("gAMA")
     /// Ancillary chunks that change nothing libpng's simplified read returns for these files
     /// (chromaticities only weigh RGB into grey, a background only matters when compositing).
-    private static let harmless: Set<UInt32> = Set(
-        ["sRGB", "cHRM", "bKGD", "pHYs", "tEXt", "zTXt", "iTXt", "tIME"].map(chunkType))
+    private static let harmless: Set<String> = ["sRGB", "cHRM", "bKGD", "pHYs", "tEXt", "zTXt", "iTXt", "tIME"]
     /// sRGB's gamma as `gAMA` stores it (1/2.2 × 100 000): libpng converts nothing for it.
     private static let sRGBGamma: UInt32 = 45455
-
-    private static func chunkType(_ name: String) -> UInt32 {
-        name.utf8.reduce(0) { $0 << 8 | UInt32($1) }
-    }
 
     private static func bigEndian(_ file: UnsafeBufferPointer<UInt8>, _ offset: Int) -> UInt32 {
         UInt32(file[offset]) << 24 | UInt32(file[offset + 1]) << 16 | UInt32(file[offset + 2]) << 8
@@ -42,23 +33,20 @@ enum FastPNGDecoder {
 
     private static func decode(_ file: UnsafeBufferPointer<UInt8>) -> RGBA8Image? {
         guard file.count >= 8 + 25, file.prefix(8).elementsEqual(signature) else { return nil }
-        var offset = 8
+        // Every byte of the file in a chunk, the last one IEND.
+        let chunks = PNGChunk.all(in: file)
+        guard let last = chunks.last, last.type == "IEND", last.whole.upperBound == file.count else { return nil }
         var width = 0
         var height = 0
         var channels = 0
         var compressed: [Range<Int>] = []
-        var ended = false
-        while !ended, offset + 12 <= file.count {
-            let length = Int(bigEndian(file, offset))
-            let type = bigEndian(file, offset + 4)
-            let body = offset + 8
-            guard length < 1 << 31, body + length + 4 <= file.count else { return nil }
-            let crc = libdeflate_crc32(0, file.baseAddress! + offset + 4, length + 4)
-            guard crc == bigEndian(file, body + length) else { return nil }
-            let first = offset == 8
-            guard first == (type == header) else { return nil }
-            switch type {
-            case header:
+        for (index, chunk) in chunks.enumerated() {
+            let (body, length) = (chunk.body.lowerBound, chunk.body.count)
+            let crc = libdeflate_crc32(0, file.baseAddress! + chunk.whole.lowerBound + 4, length + 4)
+            guard crc == bigEndian(file, chunk.body.upperBound) else { return nil }
+            guard (index == 0) == (chunk.type == "IHDR") else { return nil }
+            switch chunk.type {
+            case "IHDR":
                 guard length == 13, file[body + 8] == 8, file[body + 10] == 0, file[body + 11] == 0,
                     file[body + 12] == 0
                 else { return nil }
@@ -70,21 +58,19 @@ enum FastPNGDecoder {
                 default: return nil
                 }
                 guard width > 0, height > 0, ImageLimits.allows(width: width, height: height) else { return nil }
-            case imageData:
+            case "IDAT":
                 // The image data must be one run of IDAT chunks, as libpng requires.
-                if let last = compressed.last, last.upperBound + 12 != body { return nil }
-                compressed.append(body..<body + length)
-            case end:
-                guard length == 0, body + 4 == file.count else { return nil }
-                ended = true
-            case gamma:
+                if let previous = compressed.last, previous.upperBound + 12 != body { return nil }
+                compressed.append(chunk.body)
+            case "IEND":
+                guard length == 0, index == chunks.count - 1 else { return nil }
+            case "gAMA":
                 guard length == 4, bigEndian(file, body) == sRGBGamma else { return nil }
             default:
-                guard harmless.contains(type) else { return nil }
+                guard harmless.contains(chunk.type) else { return nil }
             }
-            offset = body + length + 4
         }
-        guard ended, !compressed.isEmpty else { return nil }
+        guard !compressed.isEmpty else { return nil }
         let rowBytes = width * channels
         guard var filtered = inflate(file, compressed, count: height * (rowBytes + 1)) else { return nil }
         return unfilter(&filtered, width: width, height: height, channels: channels)

@@ -39,20 +39,9 @@ enum PNGColorChunks {
         return kept
     }
 
-    /// The chunks of PNG `data` before its image data: type, the whole chunk (length to CRC) and
-    /// its body, as ranges of `data`'s indices. A chunk that runs past the end stops the walk.
-    private static func leadingChunks(_ data: Data) -> [(type: String, whole: Range<Int>, body: Range<Int>)] {
-        var chunks: [(type: String, whole: Range<Int>, body: Range<Int>)] = []
-        var offset = data.startIndex + 8
-        while offset + 12 <= data.endIndex {
-            let length = data[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
-            let type = String(decoding: data[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            let start = offset + 8
-            guard start + length + 4 <= data.endIndex, type != "IDAT", type != "IEND" else { break }
-            chunks.append((type, offset..<(start + length + 4), start..<(start + length)))
-            offset = start + length + 4
-        }
-        return chunks
+    /// The chunks of PNG `data` before its image data.
+    private static func leadingChunks(_ data: Data) -> [PNGChunk] {
+        Array(PNGChunk.all(in: data).prefix { $0.type != "IDAT" && $0.type != "IEND" })
     }
 
     /// The profile in an `iCCP` body: a name, a zero, the method (0, zlib), the compressed profile.
