@@ -5,9 +5,12 @@
 #      listening on the node's own address, not on every interface;
 #   2. a job array of 4 tasks, all running at once, renders a 256-frame 1080p sweep into one shared
 #      folder, each task `batch --shard $SLURM_ARRAY_TASK_ID/4 --resume` (the script the BatchAndClusters article shows);
-#   3. task 1 is killed with SIGKILL mid-run and requeued (scontrol requeue, start time now), and
-#      its second attempt must start while other tasks are still writing (a --resume there once
-#      removed their temporary files, and they lost frames);
+#   3. tasks 0, 2 and 3 are paused (SIGSTOP) at a moment one of them holds a temporary file, task 1
+#      is killed with SIGKILL mid-run and requeued (scontrol requeue, start time now), and its
+#      second attempt resumes while the others are paused mid-write: every temporary file they
+#      hold must survive it (a --resume there once removed them, and they lost frames); then the
+#      others go on. Pausing them, rather than racing them, keeps the test from depending on how
+#      fast the machine renders;
 #   4. the union of the shards must be byte-identical to an unsharded run, file for file, with no
 #      temporary file left;
 #   steps 2-4 are repeated, 3 times unless the first argument says how many;
@@ -27,7 +30,20 @@ stop_daemons() {
         for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     done
 }
-trap 'stop_daemons; rm -rf "$work"' EXIT
+# The tasks this test has paused, let go whatever happens.
+paused=()
+resume_paused() {
+    for pid in "${paused[@]}"; do kill -CONT "$pid" 2>/dev/null || true; done
+    paused=()
+}
+# Jobs still running when a step fails are cancelled before the daemons stop, so that none is left
+# writing into the folder about to be removed.
+cancel_jobs() {
+    [[ -n "${SLURM_CONF:-}" ]] || return 0
+    scancel --quiet --full --signal=KILL --user=root 2>/dev/null || true
+    for _ in $(seq 100); do [[ -z "$(squeue -h 2>/dev/null)" ]] && break; sleep 0.1; done
+}
+trap 'resume_paused; cancel_jobs; stop_daemons; rm -rf "$work"' EXIT
 
 started=$SECONDS
 step() {
@@ -123,9 +139,8 @@ wait_for 30 node_idle || fail "the node did not come up"
 step "munged, slurmctld and slurmd up on 127.0.0.1:$controller_port/$node_port"
 
 # The sweep: a frosted lens moving across a 1920×1080 frame, 256 frames, about 0.25 s each on the
-# CPU alone: each task's 64 frames take long enough (about 40 s, four tasks on two cores) that the
-# others still write when the requeued task starts again (slurmd relaunches it about 20 s after
-# the kill).
+# CPU alone (each task's 64 frames take about 40 s, four tasks on two cores; the others are paused
+# while task 1 is relaunched, which slurmd does about 20 s after the kill).
 cat >"$work/lens.json" <<'EOF'
 {"canvas": {"width": 640, "height": 360, "scale": 3},
  "background": [{"type": "gradient", "colors": ["#0f2027", "#ff7e5f"], "angle": 60},
@@ -175,6 +190,26 @@ for repetition in $(seq "$repetitions"); do
     all_running() { (($(squeue -h -j "$job" -t RUNNING | wc -l) == 4)); }
     wait_for 120 all_running || fail "the 4 tasks of $job did not run at once"
     wait_for 120 task1_started || fail "task 1 wrote no frames"
+    # Pause the others at a moment one of them is writing a frame: its temporary file is then on
+    # disk while task 1 resumes.
+    others=()
+    for task in 0 2 3; do others+=("$(cat "$work/logs/task-$task.pid")"); done
+    others_partials() {
+        local pid
+        for pid in "${others[@]}"; do
+            find "$work/frames" -maxdepth 1 -name ".*.partial-$pid-*" -printf '%f\n'
+        done
+    }
+    held=""
+    for _ in $(seq 2000); do
+        kill -STOP "${others[@]}"
+        paused=("${others[@]}")
+        held="$(others_partials)"
+        [[ -z "$held" ]] || break
+        resume_paused
+        sleep 0.01
+    done
+    [[ -n "$held" ]] || fail "tasks 0, 2 and 3 were never caught writing a frame"
     first_pid="$(cat "$work/logs/task-1.pid")"
     kill -KILL "$first_pid"
     killed_with="$(task1_frames)"
@@ -188,8 +223,15 @@ for repetition in $(seq "$repetitions"); do
         [[ "$(cat "$work/logs/task-1.pid" 2>/dev/null)" != "$first_pid" ]]
     }
     wait_for 120 task1_restarted || fail "the requeued task 1 did not start again"
+    # Task 1 has passed its resume's clean-up once it writes a frame it had not.
+    task1_resumed() { (($(task1_frames) > killed_with)); }
+    wait_for 120 task1_resumed || fail "the requeued task 1 wrote no frame"
     writing="$(squeue -h -j "$job" -t RUNNING -o %K | { grep -v -x 1 || true; } | sort | tr '\n' ' ')"
-    [[ -n "$writing" ]] || fail "the requeued task started after the others had finished: nothing was tested"
+    [[ "$writing" == "0 2 3 " ]] || fail "tasks 0, 2 and 3 were not all running while task 1 resumed: ${writing:-none}"
+    for name in $held; do
+        [[ -e "$work/frames/$name" ]] || fail "the resumed task 1 removed $name, which a paused task was writing"
+    done
+    resume_paused
     array_done() { [[ -z "$(squeue -h -j "$job")" ]]; }
     wait_for 300 array_done || fail "the array did not finish"
     for task in 0 1 2 3; do
@@ -200,7 +242,7 @@ for repetition in $(seq "$repetitions"); do
     diff -r "$work/whole" "$work/frames" >/dev/null || fail "the shards differ from the unsharded run"
     [[ "$(find "$work/frames" -type f | wc -l)" == 256 ]] || fail "not 256 files"
     [[ -z "$(find "$work/frames" -name '.*')" ]] || fail "temporary files left"
-    step "run $repetition of $repetitions: task 1 killed after $killed_with of its 64 frames, requeued and started again while tasks ${writing}wrote; the union equals the unsharded run, 256 frames byte for byte, no temporary file"
+    step "run $repetition of $repetitions: task 1 killed after $killed_with of its 64 frames, requeued and resumed while tasks ${writing}were paused holding $(wc -w <<<"$held") temporary file(s), which survived; the union equals the unsharded run, 256 frames byte for byte, no temporary file"
 done
 
 # A lost GPU: the first attempt of this job loses its Vulkan device (injected) and exits 75, which
