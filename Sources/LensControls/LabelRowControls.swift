@@ -32,7 +32,9 @@ extension ControlLayout {
             height: railHeight)
         let dark = control.appearance == .dark
         parts.background.append(
-            BackgroundLayer(.fill(shape: .capsule, frame: rail, color: RGBAColor(118, 118, 128, dark ? 0.24 : 0.12))))
+            BackgroundLayer(
+                .fill(shape: .capsule, frame: rail, color: RGBAColor(118, 118, 128, dark ? 0.24 : Self.lightRailAlpha)))
+        )
         if control.railDensify * control.held > 0 {
             parts.background.append(
                 BackgroundLayer(
@@ -40,7 +42,7 @@ extension ControlLayout {
         }
         let segment = railWidth / Double(control.titles.count)
         for (index, title) in control.titles.enumerated() {
-            let line = try text.line(title, font: control.font, pixelSize: titleSize * scale)
+            let line = try text.line(title, font: control.titleFont(at: index), pixelSize: titleSize * scale)
             stamp(
                 line, centerX: (rail.x + segment * (Double(index) + 0.5)) * scale, centerY: control.center.y * scale,
                 into: &parts.mask)
@@ -66,6 +68,11 @@ extension ControlLayout {
         parts.resting = control.restingTitleColor ?? (dark ? LabelLayer.restingDark : LabelLayer.restingLight)
         parts.accent = control.accent
     }
+
+    /// The light rail's alpha of (118, 118, 128): UIKit's tertiarySystemFill is 0.12, which gives
+    /// (239, 239, 240) over white; the captures show (238, 238, 239) (cn-segmented) and
+    /// (235, 235, 236) (cnb-segmented), and 0.135 lies between them.
+    static let lightRailAlpha = 0.135
 
     /// The lifted lens's thin bright line all round its silhouette, faded in with the lift: the
     /// capture `union-lens-lifted` shows 121–127 levels on every side of the lens (the rim light's

@@ -44,8 +44,13 @@ public struct SegmentedControl: Codable, Sendable {
     public var appearance: ControlAppearance
     /// Reduce Motion: no rail growth.
     public var reduceMotion: Bool
-    /// Title font (default semibold).
+    /// Font of the title the thumb rests on, UIKit's `.selected` title attributes (default
+    /// semibold).
     public var font: FontSpec
+    /// Font of the other titles, UIKit's `.normal` title attributes; nil picks ``font`` one weight
+    /// lighter (semibold → medium): the captures cn-segmented and cnb-segmented both show the
+    /// selected title a weight step heavier than the others.
+    public var restingFont: FontSpec?
     /// Squash and stretch of the thumb: width × s, height ÷ s (drag velocity; 1 at rest).
     public var thumbStretch: Double = 1
 
@@ -57,7 +62,7 @@ public struct SegmentedControl: Codable, Sendable {
         restingFillAlpha: Double = 1, restingFill: RGBAColor? = nil, railGrowth: Double = 0.10,
         railDensify: Double = 0.25, softness: Double = 10,
         contentSize: ContentSizeCategory = .large, appearance: ControlAppearance = .light, reduceMotion: Bool = false,
-        font: FontSpec = FontSpec(weight: .semibold)
+        font: FontSpec = FontSpec(weight: .semibold), restingFont: FontSpec? = nil
     ) {
         self.center = center
         self.width = width
@@ -76,11 +81,25 @@ public struct SegmentedControl: Codable, Sendable {
         self.appearance = appearance
         self.reduceMotion = reduceMotion
         self.font = font
+        self.restingFont = restingFont
+    }
+
+    /// The segment the thumb is nearest, whose title is drawn in ``font``.
+    public var selectedIndex: Int {
+        min(max(Int(thumbPosition.rounded()), 0), titles.count - 1)
+    }
+
+    /// The font title `index` is drawn in: ``font`` for the selected segment, else ``restingFont``
+    /// or, without one, ``font`` a weight lighter.
+    public func titleFont(at index: Int) -> FontSpec {
+        if index == selectedIndex { return font }
+        return restingFont ?? FontSpec(family: font.family, weight: font.weight.lighter)
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, center, width, titles, thumbPosition, lift, held, accent, restingTitleColor, restingFillAlpha,
-            restingFill, railGrowth, railDensify, softness, contentSize, appearance, reduceMotion, font, thumbStretch
+            restingFill, railGrowth, railDensify, softness, contentSize, appearance, reduceMotion, font, restingFont,
+            thumbStretch
     }
 
     public init(from decoder: any Decoder) throws {
@@ -111,6 +130,7 @@ public struct SegmentedControl: Codable, Sendable {
         appearance = try container.value(.appearance, default: .light)
         reduceMotion = try container.value(.reduceMotion, default: false)
         font = try container.value(.font, default: FontSpec(weight: .semibold))
+        restingFont = try container.decodeIfPresent(FontSpec.self, forKey: .restingFont)
         thumbStretch = try container.number(.thumbStretch, default: 1, in: Limits.thumbStretch)
     }
 
@@ -134,6 +154,7 @@ public struct SegmentedControl: Codable, Sendable {
         try container.encode(appearance, forKey: .appearance)
         try container.encode(reduceMotion, forKey: .reduceMotion)
         try container.encode(font, forKey: .font)
+        try container.encodeIfPresent(restingFont, forKey: .restingFont)
         try container.encode(thumbStretch, forKey: .thumbStretch)
     }
 }

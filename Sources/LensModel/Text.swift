@@ -3,6 +3,15 @@ import Foundation
 /// A font weight, mapped to fontconfig's weights by the text renderer.
 public enum FontWeight: String, Codable, Sendable, CaseIterable {
     case regular, medium, semibold, bold
+
+    /// The next weight down; regular stays regular.
+    public var lighter: FontWeight {
+        switch self {
+        case .regular, .medium: .regular
+        case .semibold: .medium
+        case .bold: .semibold
+        }
+    }
 }
 
 /// A font family and weight. The family is looked up by name (fontconfig); the default is Inter

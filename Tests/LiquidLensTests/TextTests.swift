@@ -359,6 +359,46 @@ struct ControlTests {
         #expect(plain.x >= 253 && plain.y >= 253 && plain.z >= 253, "\(plain)")
     }
 
+    /// `cn-segmented.png` and `cnb-segmented.png`: the selected title is a weight step heavier
+    /// than the others (UIKit's `.selected` and `.normal` title attributes).
+    @Test(
+        "The selected title is drawn in the control's font, the others a weight lighter or in its resting font, on both backends",
+        arguments: [Backend.cpu, .vulkan])
+    func restingFont(backend: Backend) throws {
+        /// The ink of each title: its pixels' coverage of black over the rail or thumb, summed.
+        func inks(thumbPosition: Double, restingFont: FontSpec?) throws -> [Double] {
+            let scene = Scene(
+                canvas: Canvas(width: 360, height: 80, scale: 2), background: [BackgroundLayer(.probe(.white))],
+                glass: [],
+                controls: [
+                    .segmented(
+                        SegmentedControl(
+                            center: Point(x: 180, y: 40), width: 348, titles: ["One", "Two", "Three"],
+                            thumbPosition: thumbPosition, lift: 0, held: 0, accent: RGBAColor(0, 0, 0),
+                            restingTitleColor: RGBAColor(0, 0, 0), restingFont: restingFont))
+                ])
+            let image = try render(try resolve(scene), on: backend)
+            return (0..<3).map { segment in
+                // The middle of each 116 pt segment, clear of the thumb's ends, over the titles' rows.
+                let left = (6 + 116 * segment + 30) * 2
+                let base = Double(image[left - 4, 80].x)
+                var ink = 0.0
+                for y in 66..<94 {
+                    for x in left..<left + 56 * 2 { ink += max(0, base - Double(image[x, y].x)) / base }
+                }
+                return ink
+            }
+        }
+        let lighter = try inks(thumbPosition: 0, restingFont: nil)
+        let same = try inks(thumbPosition: 0, restingFont: FontSpec(weight: .semibold))
+        let medium = try inks(thumbPosition: 0, restingFont: FontSpec(weight: .medium))
+        let moved = try inks(thumbPosition: 1, restingFont: nil)
+        #expect(lighter == medium, "nil rests semibold titles at medium")
+        #expect(abs(lighter[0] - same[0]) < 1e-9, "the selected title keeps the control's font")
+        for segment in 1...2 { #expect(lighter[segment] < 0.9 * same[segment], "\(lighter) vs \(same)") }
+        #expect(moved[0] < 0.9 * same[0] && abs(moved[1] - same[1]) < 0.02 * same[1], "\(moved) vs \(same)")
+    }
+
     /// `cn-tab-bar.png` (serverpod/cupertino_native, misc/screenshots @ ba77f9ce, 3 px/pt): a
     /// native UITabBar over an illustration, measured at its rims: the bar 251.7 × 62.7 pt, three
     /// tabs whose icons sit 78.3 pt apart, the first 47.2 pt from the bar's left end, and the
