@@ -281,9 +281,7 @@ public struct AnimatedHighlight: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        kind =
-            try container.choice(HighlightAnimation.self, .kind)
-            ?? container.decode(HighlightAnimation.self, forKey: .kind)
+        kind = try container.choice(HighlightAnimation.self, required: .kind)
         intensity = try container.number(.intensity, default: 1, in: Limits.unit)
     }
 

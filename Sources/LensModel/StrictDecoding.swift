@@ -178,6 +178,20 @@ extension KeyedDecodingContainer {
             debugDescription:
                 "unknown value \"\(typed)\"\(suggestion) (expected one of: \(names.joined(separator: ", ")))")
     }
+
+    /// A required `key` naming one of `T`'s cases; missing or null, it is reported as such.
+    func choice<T: CaseIterable & RawRepresentable>(_ type: T.Type, required key: Key) throws -> T
+    where T.RawValue == String {
+        guard let value = try choice(type, key) else {
+            if contains(key) {
+                throw DecodingError.valueNotFound(
+                    String.self, DecodingError.Context(codingPath: codingPath + [key], debugDescription: "null"))
+            }
+            throw DecodingError.keyNotFound(
+                key, DecodingError.Context(codingPath: codingPath, debugDescription: "required key is missing"))
+        }
+        return value
+    }
 }
 
 extension Double {

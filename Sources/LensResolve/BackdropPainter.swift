@@ -31,26 +31,28 @@ struct BackdropPainter {
     }
 
     func paint(_ layers: [BackgroundLayer]) throws -> [UInt32] {
-        try paint(layers, within: PixelRegion(x0: 0, y0: 0, x1: width, y1: height))
+        try paint(try shaders(layers), within: PixelRegion(x0: 0, y0: 0, x1: width, y1: height))
     }
 
     /// `layers` painted over `kept`, the pixels of `previous`, repainting only where the layers
     /// that changed lie, before and after (a held control's rail and wash in a sweep): the same
-    /// pixels as ``paint(_:)``, since every pixel is shaded on its own. Nil when that region is
-    /// most of the canvas, or the list changed length, and a full paint costs no more.
+    /// pixels as ``paint(_:)``, since every pixel is shaded on its own; the whole canvas when that
+    /// region is most of it. Nil when the list changed length.
     func repaint(_ layers: [BackgroundLayer], over kept: [UInt32], previous: [BackgroundLayer]) throws -> [UInt32]? {
         guard layers.count == previous.count, kept.count == width * height else { return nil }
+        let current = try shaders(layers)
         var dirty: PixelRegion?
         for index in layers.indices where layers[index] != previous[index] {
-            for layer in [layers[index], previous[index]] {
-                let region = try shader(for: layer.kind, keyPath: "background[\(index)]").1
-                dirty = dirty.map { $0.union(region) } ?? region
-            }
+            let before = try shader(for: previous[index].kind, keyPath: "background[\(index)]").1
+            let region = current[index].region.union(before)
+            dirty = dirty.map { $0.union(region) } ?? region
         }
         guard let dirty else { return kept }
         guard !dirty.isEmpty else { return kept }
-        guard dirty.width * dirty.height * 2 < width * height else { return nil }
-        let patch = try paint(layers, within: dirty)
+        guard dirty.width * dirty.height * 2 < width * height else {
+            return paint(current, within: PixelRegion(x0: 0, y0: 0, x1: width, y1: height))
+        }
+        let patch = paint(current, within: dirty)
         var pixels = kept
         let patchWidth = dirty.x1 - dirty.x0
         for y in dirty.y0..<dirty.y1 {
@@ -61,16 +63,30 @@ struct BackdropPainter {
         return pixels
     }
 
-    /// `layers` painted over black within `window`: its pixels, row by row. Bands of rows are
+    /// A layer ready to paint: its shader, the pixels it can touch and its opacity.
+    private struct LayerShader {
+        let shade: (Int, Int) -> SIMD4<Double>
+        let region: PixelRegion
+        let opacity: Double
+    }
+
+    /// Each layer's shader, built once (text shaped, images looked up) for every window it paints.
+    private func shaders(_ layers: [BackgroundLayer]) throws -> [LayerShader] {
+        try layers.indices.map { index in
+            let (shade, region) = try shader(for: layers[index].kind, keyPath: "background[\(index)]")
+            return LayerShader(shade: shade, region: region, opacity: layers[index].opacity)
+        }
+    }
+
+    /// The layers painted over black within `window`: its pixels, row by row. Bands of rows are
     /// painted on all cores; each pixel still takes the layers in order, so the result does not
     /// depend on how the rows are split.
-    private func paint(_ layers: [BackgroundLayer], within window: PixelRegion) throws -> [UInt32] {
+    private func paint(_ layers: [LayerShader], within window: PixelRegion) -> [UInt32] {
         let windowWidth = window.x1 - window.x0
         let windowHeight = window.y1 - window.y0
-        let shaders = try layers.indices.compactMap { index -> ((Int, Int) -> SIMD4<Double>, PixelRegion, Double)? in
-            let (shade, layerRegion) = try shader(for: layers[index].kind, keyPath: "background[\(index)]")
-            let region = layerRegion.intersection(window)
-            return region.isEmpty ? nil : (shade, region, layers[index].opacity)
+        let shaders = layers.compactMap { layer -> ((Int, Int) -> SIMD4<Double>, PixelRegion, Double)? in
+            let region = layer.region.intersection(window)
+            return region.isEmpty ? nil : (layer.shade, region, layer.opacity)
         }
         var pixels = [UInt32](repeating: 0, count: windowWidth * windowHeight)
         let bandHeight = 16

@@ -37,7 +37,7 @@ public final class ResolveCache: @unchecked Sendable {
     public init() {}
 
     /// The backdrop for `key`: the kept one; else, when only layers changed since, `repaint`'s
-    /// from the kept layers and pixels (nil: it would cost a full paint); else `paint()`'s. The
+    /// from the kept layers and pixels (nil: the layer list changed length); else `paint()`'s. The
     /// result is kept.
     func backdrop(
         for key: LayersKey, paint: () throws -> [UInt32],

@@ -118,6 +118,18 @@ struct SceneDecodingTests {
             json:
                 #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 10, "y": 10, "width": 40, "height": 40}, "optics": {"preset": "regular", "rimLight": {"key": {"amount": 9}}}}]}"#,
             keyPath: "glass[0].optics.rimLight.key.amount", message: "4"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 10, "y": 10, "width": 40, "height": 40}, "highlight": {"intensity": 0.5}}]}"#,
+            keyPath: "glass[0].highlight.kind", message: "required key is missing"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 10, "y": 10, "width": 40, "height": 40}, "highlight": {"kind": null}}]}"#,
+            keyPath: "glass[0].highlight.kind", message: "got null"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 10, "y": 10, "width": 40, "height": 40}, "highlight": {"kind": "shimer"}}]}"#,
+            keyPath: "glass[0].highlight.kind", message: #"unknown value "shimer"; did you mean "shimmer"?"#),
     ]
 
     @Test("Unknown keys and out-of-range values name the key path", arguments: badScenes)
