@@ -9,8 +9,8 @@ import LensModel
 public final class ImageCache: @unchecked Sendable {
     private struct Key: Hashable {
         var path: String
-        var size: Int
-        var modified: Double
+        /// Nil when the file could not be looked at.
+        var stamp: FileStamp?
         /// The scale an SVG was rasterised at; nil for raster images, whose pixels do not depend on it.
         var scale: Double?
     }
@@ -38,10 +38,13 @@ public final class ImageCache: @unchecked Sendable {
 
     /// The image at `url` (SVG at `scale`), read with ``ImageReader`` unless it is kept.
     public func image(at url: URL, scale: Double = 1) throws -> RGBA8Image {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let raster = Key(
-            path: url.standardizedFileURL.path, size: (attributes?[.size] as? NSNumber)?.intValue ?? -1,
-            modified: (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1, scale: nil)
+        try image(at: url, scale: scale, stamp: FileStamp.of(url.path))
+    }
+
+    /// The image at `url` as ``image(at:scale:)`` reads it, for a caller that has just taken the
+    /// file's `stamp` itself (nil: it could not be looked at).
+    package func image(at url: URL, scale: Double, stamp: FileStamp?) throws -> RGBA8Image {
+        let raster = Key(path: url.standardizedFileURL.path, stamp: stamp, scale: nil)
         var vector = raster
         vector.scale = scale
         if let kept = lock.withLock({ () -> RGBA8Image? in

@@ -1,20 +1,6 @@
 import Foundation
+import LensIO
 import LensModel
-
-/// A file's size and modification time, to notice that it was written since it was last read.
-package struct FileStamp: Equatable, Sendable {
-    var size: Int
-    var seconds: Int
-    var nanoseconds: Int
-
-    /// The stamp of the file at `path` now; nil when it cannot be looked at.
-    package static func of(_ path: String) -> FileStamp? {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return nil }
-        return FileStamp(
-            size: Int(status.st_size), seconds: Int(status.st_mtim.tv_sec), nanoseconds: Int(status.st_mtim.tv_nsec))
-    }
-}
 
 /// Watches one file for saves by another program: its size and modification time are looked at
 /// every ``interval`` seconds, and when its text differs from the last text seen, ``onChange`` gets

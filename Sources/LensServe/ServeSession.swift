@@ -346,7 +346,8 @@ package final class ServeSession: @unchecked Sendable {
                     self.lock.withLock {
                         if self.imagesRead[real] == nil { self.imagesRead[real] = .some(stamp) }
                     }
-                    return try LensRenderer.sharedImages.image(at: URL(fileURLWithPath: real), scale: scale)
+                    return try LensRenderer.sharedImages.image(
+                        at: URL(fileURLWithPath: real), scale: scale, stamp: stamp)
                 }, text: frame.needsText ? try LensRenderer.sharedText() : nil, cache: resolveCache,
                 pixelBudget: pixelBudget)
             parameters = try resolver.resolve(frame, scale: scale)
