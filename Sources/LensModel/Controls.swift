@@ -84,16 +84,21 @@ public struct SegmentedControl: Codable, Sendable {
         self.restingFont = restingFont
     }
 
-    /// The segment the thumb is nearest, whose title is drawn in ``font``.
+    /// The segment the thumb is nearest, whose title is drawn in ``font``: halfway between two,
+    /// the later one (as `rounded()` takes 0.5 up); 0 for a position that is not finite.
     public var selectedIndex: Int {
-        min(max(Int(thumbPosition.rounded()), 0), titles.count - 1)
+        guard thumbPosition.isFinite else { return 0 }
+        return Int(min(max(thumbPosition.rounded(), 0), Double(titles.count - 1)))
     }
 
     /// The font title `index` is drawn in: ``font`` for the selected segment, else ``restingFont``
     /// or, without one, ``font`` a weight lighter.
     public func titleFont(at index: Int) -> FontSpec {
         if index == selectedIndex { return font }
-        return restingFont ?? FontSpec(family: font.family, weight: font.weight.lighter)
+        if let restingFont { return restingFont }
+        var lighter = font
+        lighter.weight = font.weight.lighter
+        return lighter
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {

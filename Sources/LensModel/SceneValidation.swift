@@ -141,6 +141,11 @@ extension Scene {
         }
         for (index, control) in controls.enumerated() {
             if case .tabBar(let bar) = control { try check(bar.touchOffset, "controls[\(index)].touchOffset") }
+            if case .segmented(let segmented) = control {
+                try check(
+                    segmented.thumbPosition, -1...Double(segmented.titles.count),
+                    "controls[\(index)].thumbPosition")
+            }
             guard case .glass(let glass) = control else { continue }
             let path = "controls[\(index)]"
             try glass.frame.validate("\(path).frame")

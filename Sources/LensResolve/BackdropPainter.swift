@@ -37,12 +37,14 @@ struct BackdropPainter {
     /// `layers` painted over `kept`, the pixels of `previous`, repainting only where the layers
     /// that changed lie, before and after (a held control's rail and wash in a sweep): the same
     /// pixels as ``paint(_:)``, since every pixel is shaded on its own; the whole canvas when that
-    /// region is most of it. Nil when the list changed length.
+    /// region is most of it. Nil when the list changed length or `kept` is not the canvas's size.
     func repaint(_ layers: [BackgroundLayer], over kept: [UInt32], previous: [BackgroundLayer]) throws -> [UInt32]? {
         guard layers.count == previous.count, kept.count == width * height else { return nil }
+        let changed = layers.indices.filter { layers[$0] != previous[$0] }
+        guard !changed.isEmpty else { return kept }
         let current = try shaders(layers)
         var dirty: PixelRegion?
-        for index in layers.indices where layers[index] != previous[index] {
+        for index in changed {
             let before = try shader(for: previous[index].kind, keyPath: "background[\(index)]").1
             let region = current[index].region.union(before)
             dirty = dirty.map { $0.union(region) } ?? region

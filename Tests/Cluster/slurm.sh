@@ -5,8 +5,8 @@
 #      listening on the node's own address, not on every interface;
 #   2. a job array of 4 tasks, all running at once, renders a 256-frame 1080p sweep into one shared
 #      folder, each task `batch --shard $SLURM_ARRAY_TASK_ID/4 --resume` (the script the BatchAndClusters article shows);
-#   3. tasks 0, 2 and 3 are paused (SIGSTOP) at a moment one of them holds a temporary file, task 1
-#      is killed with SIGKILL mid-run and requeued (scontrol requeue, start time now), and its
+#   3. task 1 is killed with SIGKILL mid-run, tasks 0, 2 and 3 are paused (SIGSTOP) at a moment one
+#      of them holds a temporary file, task 1 is requeued (scontrol requeue, start time now) and its
 #      second attempt resumes while the others are paused mid-write: every temporary file they
 #      hold must survive it (a --resume there once removed them, and they lost frames); then the
 #      others go on. Pausing them, rather than racing them, keeps the test from depending on how
@@ -15,7 +15,8 @@
 #      temporary file left;
 #   steps 2-4 are repeated, 3 times unless the first argument says how many;
 #   5. a job that loses its GPU (injected) exits 75 and is requeued by RequeueExit=75.
-# The daemons are stopped by their PIDs at the end, whatever happened. Prints the time of each step.
+# Whatever happens, paused tasks are let go, this test's jobs cancelled and the daemons stopped by
+# their PIDs at the end. Prints the time of each step.
 # Usage: Tests/Cluster/slurm.sh [repetitions]   (root; apt-get install munge slurmctld slurmd slurm-client)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,12 +37,15 @@ resume_paused() {
     for pid in "${paused[@]}"; do kill -CONT "$pid" 2>/dev/null || true; done
     paused=()
 }
-# Jobs still running when a step fails are cancelled before the daemons stop, so that none is left
-# writing into the folder about to be removed.
+# The jobs this test submitted: those still running when a step fails are cancelled before the
+# daemons stop, so that none is left writing into the folder about to be removed.
+jobs=()
 cancel_jobs() {
-    [[ -n "${SLURM_CONF:-}" ]] || return 0
-    scancel --quiet --full --signal=KILL --user=root 2>/dev/null || true
-    for _ in $(seq 100); do [[ -z "$(squeue -h 2>/dev/null)" ]] && break; sleep 0.1; done
+    ((${#jobs[@]})) || return 0
+    local list
+    list="$(IFS=,; echo "${jobs[*]}")"
+    scancel --quiet --full --signal=KILL "${jobs[@]}" 2>/dev/null || true
+    for _ in $(seq 100); do [[ -z "$(squeue -h -j "$list" 2>/dev/null)" ]] && break; sleep 0.1; done
 }
 trap 'resume_paused; cancel_jobs; stop_daemons; rm -rf "$work"' EXIT
 
@@ -180,6 +184,7 @@ start_now() {
 for repetition in $(seq "$repetitions"); do
     rm -rf "$work/frames" "$work"/logs/*
     job="$(sbatch --parsable "$work/render.sh")"
+    jobs+=("$job")
     # Task 1 renders frames 65…128: kill it once 3 of them are written.
     task1_frames() {
         find "$work/frames" -maxdepth 1 -regex '.*/sweep-00\(06[5-9]\|0[7-9][0-9]\|1[01][0-9]\|12[0-8]\)\.png' 2>/dev/null \
@@ -190,31 +195,47 @@ for repetition in $(seq "$repetitions"); do
     all_running() { (($(squeue -h -j "$job" -t RUNNING | wc -l) == 4)); }
     wait_for 120 all_running || fail "the 4 tasks of $job did not run at once"
     wait_for 120 task1_started || fail "task 1 wrote no frames"
+    first_pid="$(cat "$work/logs/task-1.pid" 2>/dev/null)" || fail "task 1 wrote no PID"
+    kill -KILL "$first_pid" || fail "task 1 ended before it was killed"
+    wait_for 60 task1_ended || fail "task 1 did not end after SIGKILL"
+    killed_with="$(task1_frames)"
+    ((killed_with < 64)) || fail "task 1 finished before it was killed"
     # Pause the others at a moment one of them is writing a frame: its temporary file is then on
-    # disk while task 1 resumes.
+    # disk while task 1 resumes. SIGSTOP is asynchronous: a task counts as paused once every one
+    # of its threads is stopped.
     others=()
-    for task in 0 2 3; do others+=("$(cat "$work/logs/task-$task.pid")"); done
+    for task in 0 2 3; do
+        pid="$(cat "$work/logs/task-$task.pid" 2>/dev/null)" || fail "task $task wrote no PID"
+        others+=("$pid")
+    done
+    others_stopped() {
+        local pid thread
+        for pid in "${others[@]}"; do
+            for thread in /proc/"$pid"/task/*/stat; do
+                [[ "$(sed 's/.*) //' "$thread" 2>/dev/null | cut -c1)" == T ]] || return 1
+            done
+        done
+    }
     others_partials() {
         local pid
         for pid in "${others[@]}"; do
-            find "$work/frames" -maxdepth 1 -name ".*.partial-$pid-*" -printf '%f\n'
+            find "$work/frames" -maxdepth 1 -name ".*.partial-$pid-*" -printf '%f\n' 2>/dev/null || true
         done
     }
     held=""
-    for _ in $(seq 2000); do
-        kill -STOP "${others[@]}"
+    tries=0
+    catch_until=$((SECONDS + 60))
+    while ((SECONDS < catch_until)); do
+        tries=$((tries + 1))
         paused=("${others[@]}")
+        kill -STOP "${others[@]}" 2>/dev/null || true
+        wait_for 5 others_stopped || fail "tasks 0, 2 and 3 did not all stop (one had ended?)"
         held="$(others_partials)"
         [[ -z "$held" ]] || break
         resume_paused
         sleep 0.01
     done
-    [[ -n "$held" ]] || fail "tasks 0, 2 and 3 were never caught writing a frame"
-    first_pid="$(cat "$work/logs/task-1.pid")"
-    kill -KILL "$first_pid"
-    killed_with="$(task1_frames)"
-    ((killed_with < 64)) || fail "task 1 finished before it was killed"
-    wait_for 60 task1_ended || fail "task 1 did not end after SIGKILL"
+    [[ -n "$held" ]] || fail "tasks 0, 2 and 3 were never caught writing a frame ($tries tries)"
     sleep 2
     scontrol requeue "${job}_1"
     # The second attempt has begun once it has written its PID.
@@ -226,8 +247,8 @@ for repetition in $(seq "$repetitions"); do
     # Task 1 has passed its resume's clean-up once it writes a frame it had not.
     task1_resumed() { (($(task1_frames) > killed_with)); }
     wait_for 120 task1_resumed || fail "the requeued task 1 wrote no frame"
-    writing="$(squeue -h -j "$job" -t RUNNING -o %K | { grep -v -x 1 || true; } | sort | tr '\n' ' ')"
-    [[ "$writing" == "0 2 3 " ]] || fail "tasks 0, 2 and 3 were not all running while task 1 resumed: ${writing:-none}"
+    running="$(squeue -h -j "$job" -t RUNNING -o %K | { grep -v -x 1 || true; } | sort | tr '\n' ' ')"
+    [[ "$running" == "0 2 3 " ]] || fail "tasks 0, 2 and 3 were not all running while task 1 resumed: ${running:-none}"
     for name in $held; do
         [[ -e "$work/frames/$name" ]] || fail "the resumed task 1 removed $name, which a paused task was writing"
     done
@@ -242,7 +263,7 @@ for repetition in $(seq "$repetitions"); do
     diff -r "$work/whole" "$work/frames" >/dev/null || fail "the shards differ from the unsharded run"
     [[ "$(find "$work/frames" -type f | wc -l)" == 256 ]] || fail "not 256 files"
     [[ -z "$(find "$work/frames" -name '.*')" ]] || fail "temporary files left"
-    step "run $repetition of $repetitions: task 1 killed after $killed_with of its 64 frames, requeued and resumed while tasks ${writing}were paused holding $(wc -w <<<"$held") temporary file(s), which survived; the union equals the unsharded run, 256 frames byte for byte, no temporary file"
+    step "run $repetition of $repetitions: task 1 killed after $killed_with of its 64 frames, requeued and resumed while tasks ${running}were paused holding $(wc -w <<<"$held") temporary file(s) (caught in $tries tries), which survived; the union equals the unsharded run, 256 frames byte for byte, no temporary file"
 done
 
 # A lost GPU: the first attempt of this job loses its Vulkan device (injected) and exits 75, which
@@ -255,6 +276,7 @@ cat >"$work/lost.sh" <<EOF
 exec "$liquidlens" render --backend vulkan -o "$work/lost.png"
 EOF
 lost="$(sbatch --parsable "$work/lost.sh")"
+jobs+=("$lost")
 lost_requeued() { scontrol show job "$lost" | grep -q "Restarts=1"; }
 wait_for 60 lost_requeued || fail "exit 75 did not requeue the job"
 sleep 2

@@ -176,6 +176,15 @@ struct SceneDecodingTests {
         let barError = try #require(throws: SceneError.self) { try LensRenderer.resolve(barScene) }
         #expect(barError.keyPath == "controls[0].touchOffset[0]")
 
+        for position in [Double.nan, .infinity, 1e300] {
+            let segmented = SegmentedControl(
+                center: Point(x: 25, y: 25), width: 40, titles: ["A", "B"], thumbPosition: position)
+            let scene = Scene(
+                canvas: Canvas(width: 50, height: 50), background: [], glass: [], controls: [.segmented(segmented)])
+            let error = try #require(throws: SceneError.self) { try LensRenderer.resolve(scene) }
+            #expect(error.keyPath == "controls[0].thumbPosition")
+        }
+
         let infiniteScene = Scene(canvas: Canvas(width: .infinity, height: 50), background: [], glass: [])
         let infiniteError = try #require(throws: SceneError.self) { try LensRenderer.resolve(infiniteScene) }
         #expect(infiniteError.keyPath == "canvas.width")

@@ -333,6 +333,13 @@ struct ControlTests {
         #expect(abs(softness - (28.0 / 2 - 1)) < 1e-9)
     }
 
+    /// A 360 × 80 pt canvas of white with `control` alone on it.
+    static func overWhite(_ control: SegmentedControl, scale: Double) -> Scene {
+        Scene(
+            canvas: Canvas(width: 360, height: 80, scale: scale), background: [BackgroundLayer(.probe(.white))],
+            glass: [], controls: [.segmented(control)])
+    }
+
     /// `cnb-segmented.png`'s "Colored" control: UIKit's `selectedSegmentTintColor` makes the settled
     /// thumb an opaque (254, 43, 77) pill under the titles.
     @Test(
@@ -340,23 +347,27 @@ struct ControlTests {
         arguments: [Backend.cpu, .vulkan])
     func restingFill(backend: Backend) throws {
         func thumbFace(_ fill: RGBAColor?) throws -> SIMD4<UInt8> {
-            let scene = Scene(
-                canvas: Canvas(width: 360, height: 80, scale: 1), background: [BackgroundLayer(.probe(.white))],
-                glass: [],
-                controls: [
-                    .segmented(
-                        SegmentedControl(
-                            center: Point(x: 180, y: 40), width: 348, titles: ["One", "Two", "Three"],
-                            thumbPosition: 0, lift: 0, held: 0, restingFill: fill))
-                ])
+            let control = SegmentedControl(
+                center: Point(x: 180, y: 40), width: 348, titles: ["One", "Two", "Three"], thumbPosition: 0, lift: 0,
+                held: 0, restingFill: fill)
             // Left of "One", inside the thumb (x 8…120 pt at 1 px/pt).
-            return try render(try resolve(scene), on: backend)[20, 40]
+            return try render(try resolve(Self.overWhite(control, scale: 1)), on: backend)[20, 40]
         }
         let tinted = try thumbFace(RGBAColor(254, 43, 77))
         let plain = try thumbFace(nil)
         #expect(
             abs(Int(tinted.x) - 254) <= 2 && abs(Int(tinted.y) - 43) <= 2 && abs(Int(tinted.z) - 77) <= 2, "\(tinted)")
         #expect(plain.x >= 253 && plain.y >= 253 && plain.z >= 253, "\(plain)")
+    }
+
+    @Test("The selected segment is the one the thumb is nearest, the later one halfway, clamped to the titles")
+    func selectedIndex() {
+        let positions = [(-1.0, 0), (0.49, 0), (0.5, 1), (1.49, 1), (2, 2), (3, 2), (.nan, 0)]
+        for (position, index) in positions {
+            let control = SegmentedControl(
+                center: Point(x: 0, y: 0), width: 90, titles: ["A", "B", "C"], thumbPosition: position)
+            #expect(control.selectedIndex == index, "thumb at \(position)")
+        }
     }
 
     /// `cn-segmented.png` and `cnb-segmented.png`: the selected title is a weight step heavier
@@ -367,17 +378,11 @@ struct ControlTests {
     func restingFont(backend: Backend) throws {
         /// The ink of each title: its pixels' coverage of black over the rail or thumb, summed.
         func inks(thumbPosition: Double, restingFont: FontSpec?) throws -> [Double] {
-            let scene = Scene(
-                canvas: Canvas(width: 360, height: 80, scale: 2), background: [BackgroundLayer(.probe(.white))],
-                glass: [],
-                controls: [
-                    .segmented(
-                        SegmentedControl(
-                            center: Point(x: 180, y: 40), width: 348, titles: ["One", "Two", "Three"],
-                            thumbPosition: thumbPosition, lift: 0, held: 0, accent: RGBAColor(0, 0, 0),
-                            restingTitleColor: RGBAColor(0, 0, 0), restingFont: restingFont))
-                ])
-            let image = try render(try resolve(scene), on: backend)
+            let control = SegmentedControl(
+                center: Point(x: 180, y: 40), width: 348, titles: ["One", "Two", "Three"],
+                thumbPosition: thumbPosition, lift: 0, held: 0, accent: RGBAColor(0, 0, 0),
+                restingTitleColor: RGBAColor(0, 0, 0), restingFont: restingFont)
+            let image = try render(try resolve(Self.overWhite(control, scale: 2)), on: backend)
             return (0..<3).map { segment in
                 // The middle of each 116 pt segment, clear of the thumb's ends, over the titles' rows.
                 let left = (6 + 116 * segment + 30) * 2
