@@ -48,10 +48,7 @@ struct FastPNGDecodeTests {
 
     @Test("Interlaced, palette and grey files are left to libpng")
     func otherFormats() throws {
-        let convert = "/usr/bin/convert"
-        try #require(
-            FileManager.default.isExecutableFile(atPath: convert),
-            "no ImageMagick: apt-get install imagemagick (the README's test command does)")
+        let convert = try imageMagickConvert()
         let folder = try temporaryFolder("fast-png-formats")
         let source = folder.appendingPathComponent("source.png")
         try PNGCodec.encode(try FastPNGTests.images().first { $0.0 == "gradient" }!.1).write(to: source)
@@ -61,7 +58,7 @@ struct FastPNGDecodeTests {
         ]
         for (name, options) in variants {
             let file = folder.appendingPathComponent("\(name).png")
-            let result = try runProcess(URL(fileURLWithPath: convert), [source.path] + options + [file.path])
+            let result = try runProcess(convert, [source.path] + options + [file.path])
             #expect(result.status == 0, "\(name): \(result.stderr)")
             let data = try Data(contentsOf: file)
             #expect(FastPNGDecoder.decode(data) == nil, "\(name): read without libpng")

@@ -39,7 +39,7 @@ struct OutputFormatTests {
             let file = folder.appendingPathComponent("\(name).\(format.fileExtension)")
             try format.encode(image, quality: 90).write(to: file)
             let ours = try ImageReader.read(contentsOf: file).image
-            let magick = try runProcess(URL(fileURLWithPath: "/usr/bin/convert"), [file.path, "-depth", "8", "rgba:-"])
+            let magick = try runProcess(try imageMagickConvert(), [file.path, "-depth", "8", "rgba:-"])
             #expect(magick.status == 0, "\(name): \(magick.stderr)")
             let theirs = RGBA8Image(width: image.width, height: image.height, pixels: Array(magick.stdoutBytes))
             // Decoders may round their colour conversion apart by a level here and there.

@@ -82,6 +82,16 @@ func entryCount(_ folder: URL) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.count ?? 0
 }
 
+/// ImageMagick's `convert`, a test tool the README's test command installs; its absence fails the
+/// test that asks, saying how to install it.
+func imageMagickConvert() throws -> URL {
+    let convert = URL(fileURLWithPath: "/usr/bin/convert")
+    try #require(
+        FileManager.default.isExecutableFile(atPath: convert.path),
+        "no ImageMagick: apt-get install imagemagick (the README's test command does)")
+    return convert
+}
+
 /// A scratch folder unique to one test.
 func temporaryFolder(_ name: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-\(name)-\(UUID().uuidString)")
