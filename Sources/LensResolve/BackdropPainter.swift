@@ -30,8 +30,11 @@ struct BackdropPainter {
         self.cache = cache
     }
 
+    /// Every pixel of the canvas.
+    private var canvas: PixelRegion { PixelRegion(x0: 0, y0: 0, x1: width, y1: height) }
+
     func paint(_ layers: [BackgroundLayer]) throws -> [UInt32] {
-        try paint(try shaders(layers), within: PixelRegion(x0: 0, y0: 0, x1: width, y1: height))
+        try paint(try shaders(layers), within: canvas)
     }
 
     /// `layers` painted over `kept`, the pixels of `previous`, repainting only where the layers
@@ -52,7 +55,7 @@ struct BackdropPainter {
         guard let dirty else { return kept }
         guard !dirty.isEmpty else { return kept }
         guard dirty.width * dirty.height * 2 < width * height else {
-            return paint(current, within: PixelRegion(x0: 0, y0: 0, x1: width, y1: height))
+            return paint(current, within: canvas)
         }
         let patch = paint(current, within: dirty)
         var pixels = kept
@@ -86,9 +89,9 @@ struct BackdropPainter {
     private func paint(_ layers: [LayerShader], within window: PixelRegion) -> [UInt32] {
         let windowWidth = window.x1 - window.x0
         let windowHeight = window.y1 - window.y0
-        let shaders = layers.compactMap { layer -> ((Int, Int) -> SIMD4<Double>, PixelRegion, Double)? in
+        let shaders = layers.compactMap { layer -> LayerShader? in
             let region = layer.region.intersection(window)
-            return region.isEmpty ? nil : (layer.shade, region, layer.opacity)
+            return region.isEmpty ? nil : LayerShader(shade: layer.shade, region: region, opacity: layer.opacity)
         }
         var pixels = [UInt32](repeating: 0, count: windowWidth * windowHeight)
         let bandHeight = 16
@@ -100,10 +103,10 @@ struct BackdropPainter {
                 var row = [SIMD3<Double>](repeating: SIMD3(0, 0, 0), count: windowWidth)
                 for y in window.y0 + band * bandHeight..<min(window.y1, window.y0 + (band + 1) * bandHeight) {
                     row.withUnsafeMutableBufferPointer { $0.update(repeating: SIMD3(0, 0, 0)) }
-                    for (shade, region, opacity) in shaders where region.y0 <= y && y < region.y1 {
-                        for x in region.x0..<region.x1 {
-                            let color = shade(x, y)
-                            let amount = color.w * opacity
+                    for layer in shaders where layer.region.y0 <= y && y < layer.region.y1 {
+                        for x in layer.region.x0..<layer.region.x1 {
+                            let color = layer.shade(x, y)
+                            let amount = color.w * layer.opacity
                             guard amount > 0 else { continue }
                             let below = row[x - window.x0]
                             row[x - window.x0] =
@@ -197,7 +200,6 @@ struct BackdropPainter {
                 for: textMask(string, center: center, size: size, weight: weight, color: color, keyPath: keyPath),
                 keyPath: keyPath)
         }
-        let canvas = PixelRegion(x0: 0, y0: 0, x1: width, y1: height)
         let shade = try shaderEverywhere(for: kind, keyPath: keyPath)
         func around(_ frame: Rect, margin: Double) -> PixelRegion {
             PixelRegion(
