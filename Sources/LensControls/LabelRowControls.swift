@@ -106,10 +106,20 @@ extension ControlLayout {
     /// Under the finger the dark platter's fill lightens from black to this grey (capture
     /// `union-lens-lifted`: the bar over black goes from 18.5 to 36 levels).
     static let touchedDarkFill = RGBAColor(38, 38, 38, 0.4)
-    /// The dark tab lens at rest is a pill of white 0.065 over the bar (capture `union-resting`: 34
-    /// levels over the bar's 18.5); lifted it adds nothing: what it refracts keeps its level
-    /// (`union-lens-lifted`: the bar's black stays 0 in the lens, the bar's grey its grey).
-    static let darkRestingPill = RGBAColor(255, 255, 255, 0.065)
+    /// The dark tab lens at rest is a pill of white over the bar; lifted it adds nothing: what it
+    /// refracts keeps its level (`union-lens-lifted`: the bar's black stays 0 in the lens, the
+    /// bar's grey its grey). UIKit's tab bar lights it more than union's segmented capsule:
+    /// `native` 0.14 (`mecid-tabs`: 55.5 levels over the bar's 23, 0.14; `cn-tab-bar`: 58 over 30, 0.124),
+    /// `segmentedCapsule` 0.065 (`union-resting`: 34 over 18.5).
+    static func darkRestingPill(_ style: TabBarStyle) -> RGBAColor {
+        RGBAColor(255, 255, 255, style == .native ? 0.14 : 0.065)
+    }
+    /// The titles and symbols away from the dark lens: UIKit's tab bar draws them white
+    /// (`cn-tab-bar`: (243, 244, 245) over the bar at 30 levels, white 0.95; `mecid-tabs`: 255),
+    /// union's segmented capsule secondaryLabel grey.
+    static func darkRestingTitles(_ style: TabBarStyle) -> RGBAColor {
+        style == .native ? RGBAColor(255, 255, 255, 0.95) : LabelLayer.restingDark
+    }
     /// The touched bar's glow about the finger (`union-lens-lifted`: the bar beside the lens fits
     /// white 0.017 in linear light, gone 130 pt from the finger, within 0.3 levels; 36 → 53 levels
     /// at the finger).
@@ -164,10 +174,10 @@ extension ControlLayout {
             shape: .capsule, frame: lensFrame, optics: lens,
             lift: LensLift(
                 progress: bar.lift, growth: Self.tabLensGrowth,
-                restingBackground: dark ? Self.darkRestingPill : RGBAColor(0, 0, 0, 0.06)))
+                restingBackground: dark ? Self.darkRestingPill(bar.style) : RGBAColor(0, 0, 0, 0.06)))
         lensElement.edgeHighlight = Self.liftedRimLine(lift: bar.lift)
         parts.glass.append(lensElement)
-        parts.resting = dark ? LabelLayer.restingDark : RGBAColor(60, 60, 67, 0.85)
+        parts.resting = dark ? Self.darkRestingTitles(bar.style) : RGBAColor(60, 60, 67, 0.85)
         parts.accent = bar.accent
     }
 

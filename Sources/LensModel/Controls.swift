@@ -217,7 +217,7 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
     case segmentedCapsule
 
     /// The tabs share the bar's width less this at each end, in points. `native`: `cn-tab-bar`'s
-    /// UITabBar (a 251.7 × 62.7 pt bar, three icons 78.3 pt apart, the first 47.2 pt from the
+    /// UITabBar (a 251.7 × 62 pt bar, three icons 78.3 pt apart, the first 47.2 pt from the
     /// end), which `mecid-tabs` (an earlier beta, a 75 pt bar) repeats with 9.4 pt.
     /// `segmentedCapsule`: `union-resting`'s capsule (a 362 × 62 pt bar).
     public var padding: Double {
@@ -228,11 +228,12 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
     }
 
     /// The resting lens is its tab inset by this across and down, in points (negative: wider
-    /// than the tab). `native`: `cn-tab-bar`'s lens, 86.3 × 54 pt, 4 pt inside the bar's edge
-    /// (5.3 pt in `mecid-tabs`); `segmentedCapsule`: union's, 113 × 51 pt.
+    /// than the tab). `native`: `cn-tab-bar`'s lens, 85.2 × 51.8 pt, 4.2 pt inside the bar's end
+    /// and 5 pt inside its top and bottom (5.3 pt in `mecid-tabs`); `segmentedCapsule`: union's,
+    /// 113 × 51 pt.
     public var lensInset: Point {
         switch self {
-        case .native: Point(x: -4, y: 4)
+        case .native: Point(x: -4, y: 5)
         case .segmentedCapsule: Point(x: 2.45, y: 5.5)
         }
     }

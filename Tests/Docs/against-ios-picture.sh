@@ -2,7 +2,7 @@
 # Draws the Fidelity article's and README's picture of our renders of the re-created iOS captures
 # (Sources/LiquidLens/LiquidLens.docc/Resources/against-ios.png): each scene in
 # Tests/LiquidLensTests/Captures rendered on the CPU reference at its own scale, resized with
-# ImageMagick and placed on a 662 × 1223 white sheet. The captures themselves are never drawn.
+# ImageMagick and placed on a 662 × 1358 white sheet. The captures themselves are never drawn.
 # Run it after a change that moves a capture scene's pixels, then look at the picture.
 # Usage: Tests/Docs/against-ios-picture.sh [liquidlens binary]   (needs ImageMagick's convert)
 set -euo pipefail
@@ -14,7 +14,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 scenes=Tests/LiquidLensTests/Captures
 for scene in union-resting union-lens-lifted cn-segmented mecid-regular mecid-clear mecid-container mecid-tabs \
-    cn-buttons cn-slider cnb-segmented; do
+    cn-buttons cn-slider cnb-segmented cn-tab-bar; do
     "$liquidlens" render "$scenes/$scene.json" -o "$work/$scene.png" --backend cpu -q
 done
 # name, resize (ImageMagick geometry), crop (or -), position on the sheet
@@ -29,8 +29,9 @@ layout=(
     "cn-buttons 443x - +110+522"
     "cn-slider 443x - +110+841"
     "cnb-segmented 100% 394x315+0+0 +134+908"
+    "cn-tab-bar 443x - +110+1233"
 )
-arguments=(-size 662x1223 xc:white)
+arguments=(-size 662x1358 xc:white)
 for entry in "${layout[@]}"; do
     read -r scene resize crop position <<<"$entry"
     if [[ "$crop" == - ]]; then

@@ -23,7 +23,7 @@ struct CaptureRecord: Codable, Sendable {
 
     static let names = [
         "union-lens-lifted", "union-resting", "mecid-regular", "mecid-clear", "mecid-container", "mecid-tabs",
-        "cn-segmented", "cn-buttons", "cn-slider", "cnb-segmented",
+        "cn-segmented", "cn-buttons", "cn-slider", "cnb-segmented", "cn-tab-bar",
     ]
 
     static func load(_ name: String) throws -> CaptureRecord {

@@ -405,9 +405,11 @@ struct ControlTests {
     }
 
     /// `cn-tab-bar.png` (serverpod/cupertino_native, misc/screenshots @ ba77f9ce, 3 px/pt): a
-    /// native UITabBar over an illustration, measured at its rims: the bar 251.7 × 62.7 pt, three
+    /// native UITabBar over an illustration, measured at its rims: the bar 251.7 × 62 pt, three
     /// tabs whose icons sit 78.3 pt apart, the first 47.2 pt from the bar's left end, and the
-    /// resting lens 86.3 × 54 pt, 4 pt in from the bar's left and 4–4.7 pt from its top and bottom.
+    /// resting lens 86.3 × 52 pt, 4 pt in from the bar's left and 5 pt from its top and bottom
+    /// (the pill's edges at half its level over the bar's, rows 78.5 and 234.5 against the bar's
+    /// 63.5 and 249.5; `CaptureTests` holds the same edges in the re-created capture).
     @Test(
         "A native tab bar lays out its tabs and resting lens as the captured UITabBar does; a segmented capsule as union's"
     )
@@ -423,7 +425,7 @@ struct ControlTests {
         }
         let native = try layout(.native, width: 251.7, items: 3)
         #expect(abs(native.lens.x - native.bar.x - 4) < 0.1 && abs(native.lens.width - 86.3) < 0.4)
-        #expect(abs(native.lens.y - native.bar.y - 4) < 0.1 && abs(native.lens.height - 54) < 0.1)
+        #expect(abs(native.lens.y - native.bar.y - 5) < 0.1 && abs(native.lens.height - 52) < 0.1)
         #expect(abs(native.lens.x + native.lens.width / 2 - native.bar.x - 47.2) < 0.2)
         // union-resting's capsule: a 362 × 62 pt bar, the lens 113 × 51 pt, 6.2 pt in from the end.
         let capsule = try layout(.segmentedCapsule, width: 362, items: 3)
