@@ -109,16 +109,23 @@ extension ControlLayout {
     /// The dark tab lens at rest is a pill of white over the bar; lifted it adds nothing: what it
     /// refracts keeps its level (`union-lens-lifted`: the bar's black stays 0 in the lens, the
     /// bar's grey its grey). UIKit's tab bar lights it more than union's segmented capsule:
-    /// `native` 0.14 (`mecid-tabs`: 55.5 levels over the bar's 23, 0.14; `cn-tab-bar`: 58 over 30, 0.124),
+    /// `native` 0.14 (`mecid-tabs`: 55.5 levels over the bar's 23; `cn-tab-bar`: 56.5 over the
+    /// bar's 23.5 at the pill's left end, 60 over 28 at its right: 0.140–0.142),
     /// `segmentedCapsule` 0.065 (`union-resting`: 34 over 18.5).
     static func darkRestingPill(_ style: TabBarStyle) -> RGBAColor {
         RGBAColor(255, 255, 255, style == .native ? 0.14 : 0.065)
     }
-    /// The titles and symbols away from the dark lens: UIKit's tab bar draws them white
-    /// (`cn-tab-bar`: (243, 244, 245) over the bar at 30 levels, white 0.95; `mecid-tabs`: 255),
-    /// union's segmented capsule secondaryLabel grey.
-    static func darkRestingTitles(_ style: TabBarStyle) -> RGBAColor {
-        style == .native ? RGBAColor(255, 255, 255, 0.95) : LabelLayer.restingDark
+    /// The titles and symbols away from the lens. UIKit's tab bar draws them in the label colour:
+    /// white 0.95 dark (`cn-tab-bar`: (243, 244, 245) over the bar at 30 levels; `mecid-tabs`: 255)
+    /// and, by the same rule, black 0.95 light (no light capture checks it). Union's segmented
+    /// capsule draws secondaryLabel grey dark (`union-resting`).
+    static func restingTitles(_ style: TabBarStyle, dark: Bool) -> RGBAColor {
+        switch (style, dark) {
+        case (.native, true): RGBAColor(255, 255, 255, 0.95)
+        case (.native, false): RGBAColor(0, 0, 0, 0.95)
+        case (.segmentedCapsule, true): LabelLayer.restingDark
+        case (.segmentedCapsule, false): RGBAColor(60, 60, 67, 0.85)
+        }
     }
     /// The touched bar's glow about the finger (`union-lens-lifted`: the bar beside the lens fits
     /// white 0.017 in linear light, gone 130 pt from the finger, within 0.3 levels; 36 → 53 levels
@@ -177,7 +184,7 @@ extension ControlLayout {
                 restingBackground: dark ? Self.darkRestingPill(bar.style) : RGBAColor(0, 0, 0, 0.06)))
         lensElement.edgeHighlight = Self.liftedRimLine(lift: bar.lift)
         parts.glass.append(lensElement)
-        parts.resting = dark ? Self.darkRestingTitles(bar.style) : RGBAColor(60, 60, 67, 0.85)
+        parts.resting = Self.restingTitles(bar.style, dark: dark)
         parts.accent = bar.accent
     }
 
