@@ -45,10 +45,11 @@ public struct SegmentedControl: Codable, Sendable {
     /// Reduce Motion: no rail growth.
     public var reduceMotion: Bool
     /// Font of the title the thumb rests on, UIKit's `.selected` title attributes (default
-    /// semibold).
+    /// medium: Inter is a weight heavier than SF Pro, and its medium carries the ink of UIKit's
+    /// selected title in the captures cn-segmented and cnb-segmented).
     public var font: FontSpec
     /// Font of the other titles, UIKit's `.normal` title attributes; nil picks ``font`` one weight
-    /// lighter (semibold → medium): the captures cn-segmented and cnb-segmented both show the
+    /// lighter (medium → regular): the captures cn-segmented and cnb-segmented both show the
     /// selected title a weight step heavier than the others.
     public var restingFont: FontSpec?
     /// Squash and stretch of the thumb: width × s, height ÷ s (drag velocity; 1 at rest).
@@ -62,7 +63,7 @@ public struct SegmentedControl: Codable, Sendable {
         restingFillAlpha: Double = 1, restingFill: RGBAColor? = nil, railGrowth: Double = 0.10,
         railDensify: Double = 0.25, softness: Double = 10,
         contentSize: ContentSizeCategory = .large, appearance: ControlAppearance = .light, reduceMotion: Bool = false,
-        font: FontSpec = FontSpec(weight: .semibold), restingFont: FontSpec? = nil
+        font: FontSpec = FontSpec(weight: .medium), restingFont: FontSpec? = nil
     ) {
         self.center = center
         self.width = width
@@ -134,7 +135,7 @@ public struct SegmentedControl: Codable, Sendable {
         contentSize = try container.value(.contentSize, default: .large)
         appearance = try container.value(.appearance, default: .light)
         reduceMotion = try container.value(.reduceMotion, default: false)
-        font = try container.value(.font, default: FontSpec(weight: .semibold))
+        font = try container.value(.font, default: FontSpec(weight: .medium))
         restingFont = try container.decodeIfPresent(FontSpec.self, forKey: .restingFont)
         thumbStretch = try container.number(.thumbStretch, default: 1, in: Limits.thumbStretch)
     }

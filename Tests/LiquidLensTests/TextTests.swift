@@ -203,7 +203,9 @@ struct TextTests {
                         SegmentedControl(
                             center: Point(x: 195, y: 60), width: 350, titles: ["D", "W", "M", "6M", "Y"],
                             thumbPosition: thumb,
-                            lift: 0, held: 0, accent: RGBAColor(red: 0, green: 0, blue: 1), restingFillAlpha: 0))
+                            lift: 0, held: 0, accent: RGBAColor(red: 0, green: 0, blue: 1), restingFillAlpha: 0,
+                            // One weight for every title, so the two renders differ only in colour.
+                            restingFont: FontSpec(weight: .medium)))
                 ])
         }
         let split = try resolve(scene(thumb: 1.45))
@@ -381,7 +383,7 @@ struct ControlTests {
             let control = SegmentedControl(
                 center: Point(x: 180, y: 40), width: 348, titles: ["One", "Two", "Three"],
                 thumbPosition: thumbPosition, lift: 0, held: 0, accent: RGBAColor(0, 0, 0),
-                restingTitleColor: RGBAColor(0, 0, 0), restingFont: restingFont)
+                restingTitleColor: RGBAColor(0, 0, 0), font: FontSpec(weight: .semibold), restingFont: restingFont)
             let image = try render(try resolve(Self.overWhite(control, scale: 2)), on: backend)
             return (0..<3).map { segment in
                 // The middle of each 116 pt segment, clear of the thumb's ends, over the titles' rows.
