@@ -166,7 +166,7 @@ extension ControlLayout {
         lens.softness = min(10, (bar.height - 2 * inset.y) / 2 - 1)
         if dark { lens.rimLight.recolor = .vibrantDark }
         let lensFrame = Rect(
-            x: firstItem + itemWidth * bar.lensPosition + inset.x, y: resting.y + inset.y,
+            x: firstItem + itemWidth * bar.lensPosition + inset.x, y: resting.y + inset.y + bar.style.lensDrop,
             width: itemWidth - 2 * inset.x, height: bar.height - 2 * inset.y)
         // The finger is on the lens: the bar glows about it, and the lens shows the glow.
         if bar.lift > 0 {

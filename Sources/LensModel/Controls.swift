@@ -238,6 +238,18 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
         case .segmentedCapsule: Point(x: 2.45, y: 5.5)
         }
     }
+
+    /// How far below the bar's centre the lens's centre lies, in points. `segmentedCapsule`: 0.5,
+    /// union's segmented control sitting half a point low in its capsule (`union-resting`: the
+    /// resting pill 6 pt below the bar's top edge and 5 pt above its bottom; `union-lens-lifted`:
+    /// the lifted lens centred on the same row); `native`: 0 (`cn-tab-bar`: the pill 5 pt inside
+    /// both).
+    public var lensDrop: Double {
+        switch self {
+        case .native: 0
+        case .segmentedCapsule: 0.5
+        }
+    }
 }
 
 /// A floating glass tab bar: a capsule of glass with a lens under the selected tab.

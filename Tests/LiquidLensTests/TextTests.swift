@@ -429,10 +429,11 @@ struct ControlTests {
         #expect(abs(native.lens.x - native.bar.x - 4) < 0.1 && abs(native.lens.width - 86.3) < 0.4)
         #expect(abs(native.lens.y - native.bar.y - 5) < 0.1 && abs(native.lens.height - 52) < 0.1)
         #expect(abs(native.lens.x + native.lens.width / 2 - native.bar.x - 47.2) < 0.2)
-        // union-resting's capsule: a 362 × 62 pt bar, the lens 113 × 51 pt, 6.2 pt in from the end.
+        // union-resting's capsule: a 362 × 62 pt bar, the lens 113 × 51 pt, 6.2 pt in from the end,
+        // 6 pt below the bar's top and 5 pt above its bottom.
         let capsule = try layout(.segmentedCapsule, width: 362, items: 3)
         #expect(abs(capsule.lens.x - capsule.bar.x - 6.2) < 0.1 && abs(capsule.lens.width - 113.3) < 0.1)
-        #expect(abs(capsule.lens.height - 51) < 0.1)
+        #expect(abs(capsule.lens.height - 51) < 0.1 && abs(capsule.lens.y - capsule.bar.y - 6) < 0.1)
     }
 
     @Test("A tab item's PNG icon is drawn into the label row beside its title")
