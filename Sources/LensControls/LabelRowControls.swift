@@ -113,7 +113,10 @@ extension ControlLayout {
     /// bar's 23.5 at the pill's left end, 60 over 28 at its right: 0.140–0.142),
     /// `segmentedCapsule` 0.065 (`union-resting`: 34 over 18.5).
     static func darkRestingPill(_ style: TabBarStyle) -> RGBAColor {
-        RGBAColor(255, 255, 255, style == .native ? 0.14 : 0.065)
+        switch style {
+        case .native: RGBAColor(255, 255, 255, 0.14)
+        case .segmentedCapsule: RGBAColor(255, 255, 255, 0.065)
+        }
     }
     /// The titles and symbols away from the lens. UIKit's tab bar draws them in the label colour:
     /// white 0.95 dark (`cn-tab-bar`: (243, 244, 245) over the bar at 30 levels; `mecid-tabs`: 255)

@@ -209,8 +209,8 @@ public struct ControlItem: Codable, Sendable, Equatable {
 /// How a ``TabBar`` lays out its tabs and its lens.
 public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
     /// UIKit's floating `UITabBar` (iOS 26): the tabs 8 pt in from the bar's ends, the lens 4 pt
-    /// inside the bar's edge and a tab's pitch plus 8 pt wide (the captures `cn-tab-bar` and
-    /// `mecid-tabs`).
+    /// inside the bar's ends and 5 pt inside its top and bottom, a tab's pitch plus 8 pt wide (the
+    /// captures `cn-tab-bar` and `mecid-tabs`).
     case native
     /// A glass capsule holding a segmented control, as SwiftUI apps build their own tab bars
     /// (the captures `union-resting` and `union-lens-lifted`): the tabs 3.75 pt in from the ends,
@@ -229,8 +229,8 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
     }
 
     /// The resting lens is its tab inset by this across and down, in points (negative: wider
-    /// than the tab). `native`: `cn-tab-bar`'s lens, 85.2 × 51.8 pt, 4.2 pt inside the bar's end
-    /// and 5 pt inside its top and bottom (5.3 pt in `mecid-tabs`); `segmentedCapsule`: union's,
+    /// than the tab). `native`: `cn-tab-bar`'s lens, 86.3 × 52 pt, 4 pt inside the bar's end and
+    /// 5 pt inside its top and bottom (5.3 pt in `mecid-tabs`); `segmentedCapsule`: union's,
     /// 113 × 51 pt.
     public var lensInset: Point {
         switch self {

@@ -148,7 +148,8 @@ struct CaptureWindow: Codable, Sendable {
     var unit: String { kind == .extent || kind == .horizontalExtent ? "pt" : "levels" }
 }
 
-/// The Fidelity article's plot: every profile window, the capture (black) against our render before the
+/// The Fidelity article's plot: every profile window of more than one bin (a one-bin window is a
+/// box's mean luma, nothing to draw), the capture (black) against our render before the
 /// fit (grey, dashed) and now (blue), one small panel each, levels 0…255 up the side.
 enum CapturePlot {
     static let resource = packageRoot.appendingPathComponent(
@@ -156,7 +157,9 @@ enum CapturePlot {
 
     static func svg(_ records: [CaptureRecord]) -> String {
         let panels = records.flatMap { record in
-            record.windows.filter { $0.kind == .columns || $0.kind == .rows }.map { (record.capture, $0) }
+            record.windows.filter { ($0.kind == .columns || $0.kind == .rows) && $0.capture.count > 1 }.map {
+                (record.capture, $0)
+            }
         }
         let panelWidth = 280.0
         let panelHeight = 120.0
