@@ -97,11 +97,9 @@ extension ControlLayout {
 
     // MARK: Tab bar
 
-    /// The bar's growth and lens sizes measured from iOS 26 captures (`union-resting`,
-    /// `union-lens-lifted`): a 362 × 62 pt bar grows to 376 × 64.7 pt under the finger, and its
-    /// lifted lens grows by 30 × 18.5 pt.
+    /// The bar's growth under the finger, measured from iOS 26 captures (`union-resting`,
+    /// `union-lens-lifted`): a 362 × 62 pt bar grows to 376 × 64.7 pt.
     static let tabBarTouchGrowth = 0.04
-    static let tabLensGrowth = Point(x: 30, y: 18.5)
 
     /// Under the finger the dark platter's fill lightens from black to this grey (capture
     /// `union-lens-lifted`: the bar over black goes from 18.5 to 36 levels).
@@ -183,7 +181,7 @@ extension ControlLayout {
         var lensElement = GlassElement(
             shape: .capsule, frame: lensFrame, optics: lens,
             lift: LensLift(
-                progress: bar.lift, growth: Self.tabLensGrowth,
+                progress: bar.lift, growth: bar.style.liftedLensGrowth,
                 restingBackground: dark ? Self.darkRestingPill(bar.style) : RGBAColor(0, 0, 0, 0.06)))
         lensElement.edgeHighlight = Self.liftedRimLine(lift: bar.lift)
         parts.glass.append(lensElement)

@@ -239,6 +239,17 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
         }
     }
 
+    /// How much the lens grows when lifted, in points across and down. `native`: UIKit's tab bar
+    /// insets the lifted pill's bounds by −8 (decompiled UIKitCore), 16 × 16; `segmentedCapsule`:
+    /// 30 × 18.5, union's segmented thumb (`union-lens-lifted`: 113 × 51 pt at rest, 143 × 69.5
+    /// lifted).
+    public var liftedLensGrowth: Point {
+        switch self {
+        case .native: Point(x: 16, y: 16)
+        case .segmentedCapsule: Point(x: 30, y: 18.5)
+        }
+    }
+
     /// How far below the bar's centre the lens's centre lies, in points. `segmentedCapsule`: 0.5,
     /// union's segmented control sitting half a point low in its capsule (`union-resting`: the
     /// resting pill 6 pt below the bar's top edge and 5 pt above its bottom; `union-lens-lifted`:

@@ -416,24 +416,29 @@ struct ControlTests {
         "A native tab bar lays out its tabs and resting lens as the captured UITabBar does; a segmented capsule as union's"
     )
     func tabBarStyles() throws {
-        func layout(_ style: TabBarStyle, width: Double, items: Int) throws -> (lens: Rect, bar: Rect) {
+        func layout(_ style: TabBarStyle, width: Double, items: Int) throws -> (
+            lens: Rect, bar: Rect, growth: Point
+        ) {
             let bar = TabBar(
                 center: Point(x: 200, y: 100), width: width,
                 items: (0..<items).map { ControlItem(title: "Tab \($0)") }, lensPosition: 0, style: style)
             let parts = try Self.layout([.tabBar(bar)])
             let lens = try #require(parts.glass.last?.shapes.first?.frame)
             let platter = try #require(parts.glass.first?.shapes.first?.frame)
-            return (lens, platter)
+            return (lens, platter, try #require(parts.glass.last?.lift?.growth))
         }
         let native = try layout(.native, width: 251.7, items: 3)
         #expect(abs(native.lens.x - native.bar.x - 4) < 0.1 && abs(native.lens.width - 86.3) < 0.4)
         #expect(abs(native.lens.y - native.bar.y - 5) < 0.1 && abs(native.lens.height - 52) < 0.1)
         #expect(abs(native.lens.x + native.lens.width / 2 - native.bar.x - 47.2) < 0.2)
+        // Lifted, UIKit insets the pill's bounds by −8; union's thumb grows 30 × 18.5 pt.
+        #expect(native.growth.x == 16 && native.growth.y == 16)
         // union-resting's capsule: a 362 × 62 pt bar, the lens 113 × 51 pt, 6.2 pt in from the end,
         // 6 pt below the bar's top and 5 pt above its bottom.
         let capsule = try layout(.segmentedCapsule, width: 362, items: 3)
         #expect(abs(capsule.lens.x - capsule.bar.x - 6.2) < 0.1 && abs(capsule.lens.width - 113.3) < 0.1)
         #expect(abs(capsule.lens.height - 51) < 0.1 && abs(capsule.lens.y - capsule.bar.y - 6) < 0.1)
+        #expect(capsule.growth.x == 30 && capsule.growth.y == 18.5)
     }
 
     @Test("A tab item's PNG icon is drawn into the label row beside its title")
