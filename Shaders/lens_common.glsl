@@ -866,6 +866,26 @@ vec3 lensContent(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
     return sum;
 }
 
+// The label laid over a resting fill already laid over `color` (whose content carries the label,
+// dimmed by the fill): what the label adds over the fill's own colour is added back, as much as
+// the fill covers, in the blend space (sRGB codes unless the scene blends in linear light).
+vec3 labelOverRestingFill(vec3 color, vec2 p, LensParams lens) {
+    float alpha = lens.restingFill.a;
+    vec3 straight = lens.restingFill.rgb / alpha;
+    if (uses(F_LINEAR_BLENDING, frame.linearBlending != 0u)) {
+        return color + (labelOver(straight, p, lens, vec3(1.0)) - straight) * alpha;
+    }
+    vec3 fillCodes = min(floor(straight * 255.0 + 0.5), vec3(255.0));
+    vec3 labelled = labelOver(
+        vec3(srgbDecode(uint(fillCodes.r)), srgbDecode(uint(fillCodes.g)), srgbDecode(uint(fillCodes.b))), p, lens,
+        vec3(1.0));
+    vec3 codes = vec3(float(srgbEncode(color.r)), float(srgbEncode(color.g)), float(srgbEncode(color.b)))
+        + (vec3(float(srgbEncode(labelled.r)), float(srgbEncode(labelled.g)), float(srgbEncode(labelled.b))) - fillCodes)
+            * alpha;
+    codes = clamp(floor(codes + 0.5), 0.0, 255.0);
+    return vec3(srgbDecode(uint(codes.r)), srgbDecode(uint(codes.g)), srgbDecode(uint(codes.b)));
+}
+
 // The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light;
 // with or without the label row it sees.
 vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
@@ -876,13 +896,11 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
     if (uses(F_FACE_LEVELS, lens.faceLevels.w != 0.0)) { color = recolorOver(color, lens.faceLevels, 1.0); }
     if (uses(F_TINT, lens.tint.a > 0.0 || lens.gradientCount != 0u)) { color = applyTint(color, tintAt(p, lens)); }
     color = touchGlowLight(color, p, lens);
-    // A resting thumb is a fill under the label row (iOS draws the titles over it): the label is
-    // laid again over the fill, as much as the fill covers.
+    // A resting thumb or pill is a fill under the label row: iOS draws the titles over it, so over
+    // a translucent pill they keep their colour (cn-tab-bar: systemBlue to the level).
     if (uses(F_RESTING_FILL, lens.restingFill.a > 0.0)) {
         color = blendOver(color, lens.restingFill);
-        if (withLabel && lens.labelOnFace == 0u) {
-            color = color + (labelOver(color, p, lens, vec3(1.0)) - color) * lens.restingFill.a;
-        }
+        if (withLabel && lens.labelOnFace == 0u) { color = labelOverRestingFill(color, p, lens); }
     }
     // A platter's label sits in its content view: over its face, not refracted by it.
     if (withLabel && uses(F_LABEL_ON_FACE, lens.labelOnFace != 0u)) { color = labelOver(color, p, lens, vec3(1.0)); }

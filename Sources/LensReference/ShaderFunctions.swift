@@ -596,6 +596,24 @@ struct ShaderContext {
         return sum
     }
 
+    func labelOverRestingFill(_ color: SIMD3<Float>, _ p: SIMD2<Float>, _ lens: LensParams) -> SIMD3<Float> {
+        let alpha = lens.restingFill.w
+        let straight = SIMD3(lens.restingFill.x, lens.restingFill.y, lens.restingFill.z) / alpha
+        if frame.linearBlending != 0 {
+            return color + (labelOver(straight, p, lens, SIMD3(repeating: 1)) - straight) * alpha
+        }
+        let fillCodes = pointwiseMin((straight * 255 + 0.5).rounded(.down), SIMD3(repeating: 255))
+        let labelled = labelOver(
+            SIMD3(srgbDecode(UInt32(fillCodes.x)), srgbDecode(UInt32(fillCodes.y)), srgbDecode(UInt32(fillCodes.z))), p,
+            lens, SIMD3(repeating: 1))
+        func codes(_ value: SIMD3<Float>) -> SIMD3<Float> {
+            SIMD3(Float(srgbEncode(value.x)), Float(srgbEncode(value.y)), Float(srgbEncode(value.z)))
+        }
+        let sum: SIMD3<Float> = codes(color) + (codes(labelled) - fillCodes) * alpha
+        let blended = pointwiseMin(pointwiseMax((sum + 0.5).rounded(.down), SIMD3(repeating: 0)), SIMD3(repeating: 255))
+        return SIMD3(srgbDecode(UInt32(blended.x)), srgbDecode(UInt32(blended.y)), srgbDecode(UInt32(blended.z)))
+    }
+
     func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {
         var color = lensContent(p, group, lens, withLabel) * (1 - lens.darkening)
         color = applySaturation(color, lens.saturation)
@@ -603,13 +621,11 @@ struct ShaderContext {
         if lens.faceLevels.w != 0 { color = recolorOver(color, lens.faceLevels, 1) }
         color = applyTint(color, tintAt(p, lens))
         color = touchGlowLight(color, p, lens)
-        // A resting thumb is a fill under the label row (iOS draws the titles over it): the label is
-        // laid again over the fill, as much as the fill covers.
+        // A resting thumb or pill is a fill under the label row: iOS draws the titles over it, so
+        // over a translucent pill they keep their colour (cn-tab-bar: systemBlue to the level).
         if lens.restingFill.w > 0 {
             color = blendOver(color, lens.restingFill)
-            if withLabel && lens.labelOnFace == 0 {
-                color = color + (labelOver(color, p, lens, SIMD3(repeating: 1)) - color) * lens.restingFill.w
-            }
+            if withLabel && lens.labelOnFace == 0 { color = labelOverRestingFill(color, p, lens) }
         }
         if withLabel && lens.labelOnFace != 0 { color = labelOver(color, p, lens, SIMD3(repeating: 1)) }
         color = rimLight(color, group.lightNormal, group.distance, lens)
