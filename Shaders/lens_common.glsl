@@ -283,6 +283,15 @@ uint srgbEncode(float value) {
     return (word & 255u) + ((bits & 65535u) >= (word >> 8u) ? 1u : 0u);
 }
 
+// A linear colour's 8-bit sRGB codes, as floats, and codes (whole numbers 0…255) back to linear.
+vec3 encodeCodes(vec3 color) {
+    return vec3(float(srgbEncode(color.r)), float(srgbEncode(color.g)), float(srgbEncode(color.b)));
+}
+
+vec3 decodeCodes(vec3 codes) {
+    return vec3(srgbDecode(uint(codes.r)), srgbDecode(uint(codes.g)), srgbDecode(uint(codes.b)));
+}
+
 vec3 unpackColor(uint packed) {
     return vec3(srgbDecode(packed & 255u), srgbDecode((packed >> 8u) & 255u), srgbDecode((packed >> 16u) & 255u));
 }
@@ -363,7 +372,7 @@ vec3 recolorOver(vec3 color, vec4 levels, float alpha) {
     if (uses(F_LINEAR_BLENDING, frame.linearBlending != 0u)) {
         return color + (clamp(yccLevels(color, levels), vec3(0.0), vec3(1.0)) - color) * alpha;
     }
-    vec3 codes = vec3(float(srgbEncode(color.r)), float(srgbEncode(color.g)), float(srgbEncode(color.b)));
+    vec3 codes = encodeCodes(color);
     vec3 layerCodes = clamp(yccLevels(codes / 255.0, levels), vec3(0.0), vec3(1.0)) * 255.0 * alpha;
     // Over the codes already taken, not blendCodes, which would encode the colour again.
     return vec3(
@@ -876,14 +885,9 @@ vec3 labelOverRestingFill(vec3 color, vec2 p, LensParams lens) {
         return color + (labelOver(straight, p, lens, vec3(1.0)) - straight) * alpha;
     }
     vec3 fillCodes = min(floor(straight * 255.0 + 0.5), vec3(255.0));
-    vec3 labelled = labelOver(
-        vec3(srgbDecode(uint(fillCodes.r)), srgbDecode(uint(fillCodes.g)), srgbDecode(uint(fillCodes.b))), p, lens,
-        vec3(1.0));
-    vec3 codes = vec3(float(srgbEncode(color.r)), float(srgbEncode(color.g)), float(srgbEncode(color.b)))
-        + (vec3(float(srgbEncode(labelled.r)), float(srgbEncode(labelled.g)), float(srgbEncode(labelled.b))) - fillCodes)
-            * alpha;
-    codes = clamp(floor(codes + 0.5), 0.0, 255.0);
-    return vec3(srgbDecode(uint(codes.r)), srgbDecode(uint(codes.g)), srgbDecode(uint(codes.b)));
+    vec3 labelled = labelOver(decodeCodes(fillCodes), p, lens, vec3(1.0));
+    vec3 codes = encodeCodes(color) + (encodeCodes(labelled) - fillCodes) * alpha;
+    return decodeCodes(clamp(floor(codes + 0.5), 0.0, 255.0));
 }
 
 // The lens colour at pixel centre p (before coverage): refract, magnify, fringe, colour, light;

@@ -66,6 +66,14 @@ struct ShaderContext {
         return (word & 255) + ((value.bitPattern & 0xFFFF) >= (word >> 8) ? 1 : 0)
     }
 
+    func encodeCodes(_ color: SIMD3<Float>) -> SIMD3<Float> {
+        SIMD3(Float(srgbEncode(color.x)), Float(srgbEncode(color.y)), Float(srgbEncode(color.z)))
+    }
+
+    func decodeCodes(_ codes: SIMD3<Float>) -> SIMD3<Float> {
+        SIMD3(srgbDecode(UInt32(codes.x)), srgbDecode(UInt32(codes.y)), srgbDecode(UInt32(codes.z)))
+    }
+
     func unpackColor(_ packed: UInt32) -> SIMD3<Float> {
         SIMD3(srgbDecode(packed & 255), srgbDecode((packed >> 8) & 255), srgbDecode((packed >> 16) & 255))
     }
@@ -137,7 +145,7 @@ struct ShaderContext {
         if frame.linearBlending != 0 {
             return color + (yccLevels(color, levels).clamped(lowerBound: .zero, upperBound: .one) - color) * alpha
         }
-        let codes = SIMD3(Float(srgbEncode(color.x)), Float(srgbEncode(color.y)), Float(srgbEncode(color.z)))
+        let codes = encodeCodes(color)
         let layerCodes = yccLevels(codes / 255, levels).clamped(lowerBound: .zero, upperBound: .one) * 255 * alpha
         return SIMD3(
             blendCode(codes.x, layerCodes.x, alpha), blendCode(codes.y, layerCodes.y, alpha),
@@ -603,15 +611,9 @@ struct ShaderContext {
             return color + (labelOver(straight, p, lens, SIMD3(repeating: 1)) - straight) * alpha
         }
         let fillCodes = pointwiseMin((straight * 255 + 0.5).rounded(.down), SIMD3(repeating: 255))
-        let labelled = labelOver(
-            SIMD3(srgbDecode(UInt32(fillCodes.x)), srgbDecode(UInt32(fillCodes.y)), srgbDecode(UInt32(fillCodes.z))), p,
-            lens, SIMD3(repeating: 1))
-        func codes(_ value: SIMD3<Float>) -> SIMD3<Float> {
-            SIMD3(Float(srgbEncode(value.x)), Float(srgbEncode(value.y)), Float(srgbEncode(value.z)))
-        }
-        let sum: SIMD3<Float> = codes(color) + (codes(labelled) - fillCodes) * alpha
-        let blended = pointwiseMin(pointwiseMax((sum + 0.5).rounded(.down), SIMD3(repeating: 0)), SIMD3(repeating: 255))
-        return SIMD3(srgbDecode(UInt32(blended.x)), srgbDecode(UInt32(blended.y)), srgbDecode(UInt32(blended.z)))
+        let labelled = labelOver(decodeCodes(fillCodes), p, lens, SIMD3(repeating: 1))
+        let codes = encodeCodes(color) + (encodeCodes(labelled) - fillCodes) * alpha
+        return decodeCodes((codes + 0.5).rounded(.down).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255)))
     }
 
     func glassColor(_ p: SIMD2<Float>, _ group: GroupSample, _ lens: LensParams, _ withLabel: Bool) -> SIMD3<Float> {

@@ -13,10 +13,6 @@ command -v convert >/dev/null || { echo "against-ios-picture: needs ImageMagick'
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 scenes=Tests/LiquidLensTests/Captures
-for scene in union-resting union-lens-lifted cn-segmented mecid-regular mecid-clear mecid-container mecid-tabs \
-    cn-buttons cn-slider cnb-segmented cn-tab-bar; do
-    "$liquidlens" render "$scenes/$scene.json" -o "$work/$scene.png" --backend cpu -q
-done
 # name, resize (ImageMagick geometry), crop (or -), position on the sheet
 layout=(
     "union-resting 443x - +110+0"
@@ -34,6 +30,7 @@ layout=(
 arguments=(-size 662x1358 xc:white)
 for entry in "${layout[@]}"; do
     read -r scene resize crop position <<<"$entry"
+    "$liquidlens" render "$scenes/$scene.json" -o "$work/$scene.png" --backend cpu -q
     if [[ "$crop" == - ]]; then
         arguments+=(\( "$work/$scene.png" -resize "$resize" \))
     else
