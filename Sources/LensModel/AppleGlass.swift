@@ -20,16 +20,21 @@ public struct ColorLevels: Codable, Sendable, Equatable {
 
     /// Leaves every colour as it is.
     public static let identity = ColorLevels(white: 1, black: 0, saturation: 1)
-    /// Regular glass, light appearance (with a white 0.4 fill: Y → 0.336 Y + 0.70, chroma × 0.396).
-    /// Apple's table says white 1.03 and saturation 1; the capture `mecid-regular` shows white
-    /// 1.06 and saturation 0.66 (`Tests/LiquidLensTests/Captures`).
-    public static let faceLight = ColorLevels(white: 1.06, black: 0.5, saturation: 0.66)
+    /// Regular glass, light appearance (with a white 0.4 fill: Y → 0.345 Y + 0.70, chroma × 0.357).
+    /// Apple's table says white 1.03 and saturation 1; the capture `mecid-regular` (read in sRGB: it
+    /// is Display P3) shows white 1.075 and saturation 0.595 (`Tests/LiquidLensTests/Captures`).
+    public static let faceLight = ColorLevels(white: 1.075, black: 0.5, saturation: 0.595)
+    /// Interactive regular glass, light appearance (`.regular.interactive()`, with a white 0.35
+    /// fill: Y → 0.325 Y + 0.675, chroma × 0.65): Apple's saturation 1 and white 1, fitted to the
+    /// capture `mecid-container`, whose glass keeps 1.8 times the backdrop's chroma that
+    /// `mecid-regular`'s plain `.regular` glass keeps.
+    public static let faceInteractive = ColorLevels(white: 1, black: 0.5, saturation: 1)
     /// Regular glass, dark appearance (with a black 0.4 fill: Y → 0.279 Y + 0.081, chroma × 0.6).
     /// Apple's table says black 0.2; over black the captures `union-resting` and `mecid-tabs` show 0.135.
     public static let faceDark = ColorLevels(white: 0.6, black: 0.135, saturation: 1)
-    /// Clear glass, both appearances (no fill): Y → 1.035 Y + 0.075, chroma × 1.095. Apple's
-    /// table says white 1.15 and saturation 1.06; the capture `mecid-clear` shows 1.11 and 1.095.
-    public static let faceClear = ColorLevels(white: 1.11, black: 0.075, saturation: 1.095)
+    /// Clear glass, both appearances (no fill): Y → 1.04 Y + 0.075, chroma × 1.07. Apple's table
+    /// says white 1.15 and saturation 1.06; the capture `mecid-clear` (read in sRGB) shows 1.115 and 1.07.
+    public static let faceClear = ColorLevels(white: 1.115, black: 0.075, saturation: 1.07)
     /// The rim's vibrant matrix on light glass: Y → 0.9 + 0.1 Y, chroma × 1.5.
     public static let vibrantLight = ColorLevels(white: 1, black: 0.9, saturation: 1.5)
     /// The rim's vibrant matrix on dark glass: Y → 0.15 + 1.35 Y, chroma × 3.
@@ -48,7 +53,7 @@ public struct ColorLevels: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable { case white, black, saturation }
 
     /// An object with `white`, `black` and `saturation` (defaults 1, 0, 1), or the name of one of
-    /// Apple's: `faceLight`, `faceDark`, `faceClear`, `vibrantLight`, `vibrantDark`.
+    /// Apple's: `faceLight`, `faceInteractive`, `faceDark`, `faceClear`, `vibrantLight`, `vibrantDark`.
     public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
             guard let named = Self.named[name] else {
@@ -69,7 +74,8 @@ public struct ColorLevels: Codable, Sendable, Equatable {
     }
 
     static let named: [String: ColorLevels] = [
-        "faceLight": .faceLight, "faceDark": .faceDark, "faceClear": .faceClear, "vibrantLight": .vibrantLight,
+        "faceLight": .faceLight, "faceInteractive": .faceInteractive, "faceDark": .faceDark, "faceClear": .faceClear,
+        "vibrantLight": .vibrantLight,
         "vibrantDark": .vibrantDark,
     ]
 }

@@ -5,6 +5,10 @@ import Foundation
 public enum AppleGlass: String, Codable, Sendable, CaseIterable {
     /// `.regular`, light appearance.
     case regular
+    /// `.regular.interactive()`, light appearance: more of the backdrop's colour shows through.
+    /// Dark interactive glass is ``regularDark``: the capture `union-resting` (an interactive bar
+    /// over black) holds with it.
+    case regularInteractive
     /// `.regular`, dark appearance.
     case regularDark
     /// `.clear`.
@@ -14,6 +18,7 @@ public enum AppleGlass: String, Codable, Sendable, CaseIterable {
     public var preset: OpticsPreset {
         switch self {
         case .regular: .regular
+        case .regularInteractive: .regularInteractive
         case .regularDark: .regularDark
         case .clear: .clear
         }
@@ -22,7 +27,7 @@ public enum AppleGlass: String, Codable, Sendable, CaseIterable {
 
 /// A glass material (LiquidGlassKit's vocabulary, and Apple's own glass): how much the backdrop is
 /// blurred, tinted and saturated. JSON: `"clear"`, `"frosted"`, `"dark"`, `"regularGlass"`,
-/// `"regularDarkGlass"`, `"clearGlass"`, `{"type": "tinted", "color": …}` or
+/// `"regularInteractiveGlass"`, `"regularDarkGlass"`, `"clearGlass"`, `{"type": "tinted", "color": …}` or
 /// `{"type": "custom", "blur": 12, "tint": …, "saturation": 1.4, "opacity": 0.9}`.
 public enum Material: Codable, Sendable, Equatable {
     /// Blur 10, white 0.05, saturation 1.2.
@@ -117,7 +122,7 @@ public enum Material: Codable, Sendable, Equatable {
                     throw DecodingError.dataCorruptedError(
                         in: single,
                         debugDescription:
-                            "unknown material \"\(name)\" (expected clear, frosted, dark, regularGlass, regularDarkGlass, clearGlass, {\"type\": \"tinted\", \"color\": …} or {\"type\": \"custom\", …})"
+                            "unknown material \"\(name)\" (expected clear, frosted, dark, regularGlass, regularInteractiveGlass, regularDarkGlass, clearGlass, {\"type\": \"tinted\", \"color\": …} or {\"type\": \"custom\", …})"
                     )
                 }
                 self = .apple(glass)

@@ -55,13 +55,16 @@ public enum Appearance: String, Codable, Sendable, CaseIterable {
 /// Starting values for ``Optics``, from Apple's measured glass.
 public enum OpticsPreset: String, Codable, Sendable, CaseIterable {
     /// `UIGlassEffect(.regular)`, light: the size laws of S (refraction, blur, shadow), the face
-    /// (White 1.03, Black 0.5, Saturation 1, white 0.4 fill), Apple's rim recoloured by the light
-    /// vibrant matrix, Apple's inner shadow.
+    /// (White 1.075, Black 0.5, Saturation 0.595, white 0.4 fill), Apple's rim recoloured by the light
+    /// vibrant matrix.
     case regular
-    /// `UIGlassEffect(.regular)`, dark: as ``regular`` with the dark face (0.6 / 0.2 / 1, black 0.4
+    /// `.regular.interactive()`, light: as ``regular`` with the interactive face (1 / 0.5 / 1,
+    /// white 0.35 fill).
+    case regularInteractive
+    /// `UIGlassEffect(.regular)`, dark: as ``regular`` with the dark face (0.6 / 0.135 / 1, black 0.4
     /// fill) and the dark vibrant rim.
     case regularDark
-    /// `UIGlassEffect(.clear)`: the clear face (1.15 / 0.075 / 1.06, no fill), 1 pt blur, no shadow.
+    /// `UIGlassEffect(.clear)`: the clear face (1.115 / 0.075 / 1.07, no fill), 1 pt blur, no shadow.
     case clear
     /// The text loupe: H 8 pt, A 28 pt, ×1.25.
     case loupe
@@ -146,6 +149,9 @@ public struct Optics: Codable, Sendable, Equatable {
         switch preset {
         case .regular:
             self = Self.general(.regular, face: .faceLight, fill: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.4))
+        case .regularInteractive:
+            self = Self.general(
+                .regular, face: .faceInteractive, fill: RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.35))
         case .regularDark:
             self = Self.general(.regular, face: .faceDark, fill: RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.4))
             rimLight.recolor = .vibrantDark

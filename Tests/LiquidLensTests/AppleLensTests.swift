@@ -263,7 +263,7 @@ struct AppleLensTests {
         var testDescription: String { "\(preset.rawValue) over \(backdrop)" }
     }
 
-    static let faceCases = [OpticsPreset.regular, .regularDark, .clear].flatMap { preset in
+    static let faceCases = [OpticsPreset.regular, .regularInteractive, .regularDark, .clear].flatMap { preset in
         [RGBAColor(240, 240, 240), RGBAColor(30, 30, 30), RGBAColor(200, 60, 40), RGBAColor(40, 120, 220)].map {
             FaceCase(preset: preset, backdrop: $0)
         }
@@ -273,13 +273,13 @@ struct AppleLensTests {
     /// said light 0.318 Y + 0.70 × 0.6, dark 0.24 Y + 0.12, clear 1.075 Y + 0.075 × 1.06; these
     /// are the lines fitted to the iOS captures (`Captures/*.measured.json`).
     @Test(
-        "The face composites read as the captures' lines: light Y → 0.336 Y + 0.70, dark 0.279 Y + 0.081, clear 1.035 Y + 0.075"
+        "The face composites read as the captures' lines: light Y → 0.345 Y + 0.70, interactive 0.325 Y + 0.675, dark 0.279 Y + 0.081, clear 1.04 Y + 0.075"
     )
     func faceLines() {
         // Levels, fill alpha, fill value (white 1, black 0), then the luma slope, offset and chroma scale.
         let table: [(ColorLevels, Double, Double, Double, Double, Double)] = [
-            (.faceLight, 0.4, 1, 0.336, 0.70, 0.396), (.faceDark, 0.4, 0, 0.279, 0.081, 0.6),
-            (.faceClear, 0, 0, 1.035, 0.075, 1.095),
+            (.faceLight, 0.4, 1, 0.345, 0.70, 0.357), (.faceInteractive, 0.35, 1, 0.325, 0.675, 0.65),
+            (.faceDark, 0.4, 0, 0.279, 0.081, 0.6), (.faceClear, 0, 0, 1.04, 0.075, 1.07),
         ]
         for (levels, alpha, fill, slope, offset, chroma) in table {
             let black = levels.apply(0, 0, 0).0 * (1 - alpha) + fill * alpha

@@ -1,6 +1,8 @@
 import Foundation
 import LiquidLens
 
+@testable import LensIO
+
 /// What was measured from one iOS capture (`shared/reference/captures`), kept in the project as
 /// numbers with their source, and the scene that re-creates the capture at its size in pixels.
 /// The same ``CaptureWindow/measure(_:)`` reads a capture and a render, so a reader can re-measure
@@ -12,6 +14,9 @@ struct CaptureRecord: Codable, Sendable {
     /// Repository, path and commit the capture was taken from.
     var source: String
     var pixelsPerPoint: Double
+    /// The colour space of the capture's codes where it is not sRGB; the capture is converted to
+    /// sRGB before it is measured, as our renders are sRGB.
+    var colorSpace: CaptureColorSpace?
     /// The scene file beside this record that re-creates the capture.
     var scene: String
     var windows: [CaptureWindow]
@@ -26,6 +31,15 @@ struct CaptureRecord: Codable, Sendable {
         "cn-segmented", "cn-buttons", "cn-slider", "cnb-segmented", "cn-tab-bar",
     ]
 
+    /// The capture in sRGB codes.
+    func readCapture() throws -> RGBA8Image {
+        var image = try PNGCodec.read(contentsOf: Self.capturesFolder.appendingPathComponent(capture))
+        if colorSpace == .displayP3 {
+            try ColorConversion.convert(&image.pixels, from: ColorConversion.CodePoints(primaries: 12, transfer: 13))
+        }
+        return image
+    }
+
     static func load(_ name: String) throws -> CaptureRecord {
         try JSONDecoder().decode(
             CaptureRecord.self, from: Data(contentsOf: folder.appendingPathComponent("\(name).measured.json")))
@@ -37,6 +51,14 @@ struct CaptureRecord: Codable, Sendable {
         try (encoder.encode(self) + Data("\n".utf8)).write(
             to: Self.folder.appendingPathComponent("\(name).measured.json"), options: .atomic)
     }
+}
+
+/// Where a capture's codes are not sRGB.
+enum CaptureColorSpace: String, Codable, Sendable {
+    /// Display P3 without its profile: iOS screenshots are P3, and a copy that drops the profile
+    /// keeps P3 codes (`mecid-*`: the backdrop reads (101, 196, 102), which is systemGreen, sRGB
+    /// (52, 199, 89), in Display P3).
+    case displayP3
 }
 
 /// One place measured the same way in a capture and in a render. Pixel coordinates of the

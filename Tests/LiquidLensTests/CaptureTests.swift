@@ -22,9 +22,7 @@ struct CaptureTests {
         var record = try CaptureRecord.load(name)
         let image = try Self.render(record, on: .vulkan)
         #expect(try Self.render(record, on: .cpu) == image, "\(name): the backends differ")
-        if let capture = try? PNGCodec.read(
-            contentsOf: CaptureRecord.capturesFolder.appendingPathComponent(record.capture))
-        {
+        if let capture = try? record.readCapture() {
             #expect(capture.width == image.width && capture.height == image.height, "\(name): size")
         }
         #expect(record.windows.contains { $0.held }, "\(name) holds nothing")
@@ -58,7 +56,7 @@ struct CaptureTests {
         arguments: CaptureRecord.names)
     func remeasure(_ name: String) throws {
         var record = try CaptureRecord.load(name)
-        let capture = try PNGCodec.read(contentsOf: CaptureRecord.capturesFolder.appendingPathComponent(record.capture))
+        let capture = try record.readCapture()
         // Renders made before a fit, to record as `before` (`LIQUIDLENS_RECORD_CAPTURES_BEFORE=folder`).
         let before = ProcessInfo.processInfo.environment["LIQUIDLENS_RECORD_CAPTURES_BEFORE"].flatMap {
             try? PNGCodec.read(contentsOf: URL(fileURLWithPath: $0).appendingPathComponent("\(name).png"))
