@@ -25,9 +25,9 @@ public struct ColorLevels: Codable, Sendable, Equatable {
     /// is Display P3) shows white 1.075 and saturation 0.595 (`Tests/LiquidLensTests/Captures`).
     public static let faceLight = ColorLevels(white: 1.075, black: 0.5, saturation: 0.595)
     /// Interactive regular glass, light appearance (`.regular.interactive()`, with a white 0.35
-    /// fill: Y → 0.325 Y + 0.675, chroma × 0.65): Apple's saturation 1 and white 1, fitted to the
-    /// capture `mecid-container`, whose glass keeps 1.8 times the backdrop's chroma that
-    /// `mecid-regular`'s plain `.regular` glass keeps.
+    /// fill: Y → 0.325 Y + 0.675, chroma × 0.65): Apple's saturation 1, and white 1 where Apple's
+    /// table says 1.03, fitted to the capture `mecid-container`, whose interactive glass keeps 1.8
+    /// times as much of the backdrop's chroma as `mecid-regular`'s plain `.regular` glass.
     public static let faceInteractive = ColorLevels(white: 1, black: 0.5, saturation: 1)
     /// Regular glass, dark appearance (with a black 0.4 fill: Y → 0.279 Y + 0.081, chroma × 0.6).
     /// Apple's table says black 0.2; over black the captures `union-resting` and `mecid-tabs` show 0.135.
@@ -178,9 +178,10 @@ public struct Aberration: Codable, Sendable, Equatable {
 /// blur (1.333 + 2.667·u pt regular, 1 pt clear) and the drop shadow (regular: offset (0, 8),
 /// radius 32, opacity 0.4·(0.5 − 0.25·u); none clear). Apple's table says radius 24 and opacity
 /// 0.5 − 0.25·u; the captures `cn-buttons`, `mecid-regular` and `mecid-container` (shadows of
-/// regular glass 32–72 pt across, over white and over green, composited in linear light as ours
-/// is) fit offset 8.1–8.2, radius 31–38 and 0.26–0.67 of that opacity; radius 32 and 0.4 hold
-/// all three within 1.6 levels, where Apple's numbers were 5 to 16 levels too dark.
+/// glass 32–72 pt across, over white and over green, composited in linear light as ours is) fit
+/// offset 8.1–8.2, radius 31–38 and 0.25–0.72 of that opacity; radius 32 and 0.4 hold
+/// `cn-buttons` within 2.4 levels and `mecid-container` within 1.1, where Apple's numbers were 5
+/// to 16 levels too dark (`mecid-regular`'s shadow below, deeper, is not held).
 public enum GlassSizeLaw: String, Codable, Sendable, CaseIterable {
     /// The values stay as given.
     case none

@@ -5,9 +5,11 @@ import Foundation
 public enum AppleGlass: String, Codable, Sendable, CaseIterable {
     /// `.regular`, light appearance.
     case regular
-    /// `.regular.interactive()`, light appearance: more of the backdrop's colour shows through.
-    /// Dark interactive glass is ``regularDark``: the capture `union-resting` (an interactive bar
-    /// over black) holds with it.
+    /// `.regular.interactive()` (`UIGlassEffect.isInteractive`), light appearance: more of the
+    /// backdrop's colour shows through, as in the capture `mecid-container` (interactive glass in a
+    /// `GlassEffectContainer`: one capture cannot tell which of the two makes the difference). Dark
+    /// interactive glass is ``regularDark``: the capture `union-resting` (an interactive bar over
+    /// black) holds with it.
     case regularInteractive
     /// `.regular`, dark appearance.
     case regularDark

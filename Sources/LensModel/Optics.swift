@@ -58,8 +58,8 @@ public enum OpticsPreset: String, Codable, Sendable, CaseIterable {
     /// (White 1.075, Black 0.5, Saturation 0.595, white 0.4 fill), Apple's rim recoloured by the light
     /// vibrant matrix.
     case regular
-    /// `.regular.interactive()`, light: as ``regular`` with the interactive face (1 / 0.5 / 1,
-    /// white 0.35 fill).
+    /// `UIGlassEffect(.regular)` with `isInteractive` (SwiftUI's `.regular.interactive()`), light: as
+    /// ``regular`` with the interactive face (1 / 0.5 / 1, white 0.35 fill).
     case regularInteractive
     /// `UIGlassEffect(.regular)`, dark: as ``regular`` with the dark face (0.6 / 0.135 / 1, black 0.4
     /// fill) and the dark vibrant rim.

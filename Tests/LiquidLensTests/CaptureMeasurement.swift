@@ -35,6 +35,7 @@ struct CaptureRecord: Codable, Sendable {
     func readCapture() throws -> RGBA8Image {
         var image = try PNGCodec.read(contentsOf: Self.capturesFolder.appendingPathComponent(capture))
         if colorSpace == .displayP3 {
+            // H.273 code points: colour primaries 12 (P3-D65), transfer 13 (sRGB's curve).
             try ColorConversion.convert(&image.pixels, from: ColorConversion.CodePoints(primaries: 12, transfer: 13))
         }
         return image
