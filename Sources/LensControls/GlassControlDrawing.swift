@@ -28,6 +28,13 @@ struct ControlPalette {
     var accent: RGBAColor { appearance == .dark ? RGBAColor(10, 132, 255) : RGBAColor(0, 122, 255) }
     static let destructive = RGBAColor(255, 59, 48)
     var disabled: RGBAColor { label.withAlpha(0.3) }
+    /// A switch's well when on: systemGreen.
+    var switchOn: RGBAColor { appearance == .dark ? RGBAColor(48, 209, 88) : RGBAColor(52, 199, 89) }
+    /// A switch's well when off: UIKit's tint for it, tertiaryLabel (decompiled and probed on iOS
+    /// 26.1: herclyon1/maa's switch checks).
+    var switchOff: RGBAColor {
+        appearance == .dark ? RGBAColor(235, 235, 245, 0.298) : RGBAColor(60, 60, 67, 0.298)
+    }
 }
 
 extension GlassControl {
@@ -49,6 +56,13 @@ extension GlassControl {
         return PanelBuilder.width(of: title, size: size) / 2 + PanelBuilder.width(of: backTitle, size: size) + 16
             < frame.width / 2
     }
+
+    /// Switch: UISwitch's well, 63 × 28 pt, and its 37 × 24 pt knob 2 pt inside it, travelling
+    /// 63 − 37 − 2 × 2 = 22 pt from off to on (decompiled UIKitCore, iOS 26.1).
+    static let switchWellWidth = 63.0
+    static let switchWellHeight = 28.0
+    static let switchKnobInset = 2.0
+    static let switchTravel = switchWellWidth - 37 - 2 * switchKnobInset
 
     /// Search bar: the field's height.
     var searchFieldHeight: Double { max(36, scaledFontSize + 18) }
@@ -126,10 +140,11 @@ extension GlassControl {
                 }
             text(title, Point(x: frame.midX, y: frame.midY), color, weight: .semibold)
         case .switch:
-            let rail = Rect(x: frame.x, y: frame.midY - 14, width: 64, height: 28)
-            let off = colors.appearance == .light ? RGBAColor(120, 120, 128, 0.32) : RGBAColor(120, 120, 128, 0.5)
-            panel.fill(.capsule, rail, isOn ? RGBAColor(52, 199, 89) : off)
-            let resting = isOn ? rail.x + rail.width - 39.5 : rail.x + 2.5
+            let rail = Rect(
+                x: frame.x, y: frame.midY - Self.switchWellHeight / 2, width: Self.switchWellWidth,
+                height: Self.switchWellHeight)
+            panel.fill(.capsule, rail, isOn ? colors.switchOn : colors.switchOff)
+            let resting = rail.x + Self.switchKnobInset + (isOn ? Self.switchTravel : 0)
             let knobX = resting + (rail.midX - 18.5 - resting) * held
             panel.lens(
                 .capsule, Rect(x: knobX, y: rail.midY - 12, width: 37, height: 24),

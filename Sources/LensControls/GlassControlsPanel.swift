@@ -163,7 +163,9 @@ public struct GlassControlsPanel: Sendable {
         let captionSize = 13 * fontScale
         let captionBeside = PanelBuilder.wrap("Off · On · Held", size: captionSize, width: 100).count == 1
         for (index, x) in [16.0, 100, 184].enumerated() {
-            var toggle = control(.switch, Rect(x: x, y: y + 7, width: 64, height: 28))
+            var toggle = control(
+                .switch,
+                Rect(x: x, y: y + 7, width: GlassControl.switchWellWidth, height: GlassControl.switchWellHeight))
             toggle.isOn = index > 0
             toggle.held = index == 2 ? 1 : 0
             if index == 2 && captionBeside { toggle.title = "Off · On · Held" }

@@ -136,6 +136,46 @@ struct GlassControlSceneTests {
         #expect(parameters.lenses[2].tint == Material.dark.tint.linearPremultiplied)
     }
 
+    /// UISwitch's numbers (decompiled UIKitCore and probed colours, iOS 26.1; herclyon1/maa):
+    /// a 63 × 28 pt well, the 37 × 24 pt knob 2 pt inside it and 22 pt of travel, tertiaryLabel
+    /// when off, systemGreen when on.
+    @Test(
+        "A switch is UISwitch's: a 63 × 28 pt well, the knob 2 pt in with 22 pt of travel, tertiaryLabel off, systemGreen on",
+        arguments: ControlAppearance.allCases)
+    func switchGeometry(_ appearance: ControlAppearance) throws {
+        let json = """
+            {"canvas": {"width": 200, "height": 68, "scale": 2},
+             "background": {"type": "solid", "color": "\(appearance == .light ? "#ffffff" : "#000000")"},
+             "controls": [
+               {"type": "switch", "frame": {"x": 20, "y": 20, "width": 63, "height": 28}, "appearance": "\(appearance.rawValue)"},
+               {"type": "switch", "frame": {"x": 120, "y": 20, "width": 63, "height": 28}, "isOn": true, "appearance": "\(appearance.rawValue)"}
+             ]}
+            """
+        let parameters = try LensRenderer.resolve(Scene.decode(Data(json.utf8)))
+        let image = ReferenceRenderer().render(parameters)
+        #expect(try SharedGPU.with { try $0.render(parameters) } == image, "the backends differ")
+        let row = 68  // the wells' middle row, in pixels
+        func color(_ x: Double) -> SIMD4<Int> { SIMD4<Int>(truncatingIfNeeded: image[Int(x * 2), row]) }
+        func near(_ pixel: SIMD4<Int>, _ expected: (Int, Int, Int)) -> Bool {
+            abs(pixel.x - expected.0) <= 1 && abs(pixel.y - expected.1) <= 1 && abs(pixel.z - expected.2) <= 1
+        }
+        let (off, on) = appearance == .light ? ((197, 197, 199), (52, 199, 89)) : ((70, 70, 73), (48, 209, 88))
+        #expect(near(color(20 + 51), off), "off well \(color(20 + 51))")
+        #expect(near(color(120 + 12), on), "on well \(color(120 + 12))")
+        // The off well's right end and the on well's left end, where the knob's shadow does not reach.
+        let background = appearance == .light ? 255 : 0
+        let offEnd = try #require((0..<200).last { abs(Int(image[$0, row].x) - background) > 8 })
+        #expect(abs(Double(offEnd + 1) / 2 - (20 + 63)) <= 0.5, "the off well ends at \(Double(offEnd + 1) / 2) pt")
+        let onStart = try #require((200..<400).first { abs(Int(image[$0, row].x) - background) > 8 })
+        #expect(abs(Double(onStart) / 2 - 120) <= 0.5, "the on well starts at \(Double(onStart) / 2) pt")
+        // The white knob's edges: 2 + 37 pt into the off well, 2 + 22 pt into the on well.
+        let offKnobEnd = try #require((40..<offEnd).last { image[$0, row].x > 240 && image[$0, row].z > 240 })
+        #expect(
+            abs(Double(offKnobEnd + 1) / 2 - (20 + 39)) <= 0.5, "the off knob ends at \(Double(offKnobEnd + 1) / 2) pt")
+        let onKnobStart = try #require((onStart..<400).first { image[$0, row].x > 240 && image[$0, row].z > 240 })
+        #expect(abs(Double(onKnobStart) / 2 - (120 + 24)) <= 0.5, "the on knob starts at \(Double(onKnobStart) / 2) pt")
+    }
+
     @Test("A presented sheet in a scene file dims the backdrop; a hidden one does not")
     func sheetInScene() throws {
         var scene = try Scene.decode(Data(Self.json.utf8))
