@@ -57,12 +57,14 @@ extension GlassControl {
             < frame.width / 2
     }
 
-    /// Switch: UISwitch's well, 63 × 28 pt, and its 37 × 24 pt knob 2 pt inside it, travelling
+    /// Switch: UISwitch's well, 63 × 28 pt, and its 37 × 24 pt knob, 2 pt inside it, travelling
     /// 63 − 37 − 2 × 2 = 22 pt from off to on (decompiled UIKitCore, iOS 26.1).
     static let switchWellWidth = 63.0
     static let switchWellHeight = 28.0
-    static let switchKnobInset = 2.0
-    static let switchTravel = switchWellWidth - 37 - 2 * switchKnobInset
+    static let switchKnobWidth = 37.0
+    static let switchKnobHeight = 24.0
+    static let switchKnobInset = (switchWellHeight - switchKnobHeight) / 2
+    static let switchTravel = switchWellWidth - switchKnobWidth - 2 * switchKnobInset
 
     /// Search bar: the field's height.
     var searchFieldHeight: Double { max(36, scaledFontSize + 18) }
@@ -145,9 +147,12 @@ extension GlassControl {
                 height: Self.switchWellHeight)
             panel.fill(.capsule, rail, isOn ? colors.switchOn : colors.switchOff)
             let resting = rail.x + Self.switchKnobInset + (isOn ? Self.switchTravel : 0)
-            let knobX = resting + (rail.midX - 18.5 - resting) * held
+            let knobX = resting + (rail.midX - Self.switchKnobWidth / 2 - resting) * held
             panel.lens(
-                .capsule, Rect(x: knobX, y: rail.midY - 12, width: 37, height: 24),
+                .capsule,
+                Rect(
+                    x: knobX, y: rail.midY - Self.switchKnobHeight / 2, width: Self.switchKnobWidth,
+                    height: Self.switchKnobHeight),
                 lift: LensLift(progress: held, growth: Point(x: 21, y: 14), restingBackground: .white, restingShadow: 1)
             )
             if !title.isEmpty {

@@ -75,8 +75,7 @@ public struct ColorLevels: Codable, Sendable, Equatable {
 
     static let named: [String: ColorLevels] = [
         "faceLight": .faceLight, "faceInteractive": .faceInteractive, "faceDark": .faceDark, "faceClear": .faceClear,
-        "vibrantLight": .vibrantLight,
-        "vibrantDark": .vibrantDark,
+        "vibrantLight": .vibrantLight, "vibrantDark": .vibrantDark,
     ]
 }
 
