@@ -100,9 +100,10 @@ package final class StreamingOutput {
         if ownsDescriptor && descriptor >= 0 { Glibc.close(descriptor) }
     }
 
-    /// Writes all of `data`.
+    /// Writes all of `data`; a reader that went away is ``OutputReaderGone``.
     public func write(_ data: Data) throws {
         guard writeAll(data, to: descriptor) else {
+            if errno == EPIPE { throw OutputReaderGone(name: name) }
             throw ImageFileError(description: "cannot write \(name): \(FileAccess.reason(errno))")
         }
     }
@@ -122,6 +123,20 @@ package final class StreamingOutput {
             throw ImageFileError(description: "cannot write \(name): \(FileAccess.reason(errno))")
         }
     }
+}
+
+/// A stream output whose reader went away (`| head -c 100`, a closed stdout): the run ends as
+/// Unix tools end on SIGPIPE, with nothing half-written left on disk.
+package struct OutputReaderGone: Error, CustomStringConvertible, Sendable {
+    /// The output as messages name it: its path, or "standard output".
+    public let name: String
+
+    /// The reader of `name` went away.
+    public init(name: String) {
+        self.name = name
+    }
+
+    public var description: String { "cannot write \(name): \(FileAccess.reason(EPIPE))" }
 }
 
 /// Writes whole outputs where `OutputDestination` says: a regular file or a link's target

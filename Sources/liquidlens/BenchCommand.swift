@@ -80,7 +80,7 @@ struct BenchCommand: Command {
 
     func run() throws {
         if printSchema {
-            print(BenchReport.schema)
+            try StandardStreams.writeProduct(BenchReport.schema + "\n")
             return
         }
         let backends: [Backend] =

@@ -20,12 +20,12 @@ struct CompletionsCommand: Command {
 
     @Argument("shell", help: "bash, zsh or fish.") var shell: Shell
 
-    func run() {
+    func run() throws {
         let script = CompletionScript(commands: LiquidLensTool.commands)
         switch shell {
-        case .bash: print(script.bash(), terminator: "")
-        case .zsh: print(script.zsh(), terminator: "")
-        case .fish: print(script.fish(), terminator: "")
+        case .bash: try StandardStreams.writeProduct(script.bash())
+        case .zsh: try StandardStreams.writeProduct(script.zsh())
+        case .fish: try StandardStreams.writeProduct(script.fish())
         }
     }
 }

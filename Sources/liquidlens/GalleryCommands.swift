@@ -22,7 +22,8 @@ struct GalleryCommand: Command {
 
     func run() throws {
         if list {
-            for (index, cell) in FeatureGallery.cells.enumerated() { print("\(index + 1). \(cell.name)") }
+            try StandardStreams.writeProduct(
+                FeatureGallery.cells.enumerated().map { "\($0.offset + 1). \($0.element.name)\n" }.joined())
             return
         }
         let (outputURL, format) = try Console.imageOutputURL(
@@ -55,7 +56,7 @@ struct PresetsCommand: Command {
 
     func run() throws {
         guard let sheet else {
-            for preset in ThemePreset.allCases { print(helpRow(preset.rawValue, preset.summary), terminator: "") }
+            try StandardStreams.writeProduct(ThemePreset.allCases.map { helpRow($0.rawValue, $0.summary) }.joined())
             return
         }
         let sheetURL = try Console.pngOutputURL(sheet, defaultStem: "presets")

@@ -6,15 +6,12 @@ struct ExamplesCommand: Command {
     static let name = "examples"
     static let abstract = "List the built-in scenes."
 
-    func run() {
-        print("STILLS (render --example NAME):")
-        for example in BuiltInScene.allCases {
-            print(helpRow(example.rawValue, example.summary), terminator: "")
-        }
-        print("\nANIMATIONS (animate --example NAME):")
-        for animation in BuiltInAnimation.allCases {
-            print(helpRow(animation.rawValue, animation.summary), terminator: "")
-        }
+    func run() throws {
+        try StandardStreams.writeProduct(
+            "STILLS (render --example NAME):\n"
+                + BuiltInScene.allCases.map { helpRow($0.rawValue, $0.summary) }.joined()
+                + "\nANIMATIONS (animate --example NAME):\n"
+                + BuiltInAnimation.allCases.map { helpRow($0.rawValue, $0.summary) }.joined())
     }
 }
 
@@ -31,11 +28,9 @@ struct DevicesCommand: Command {
             throw CommandFailure(message: "\(error)")
         }
         if devices.isEmpty {
-            print("no Vulkan devices (for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)")
+            try StandardStreams.writeProduct(
+                "no Vulkan devices (for the CPU driver lavapipe: apt-get install mesa-vulkan-drivers)\n")
         }
-        for device in devices {
-            print(device)
-            print("    \(device.memory)")
-        }
+        try StandardStreams.writeProduct(devices.map { "\($0)\n    \($0.memory)\n" }.joined())
     }
 }

@@ -41,7 +41,7 @@ final class Progress: @unchecked Sendable {
             let width = 30
             let filled = width * done / max(total, 1)
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            FileHandle.standardError.write(Data("\r[\(bar)] \(status)".utf8))
+            StandardStreams.writeErrorPart("\r[\(bar)] \(status)")
         case .lines:
             let tenth = done * 10 / max(total, 1)
             if tenth != lastTenth {
@@ -61,7 +61,7 @@ final class Progress: @unchecked Sendable {
     }
 
     func finish() {
-        if style == .bar { FileHandle.standardError.write(Data("\n".utf8)) }
+        if style == .bar { StandardStreams.writeErrorPart("\n") }
     }
 }
 

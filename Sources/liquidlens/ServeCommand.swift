@@ -70,7 +70,7 @@ struct ServeCommand: Command {
             Ctrl-C stops it\(writes ? "; the page's Save writes \(source.file?.lastPathComponent ?? "")" : "")
 
             """
-        FileHandle.standardOutput.write(Data(announcement.utf8))
+        StandardStreams.writeOutputNow(announcement)
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)

@@ -33,9 +33,7 @@ struct ThemeCommand: Command {
             Console.say("wrote \(Console.name(swiftURL)) (Swift that builds the theme, constant '\(constantName)')")
         }
         if jsonPath == nil && swiftPath == nil {
-            print(String(decoding: json, as: UTF8.self))
-            print()
-            print(swift, terminator: "")
+            try StandardStreams.writeProduct(String(decoding: json, as: UTF8.self) + "\n\n" + swift)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LensModel
 import LiquidLens
 
@@ -75,6 +76,9 @@ enum LiquidLensTool {
         } catch let error as Interrupted {
             printError("Error: \(error.message)")
             return Interruption.exitStatus
+        } catch let error as OutputReaderGone {
+            printError("Error: \(error)")
+            return ExitStatus.readerGone
         } catch let error as CommandFailure {
             printError("Error: \(error.message)")
             return error.status
@@ -106,6 +110,9 @@ enum ExitStatus {
     /// The Vulkan device was lost (EX_TEMPFAIL): the same command may succeed when run again, so a
     /// scheduler can requeue on it; `batch --resume` keeps the frames already written.
     static let deviceLost: Int32 = 75
+    /// The output streamed to stdout or a pipe lost its reader (`| head -c 100`): 128 + SIGPIPE,
+    /// as a shell reports a tool the signal ended; nothing half-written is left on disk.
+    static let readerGone: Int32 = 141
 }
 
 /// A failure while doing the work (not a usage mistake): exit `status`, 1 unless a case says otherwise.
@@ -114,11 +121,9 @@ struct CommandFailure: Error {
     var status = ExitStatus.failure
 }
 
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
-}
-
-// A writer whose ffmpeg died, or a write past a file-size limit, gets an error, not a fatal signal.
+// A writer whose ffmpeg died or whose reader went away, or a write past a file-size limit, gets an
+// error, not a fatal signal.
+StandardStreams.secure()
 signal(SIGPIPE, SIG_IGN)
 signal(SIGXFSZ, SIG_IGN)
 exit(LiquidLensTool.main(Array(CommandLine.arguments.dropFirst())))
