@@ -7,7 +7,7 @@ import LensModel
 /// ```json
 /// {"thresholds": {"minSSIM": 0.995, "maxFLIP": 0.01, "maxDiffPixels": null},
 ///  "files": [{"match": "dark/*.png", "thresholds": {"maxDeltaE99": 2}}],
-///  "levelThreshold": 1, "pixelmatchThreshold": 0.1}
+///  "levelThreshold": 1, "pixelmatchThreshold": 0.1, "allowExtra": false}
 /// ```
 ///
 /// `null` removes a limit. Rules apply in order to the pairs whose relative path matches their
@@ -38,6 +38,14 @@ public struct DiffConfiguration: Sendable {
     public var levelThreshold: Int
     /// pixelmatch's sensitivity, 0…1.
     public var pixelmatchThreshold: Double
+    /// Whether an expected image with no actual one is let pass (by default it fails the run).
+    public var allowMissing = false
+    /// Whether an actual image with no expected one is let pass (by default it fails the run, as a
+    /// new screen without a reference is in visual-regression tools).
+    public var allowExtra = false
+    /// Whether a folder comparison that compared no pair passes (by default it fails: an empty or
+    /// mistyped expected folder must not look like a green run).
+    public var allowEmpty = false
 
     /// A configuration; by default a pair fails when a pixel differs visibly.
     public init(
@@ -70,8 +78,23 @@ public struct DiffConfiguration: Sendable {
             throw SceneError(keyPath: "", message: "not valid JSON")
         }
         let object = try dictionary(
-            root, keyPath: "", known: ["thresholds", "files", "levelThreshold", "pixelmatchThreshold"])
+            root, keyPath: "",
+            known: [
+                "thresholds", "files", "levelThreshold", "pixelmatchThreshold", "allowMissing", "allowExtra",
+                "allowEmpty",
+            ])
         var configuration = defaults
+        for (key, allowance) in [
+            ("allowMissing", \DiffConfiguration.allowMissing), ("allowExtra", \.allowExtra), ("allowEmpty", \.allowEmpty),
+        ] {
+            guard let value = object[key] else { continue }
+            // JSON's true and false decode as NSNumber's boolean kind ("c"); 0 and 1 must not pass for them.
+            guard let number = value as? NSNumber, String(cString: number.objCType) == "c", let flag = value as? Bool
+            else {
+                throw SceneError(keyPath: key, message: "expected true or false")
+            }
+            configuration[keyPath: allowance] = flag
+        }
         if let thresholds = object["thresholds"] {
             configuration.thresholds = defaults.thresholds.applying(try overrides(thresholds, keyPath: "thresholds"))
         }

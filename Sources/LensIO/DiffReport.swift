@@ -16,9 +16,9 @@ public struct DiffReport: Sendable {
         case passed
         /// Over a threshold, a different size, or unreadable.
         case failed
-        /// The expected image has no actual one.
+        /// The expected image has no actual one: a failure unless ``DiffConfiguration/allowMissing``.
         case missing
-        /// An actual image without an expected one: reported, not a failure.
+        /// An actual image without an expected one: a failure unless ``DiffConfiguration/allowExtra``.
         case extra
     }
 
@@ -55,11 +55,14 @@ public struct DiffReport: Sendable {
         public var images: Images
         /// Seconds spent reading and comparing it.
         public let seconds: Double
+        /// Whether a missing or extra pair is let pass (``DiffConfiguration/allowMissing``,
+        /// ``DiffConfiguration/allowExtra``).
+        public let isAllowed: Bool
 
         /// A pair with every field given.
         public init(
             name: String, outcome: Outcome, diff: ImageDiff?, thresholds: DiffThresholds, problems: [String],
-            images: Images = Images(), seconds: Double = 0
+            images: Images = Images(), seconds: Double = 0, isAllowed: Bool = false
         ) {
             self.name = name
             self.outcome = outcome
@@ -68,10 +71,20 @@ public struct DiffReport: Sendable {
             self.problems = problems
             self.images = images
             self.seconds = seconds
+            self.isAllowed = isAllowed
         }
 
-        /// Whether this pair makes the run fail (failed or missing).
-        public var isFailure: Bool { outcome == .failed || outcome == .missing }
+        /// Whether this pair makes the run fail: it failed, or it is missing or extra and not allowed.
+        public var isFailure: Bool {
+            switch outcome {
+            case .passed: false
+            case .failed: true
+            case .missing, .extra: !isAllowed
+            }
+        }
+
+        /// Whether both images were there to compare (it passed or failed).
+        public var wasCompared: Bool { outcome == .passed || outcome == .failed }
 
         /// Compares two images under `configuration` (its rules matched against `name`). With an
         /// `imageFolder`, writes both images and, when they differ, the heatmap there (atomically),
@@ -133,6 +146,8 @@ public struct DiffReport: Sendable {
     public var date: Date
     /// Seconds the whole comparison took.
     public var seconds: Double
+    /// Whether a report that compared no pair passes (``DiffConfiguration/allowEmpty``).
+    public var allowsEmpty = false
 
     /// A report of `pairs`.
     public init(title: String, pairs: [Pair] = [], date: Date = Date(), seconds: Double = 0) {
@@ -142,8 +157,20 @@ public struct DiffReport: Sendable {
         self.seconds = seconds
     }
 
-    /// Whether no pair failed or is missing.
-    public var passed: Bool { !pairs.contains(where: \.isFailure) }
+    /// Whether no pair failed, and some pair was compared (unless ``allowsEmpty``).
+    public var passed: Bool { !pairs.contains(where: \.isFailure) && (comparedCount > 0 || allowsEmpty) }
+
+    /// How many pairs had both images to compare.
+    public var comparedCount: Int { pairs.filter(\.wasCompared).count }
+
+    /// Why the run failed although no pair did: nothing was compared. Nil when something was.
+    public var nothingCompared: String? {
+        guard comparedCount == 0 && !allowsEmpty else { return nil }
+        let expected = pairs.filter { $0.outcome != .extra }.count
+        return expected == 0
+            ? "compared no pair: the expected side holds no images"
+            : "compared no pair: none of the \(expected) expected images has an actual one"
+    }
 
     /// Pairs with the given outcome.
     public func count(_ outcome: Outcome) -> Int { pairs.filter { $0.outcome == outcome }.count }
@@ -153,8 +180,10 @@ public struct DiffReport: Sendable {
         "\(pairs.count) pairs: \(count(.passed)) passed, \(count(.failed)) failed, \(count(.missing)) missing, \(count(.extra)) extra"
     }
 
-    /// One line per failing pair with its problems, for test messages.
+    /// One line per failing pair with its problems (and why nothing compared is a failure), for
+    /// test messages.
     public var failureSummary: String {
-        pairs.filter(\.isFailure).map { "\($0.name): \($0.problems.joined(separator: "; "))" }.joined(separator: "\n")
+        (pairs.filter(\.isFailure).map { "\($0.name): \($0.problems.joined(separator: "; "))" }
+            + [nothingCompared].compactMap { $0 }).joined(separator: "\n")
     }
 }

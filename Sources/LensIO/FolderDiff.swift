@@ -3,8 +3,9 @@ import LensModel
 
 extension DiffReport {
     /// Compares every PNG under `expected` with the PNG at the same relative path under `actual`,
-    /// `jobs` pairs at a time. An expected image without an actual one is missing (a failure); an
-    /// actual image without an expected one is extra (reported only). An unreadable image or a
+    /// `jobs` pairs at a time. An expected image without an actual one is missing, an actual
+    /// image without an expected one extra: each a failure unless the configuration allows it;
+    /// a report that compared nothing fails unless it allows that. An unreadable image or a
     /// size mismatch fails its pair. With an `imageFolder`, each pair's images are linked (or
     /// copied) there and heatmaps written, for the HTML report. `progress` is called with the
     /// pairs done and the total after each pair, from any thread.
@@ -26,21 +27,25 @@ extension DiffReport {
                 return Pair(
                     name: name, outcome: .extra, diff: nil, thresholds: configuration.thresholds(for: name),
                     problems: ["no expected image (\(expectedURL.path))"],
-                    images: Images(actual: try place(actualURL, in: imageFolder, index, name, "actual")))
+                    images: Images(actual: try place(actualURL, in: imageFolder, index, name, "actual")),
+                    isAllowed: configuration.allowExtra)
             }
             guard actualSet.contains(name) else {
                 return Pair(
                     name: name, outcome: .missing, diff: nil, thresholds: configuration.thresholds(for: name),
                     problems: ["no actual image (\(actualURL.path))"],
-                    images: Images(expected: try place(expectedURL, in: imageFolder, index, name, "expected")))
+                    images: Images(expected: try place(expectedURL, in: imageFolder, index, name, "expected")),
+                    isAllowed: configuration.allowMissing)
             }
             return try compareFiles(
                 name: name, actual: actualURL, expected: expectedURL, configuration: configuration,
                 imageFolder: imageFolder, index: index)
         }
-        return DiffReport(
+        var report = DiffReport(
             title: "\(actual.path) vs \(expected.path)", pairs: results, date: start,
             seconds: Date().timeIntervalSince(start))
+        report.allowsEmpty = configuration.allowEmpty
+        return report
     }
 
     /// Reads and compares one pair of files; an unreadable file fails the pair rather than the run.
@@ -98,10 +103,14 @@ extension DiffReport {
         return target
     }
 
-    /// Relative paths of the PNG files under `folder`, sorted; an error names a folder that is missing.
+    /// Relative paths of the PNG files under `folder`, sorted; an error names a folder that is
+    /// missing or is not one.
     static func pngFiles(in folder: URL) throws -> [String] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) else {
+            throw ImageFileError(description: "\(folder.path): no such folder")
+        }
+        guard isFolder.boolValue else {
             throw ImageFileError(description: "\(folder.path) is not a folder")
         }
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }

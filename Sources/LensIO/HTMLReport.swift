@@ -33,7 +33,7 @@ public enum HTMLReport {
             <header>
             <h1>\(escape(report.title))</h1>
             <p class="summary \(report.passed ? "passed" : "failed")"><strong>\(report.passed ? "Passed" : "Failed")</strong> · \
-            \(escape(report.summary)) · \(String(format: "%.2f", report.seconds)) s · \(formatter.string(from: report.date))</p>
+            \(escape(report.nothingCompared ?? report.summary)) · \(String(format: "%.2f", report.seconds)) s · \(formatter.string(from: report.date))</p>
             <div class="filters">
             <label><input type="checkbox" id="failed-only"> Failed only</label>
             <input type="search" id="name-filter" placeholder="Filter by name" aria-label="Filter by name">

@@ -3,9 +3,10 @@ import Foundation
 extension DiffReport {
     /// The report as JUnit XML, in the Apache Ant format CI systems read (Jenkins, GitLab, GitHub
     /// test reporters): one `testsuite` whose `properties` are the default thresholds, one
-    /// `testcase` per pair named by its path; a failing or missing pair carries a `failure` whose
-    /// message lists the broken thresholds and whose text holds every metric; an extra image is
-    /// `skipped`.
+    /// `testcase` per pair named by its path; a failing pair, or a missing or extra one not allowed,
+    /// carries a `failure` whose message lists the broken thresholds and whose text holds every
+    /// metric; an allowed missing or extra image is `skipped`. A run that compared nothing (and
+    /// does not allow it) has one more test case, `(comparison)`, failing with type `empty`.
     public func junitXML(suiteName: String = "liquidlens diff", hostname: String = ProcessInfo.processInfo.hostName)
         -> String
     {
@@ -13,14 +14,15 @@ extension DiffReport {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        let failures = pairs.filter(\.isFailure).count
+        let failures = pairs.filter(\.isFailure).count + (nothingCompared == nil ? 0 : 1)
+        let skipped = pairs.filter { !$0.wasCompared && !$0.isFailure }.count
         let className = suiteName.replacingOccurrences(of: " ", with: ".")
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <testsuites>
               <testsuite name="\(escape(suiteName))" package="\(escape(className))" id="0" \
             timestamp="\(formatter.string(from: date))" hostname="\(escape(hostname.isEmpty ? "localhost" : hostname))" \
-            tests="\(pairs.count)" failures="\(failures)" errors="0" skipped="\(count(.extra))" \
+            tests="\(pairs.count + (nothingCompared == nil ? 0 : 1))" failures="\(failures)" errors="0" skipped="\(skipped)" \
             time="\(String(format: "%.3f", seconds))">
                 <properties>
                   <property name="title" value="\(escape(title))"/>
@@ -30,18 +32,25 @@ extension DiffReport {
         for pair in pairs {
             xml += "    <testcase name=\"\(escape(pair.name))\" classname=\"\(escape(className))\" "
             xml += "time=\"\(String(format: "%.3f", pair.seconds))\""
-            switch pair.outcome {
-            case .passed:
+            if pair.outcome == .passed {
                 xml += "/>\n"
-            case .extra:
+            } else if !pair.isFailure {
                 xml +=
                     ">\n      <skipped message=\"\(escape(pair.problems.joined(separator: "; ")))\"/>\n    </testcase>\n"
-            case .failed, .missing:
-                let type = pair.outcome == .missing ? "missing" : (pair.diff == nil ? "unreadable" : "threshold")
+            } else {
+                let type =
+                    switch pair.outcome {
+                    case .missing, .extra: pair.outcome.rawValue
+                    default: pair.diff == nil ? "unreadable" : "threshold"
+                    }
                 xml +=
                     ">\n      <failure message=\"\(escape(pair.problems.joined(separator: "; ")))\" type=\"\(type)\">"
                 xml += escape(pair.details) + "</failure>\n    </testcase>\n"
             }
+        }
+        if let nothingCompared {
+            xml += "    <testcase name=\"(comparison)\" classname=\"\(escape(className))\" time=\"0.000\">\n"
+            xml += "      <failure message=\"\(escape(nothingCompared))\" type=\"empty\"/>\n    </testcase>\n"
         }
         xml +=
             "    <system-out>\(escape(summary))</system-out>\n    <system-err></system-err>\n  </testsuite>\n</testsuites>\n"

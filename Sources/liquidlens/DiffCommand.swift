@@ -6,24 +6,36 @@ struct DiffCommand: Command {
     static let name = "diff"
     static let abstract = "Compare two PNGs or two folders of PNGs: error, PSNR, SSIM, ΔE2000, pixelmatch, FLIP."
     static let discussion: String? = """
-        Folders are matched by relative path: an expected image with no actual one is missing (a
-        failure), an actual one with no expected one is extra (reported). A pair fails when a
-        metric breaks its limit; by default when any pixel differs visibly (--max-diff-pixels 0).
-        Limits come from --config, then the options (off drops one); exit 1 when a pair fails.
+        Folders are matched by relative path: an expected image with no actual one is missing, an
+        actual one with no expected one is extra; both fail the run unless --allow-missing or
+        --allow-extra says otherwise, and so does a run that compared no pair (--allow-empty). A
+        pair fails when a metric breaks its limit; by default when any pixel differs visibly
+        (--max-diff-pixels 0). Limits come from --config, then the options (off drops one); exit 1
+        when the run fails.
         """
 
     @Argument("actual", help: "The image (or folder of images) under test.") var actual: String
     @Argument("expected", help: "The reference image (or folder).") var expected: String
     @Option("heatmap", help: "Write a PNG showing where two images differ (- for stdout).") var heatmap: String?
+    @Flag("allow-missing", help: "Let expected images with no actual one pass (folders).") var allowMissing: Bool
+    @Flag("allow-extra", help: "Let actual images with no expected one pass (folders).") var allowExtra: Bool
+    @Flag("allow-empty", help: "Let a folder comparison that compared no pair pass.") var allowEmpty: Bool
     var thresholds = ThresholdOptions()
     var reports = ReportOptions()
 
     func run() throws {
         let heatmapURL = heatmap.map(Console.outputURL)
         let junit = reports.junitURL
-        let configuration = try thresholds.configuration(defaults: DiffConfiguration())
+        var configuration = try thresholds.configuration(defaults: DiffConfiguration())
+        if allowMissing { configuration.allowMissing = true }
+        if allowExtra { configuration.allowExtra = true }
+        if allowEmpty { configuration.allowEmpty = true }
         let actualURL = URL(fileURLWithPath: actual)
         let expectedURL = URL(fileURLWithPath: expected)
+        for (path, side) in [(actual, "actual"), (expected, "expected")]
+        where !FileManager.default.fileExists(atPath: path) {
+            throw CommandFailure(message: "\(path): no such file or folder (the \(side) side)")
+        }
         switch (isFolder(actual), isFolder(expected)) {
         case (true, true):
             if heatmap != nil {
@@ -73,9 +85,6 @@ struct DiffCommand: Command {
             jobs: reports.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         ) { _, total in progress.advance(total: total) }
         progress.finish()
-        guard !report.pairs.isEmpty else {
-            throw CommandFailure(message: "found no PNG files under \(actual) or \(expected)")
-        }
         report.title = "\(actual) vs \(expected)"
         try reports.finish(report, suiteName: "liquidlens diff", junit: junit)
     }

@@ -115,9 +115,14 @@ struct ReportOptions: ParsableArguments {
         Console.say(report.summary + String(format: " (%.2f s)", report.seconds))
         if let junit { Console.say("junit:       \(Console.name(junit))") }
         if let htmlPath { Console.say("report:      \(htmlPath)") }
-        if !report.passed {
-            let failed = report.pairs.filter(\.isFailure).count
-            throw CommandFailure(message: "\(failed) of \(report.pairs.count) pairs failed")
+        guard !report.passed else { return }
+        let failed = report.pairs.filter(\.isFailure).count
+        guard failed > 0 else {
+            throw CommandFailure(message: (report.nothingCompared ?? "nothing compared") + " (--allow-empty lets it pass)")
         }
+        let unpaired = report.pairs.filter { $0.isFailure && !$0.wasCompared }.count
+        throw CommandFailure(
+            message: "\(failed) of \(report.pairs.count) pairs failed (\(report.comparedCount) compared"
+                + (unpaired > 0 ? ", \(unpaired) missing or extra: --allow-missing, --allow-extra" : "") + ")")
     }
 }

@@ -33,7 +33,7 @@ func makeDiffFolders(_ name: String) throws -> (root: URL, actual: URL, expected
 @Suite("diff and verify: folders, thresholds, JUnit and the HTML report")
 struct DiffReportTests {
     @Test(
-        "Folder diff matches by relative path; missing fails, extra is reported; JUnit validates; the report works in Chromium"
+        "Folder diff matches by relative path; missing and extra fail; JUnit validates; the report works in Chromium"
     )
     func folderDiffInBrowser() throws {
         let (root, actual, expected) = try makeDiffFolders("folder-diff")
@@ -41,7 +41,9 @@ struct DiffReportTests {
             ["diff", actual.path, expected.path, "--junit", "out/junit.xml", "--report", "out/report.html", "-q"],
             in: root)
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr == "Error: 2 of 4 pairs failed\n")
+        #expect(
+            result.stderr
+                == "Error: 3 of 4 pairs failed (2 compared, 2 missing or extra: --allow-missing, --allow-extra)\n")
         #expect(result.stdout.contains("FAILED sub/dark.png: pixelmatch pixels "))
         #expect(result.stdout.contains("MISSING gone.png: no actual image"))
         #expect(result.stdout.contains("EXTRA new.png: no expected image"))
@@ -50,16 +52,16 @@ struct DiffReportTests {
         let junit = root.appendingPathComponent("out/junit.xml")
         #expect(try xmllintErrors(junit) == nil)
         let xml = try String(contentsOf: junit, encoding: .utf8)
-        #expect(xml.contains("tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\""))
+        #expect(xml.contains("tests=\"4\" failures=\"3\" errors=\"0\" skipped=\"0\""))
         #expect(xml.contains("<testcase name=\"sub/dark.png\""))
         #expect(xml.contains("<failure message=\"pixelmatch pixels "))
-        #expect(xml.contains("type=\"missing\""))
+        #expect(xml.contains("type=\"missing\"") && xml.contains("type=\"extra\""))
 
         let report = root.appendingPathComponent("out/report.html")
         let html = try String(contentsOf: report, encoding: .utf8)
         #expect(!html.contains("http://") && !html.contains("https://"), "the page fetches nothing")
         let shot = root.appendingPathComponent("screenshot.png")
-        let facts = try runPython("check_report.py", [report.path, shot.path, "4", "2"])
+        let facts = try runPython("check_report.py", [report.path, shot.path, "4", "3"])
         #expect(facts.contains("\"consoleErrors\": 0"), "\(facts)")
         let screenshot = try PNGCodec.read(contentsOf: shot)
         #expect(screenshot.width >= 1000 && Set(screenshot.packed).count > 100, "a real page, not a blank one")
@@ -96,8 +98,56 @@ struct DiffReportTests {
         let (root, _, _) = try makeDiffFolders("config")
         try Data(json.utf8).write(to: root.appendingPathComponent("diff.json"))
         let result = try runCLI(["diff", "actual", "expected", "--config", "diff.json", "-q"], in: root)
-        #expect(result.status == 1, "only gone.png (missing) fails")
+        #expect(result.status == 1, "gone.png (missing) and new.png (extra) fail")
         #expect(result.stdout.contains("2 passed, 0 failed, 1 missing, 1 extra"), "\(result.stdout)")
+    }
+
+    @Test("Missing and extra images pass only when allowed; JUnit says the same")
+    func allowances() throws {
+        let (root, _, _) = try makeDiffFolders("allowances")
+        let dark = ["--max-diff-pixels", "off", "--min-ssim", "0.5", "--junit", "junit.xml"]
+        let strict = try runCLI(["diff", "actual", "expected", "-q"] + dark, in: root)
+        #expect(strict.status == 1 && strict.stderr.contains("2 of 4 pairs failed (2 compared"), "\(strict.stderr)")
+        let onlyMissing = try runCLI(["diff", "actual", "expected", "-q", "--allow-extra"] + dark, in: root)
+        #expect(onlyMissing.status == 1 && onlyMissing.stderr.contains("1 of 4 pairs failed"), "\(onlyMissing.stderr)")
+        let both = try runCLI(["diff", "actual", "expected", "-q", "--allow-extra", "--allow-missing"] + dark, in: root)
+        #expect(both.status == 0, "\(both.stderr)")
+        let xml = try String(contentsOf: root.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(xml.contains("tests=\"4\" failures=\"0\" errors=\"0\" skipped=\"2\""), "\(xml)")
+        #expect(try xmllintErrors(root.appendingPathComponent("junit.xml")) == nil)
+
+        try Data(#"{"allowExtra": true, "allowMissing": true, "thresholds": {"maxDiffPixels": null}}"#.utf8).write(
+            to: root.appendingPathComponent("allow.json"))
+        let configured = try runCLI(
+            ["diff", "actual", "expected", "-q", "--config", "allow.json", "--min-ssim", "0.5"], in: root)
+        #expect(configured.status == 0, "\(configured.stderr)")
+        try Data(#"{"allowExtra": 1}"#.utf8).write(to: root.appendingPathComponent("number.json"))
+        let number = try runCLI(["diff", "actual", "expected", "--config", "number.json"], in: root)
+        #expect(number.status == 1 && number.stderr.hasPrefix("Error: number.json: allowExtra: expected true or false"))
+    }
+
+    @Test("A diff that compared nothing fails and says so; a folder that does not exist is named")
+    func nothingCompared() throws {
+        let (root, actual, expected) = try makeDiffFolders("nothing-compared")
+        let empty = root.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let againstEmpty = try runCLI(
+            ["diff", expected.path, empty.path, "-q", "--allow-extra", "--junit", "junit.xml"], in: root)
+        #expect(againstEmpty.status == 1)
+        #expect(
+            againstEmpty.stderr
+                == "Error: compared no pair: the expected side holds no images (--allow-empty lets it pass)\n")
+        let xml = try String(contentsOf: root.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(xml.contains(#"<failure message="compared no pair: the expected side holds no images" type="empty"/>"#))
+        #expect(try xmllintErrors(root.appendingPathComponent("junit.xml")) == nil)
+        let emptyActual = try runCLI(["diff", empty.path, expected.path, "-q"], in: root)
+        #expect(emptyActual.status == 1 && emptyActual.stderr.contains("0 compared"), "\(emptyActual.stderr)")
+        let allowed = try runCLI(["diff", empty.path, empty.path, "-q", "--allow-empty"], in: root)
+        #expect(allowed.status == 0)
+
+        let typo = try runCLI(["diff", actual.path, root.appendingPathComponent("expectd").path], in: root)
+        #expect(typo.status == 1)
+        #expect(typo.stderr.hasPrefix("Error: \(root.path)/expectd: no such file or folder (the expected side)"))
     }
 
     @Test(
@@ -163,7 +213,7 @@ struct DiffReportTests {
             in: root)
         #expect(broken.status == 1)
         #expect(broken.stdout.contains("FAILED 00001-segmented: max error "))
-        #expect(broken.stderr == "Error: 3 of 3 pairs failed\n")
+        #expect(broken.stderr == "Error: 3 of 3 pairs failed (3 compared)\n")
         let xml = try String(contentsOf: root.appendingPathComponent("broken.xml"), encoding: .utf8)
         #expect(xml.contains("failures=\"3\"") && xml.contains("identical % "))
 
@@ -218,7 +268,7 @@ struct DiffReportTests {
         }
         let result = try runCLI(["diff", "a", "b", "-q"], in: root)
         #expect(result.status == 1)
-        #expect(result.stderr == "Error: found no PNG files under a or b\n")
+        #expect(result.stderr == "Error: compared no pair: the expected side holds no images (--allow-empty lets it pass)\n")
     }
 
     @Test("A named pipe where a folder holds a PNG fails its pair by name and is never opened")
