@@ -48,16 +48,19 @@ package enum FileAccess {
         }
     }
 
-    /// The bytes of the file at `url`, which may also be a pipe (`<(…)` in a shell). A folder, a
-    /// file that cannot be opened, or one over `limit` bytes fails with the reason.
+    /// The bytes of the regular file at `url`. Anything else (a folder, a named pipe, a device,
+    /// a socket) is refused before it is opened, since opening or reading it may wait forever; so
+    /// is a file that cannot be opened or one over `limit` bytes, each with the reason.
     package static func read(_ url: URL, limit: Int) throws(Problem) -> Data {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        if let notAFile = notAFile(url) { throw .failed(notAFile) }
+        // O_NONBLOCK: a regular file swapped for a pipe after the check still cannot make open wait.
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .failed(reason(errno)) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .failed(reason(errno)) }
-        if status.st_mode & S_IFMT == S_IFDIR { throw .failed(reason(EISDIR)) }
-        if status.st_mode & S_IFMT == S_IFREG && status.st_size > limit { throw .tooLarge(Int(status.st_size)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .failed("it is not a regular file") }
+        if status.st_size > limit { throw .tooLarge(Int(status.st_size)) }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while data.count <= limit {

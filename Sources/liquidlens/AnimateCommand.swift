@@ -161,7 +161,7 @@ struct AnimateCommand: Command {
                 baseDirectory: nil)
         }
         let url = URL(fileURLWithPath: scenePath)
-        let scene = try loadFile(scenePath, Scene.load(contentsOf:))
+        let scene = try loadFile(scenePath, expected: .scene, Scene.load(contentsOf:))
         guard scene.animation != nil || scene.glass.contains(where: { $0.highlight != nil }) else {
             throw CommandFailure(
                 message: "\(scenePath): the scene has no \"animation\" and no animated \"highlight\" to render")

@@ -140,12 +140,15 @@ extension ValueParser where Value == Double {
 }
 
 extension ValueParser where Value: CaseIterable & RawRepresentable, Value.RawValue == String {
-    /// One of the enum's raw values; the error lists them, or says `expectation` when given.
-    static func choice(expectation: String? = nil) -> Self {
+    /// One of the enum's raw values, or one of `aliases` (other names users type for a value);
+    /// the error lists the raw values, or says `expectation` when given.
+    static func choice(expectation: String? = nil, aliases: [String: Value] = [:]) -> Self {
         let names = Value.allCases.map(\.rawValue)
         return Self(
-            expectation: expectation ?? names.joined(separator: ", "), completions: names, describe: \.rawValue,
-            convert: Value.init(rawValue:))
+            expectation: expectation ?? names.joined(separator: ", "), completions: names, describe: \.rawValue
+        ) { text in
+            Value.typed(text, aliases: aliases)
+        }
     }
 
     /// One of the enum's raw values, refused as `Unknown <noun> 'x' (expected one of: …)`.
@@ -153,13 +156,26 @@ extension ValueParser where Value: CaseIterable & RawRepresentable, Value.RawVal
         let names = Value.allCases.map(\.rawValue)
         let expectation = "one of: \(names.joined(separator: ", "))"
         return Self(expectation: expectation, completions: names, describe: \.rawValue) { text throws(ValueError) in
-            guard let value = Value(rawValue: text) else {
+            guard let value = Value.typed(text) else {
                 throw .message(
                     "Unknown \(noun) '\(text)'\(NameSuggestion.clause(for: text, among: names)) (expected \(expectation))"
                 )
             }
             return value
         }
+    }
+}
+
+extension CaseIterable where Self: RawRepresentable, RawValue == String {
+    /// The case a user typed: its raw value or an alias, exactly or, where no two of those names
+    /// differ only by case, in any case (`GPU`, `Segmented`).
+    static func typed(_ text: String, aliases: [String: Self] = [:]) -> Self? {
+        var byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+        byName.merge(aliases) { value, _ in value }
+        if let exact = byName[text] { return exact }
+        let folded = Dictionary(grouping: byName) { $0.key.lowercased() }
+        guard let matches = folded[text.lowercased()], matches.count == 1 else { return nil }
+        return matches[0].value
     }
 }
 

@@ -50,7 +50,7 @@ struct BatchCommand: Command {
 
     func run() throws {
         let manifestURL = URL(fileURLWithPath: manifestPath)
-        let manifest = try loadFile(manifestPath, BatchManifest.load(contentsOf:))
+        let manifest = try loadFile(manifestPath, expected: .manifest, BatchManifest.load(contentsOf:))
         let outputURL = Console.outputURL(output.path ?? manifestURL.deletingPathExtension().lastPathComponent)
         let sink = try frameSink(outputURL)
         let slice = manifest.shard(shard.index, of: shard.count)

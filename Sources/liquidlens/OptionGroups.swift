@@ -2,7 +2,10 @@ import Foundation
 import LiquidLens
 
 extension Backend: ExpressibleByArgument {
-    static var argumentParser: ValueParser<Backend> { .choice(expectation: "auto, vulkan or cpu") }
+    /// `gpu` is Vulkan's other name: the one backend that runs on the GPU.
+    static var argumentParser: ValueParser<Backend> {
+        .choice(expectation: "auto, vulkan (gpu) or cpu", aliases: ["gpu": .vulkan])
+    }
 }
 
 extension MemoryPath: ExpressibleByArgument {
@@ -55,7 +58,7 @@ struct QualityOption: ParsableArguments {
 
 /// `--backend`: which backend renders.
 struct BackendOption: ParsableArguments {
-    @Option("backend", help: "auto, vulkan or cpu.") var choice: Backend = .automatic
+    @Option("backend", help: "auto, vulkan (or gpu) or cpu.") var choice: Backend = .automatic
 }
 
 /// `--while-compiling`: what renders a frame whose Vulkan pipelines are still compiling.

@@ -1,5 +1,6 @@
 import Foundation
 import LensIO
+import LensModel
 import LiquidLens
 
 extension BuiltInScene: ExpressibleByArgument {
@@ -8,9 +9,9 @@ extension BuiltInScene: ExpressibleByArgument {
         let named = ValueParser<BuiltInScene>.named("example")
         return ValueParser(expectation: named.expectation, completions: named.completions, describe: named.describe) {
             text throws(ValueError) in
-            if BuiltInAnimation(rawValue: text) != nil {
+            if let animation = BuiltInAnimation.typed(text) {
                 throw .message(
-                    "'\(text)' is an animated example; render its frames with: liquidlens animate --example \(text)")
+                    "'\(text)' is an animated example; render its frames with: liquidlens animate --example \(animation.rawValue)")
             }
             return try named.parse(text)
         }
@@ -68,7 +69,7 @@ struct RenderCommand: Command {
         if let scenePath {
             let url = URL(fileURLWithPath: scenePath)
             try hintAtExampleName(scenePath, verb: "render", command: Self.name)
-            scene = try loadFile(scenePath, Scene.load(contentsOf:))
+            scene = try loadFile(scenePath, expected: .scene, Scene.load(contentsOf:))
             if scene.animation != nil && !quiet.isOn {
                 printError(
                     "note: \(scenePath) is animated; this is its first frame (t = 0). liquidlens animate \(scenePath) renders every frame"
@@ -196,12 +197,37 @@ func hintAtExampleName(_ path: String, verb: String, command: String) throws {
     }
 }
 
-/// `load` applied to the file at `path`; a scene error is a failure that names the file.
-func loadFile<Loaded>(_ path: String, _ load: (URL) throws -> Loaded) throws -> Loaded {
+/// `load` applied to the file at `path`; a scene error is a failure that names the file. A
+/// file that holds the other kind of document than `expected` (a manifest given to `render`, a
+/// scene to `batch`) is named as such, with the command that takes it.
+func loadFile<Loaded>(_ path: String, expected: JSONDocument? = nil, _ load: (URL) throws -> Loaded) throws -> Loaded {
     do {
         return try load(URL(fileURLWithPath: path))
     } catch let error as SceneError {
+        if let expected, let found = JSONDocument.kind(of: URL(fileURLWithPath: path)), found != expected {
+            throw CommandFailure(
+                message: "\(path): this is a \(found.rawValue), not a \(expected.rawValue): liquidlens \(found.command) \(path)")
+        }
         throw CommandFailure(message: "\(path): \(error)")
+    }
+}
+
+/// The two JSON documents the commands read, told apart by their top-level keys.
+enum JSONDocument: String {
+    case scene
+    case manifest = "batch manifest"
+
+    /// The command that takes it.
+    var command: String { self == .scene ? "render" : "batch" }
+
+    /// What the file at `url` holds: a manifest when it has a manifest's own keys (`scene`,
+    /// `scenes`, `sweep`), which no scene has; a scene when it is another JSON object; nil when
+    /// it cannot be read or is no JSON object.
+    static func kind(of url: URL) -> JSONDocument? {
+        guard let data = try? FileAccess.read(url, limit: Limits.sceneFileBytes),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        return ["scene", "scenes", "sweep"].contains(where: { object[$0] != nil }) ? .manifest : .scene
     }
 }
 

@@ -27,7 +27,7 @@ struct VerifyCommand: Command {
 
     func run() throws {
         let junit = reports.junitURL
-        let manifest = try loadFile(manifestPath, BatchManifest.load(contentsOf:))
+        let manifest = try loadFile(manifestPath, expected: .manifest, BatchManifest.load(contentsOf:))
         let configuration = try thresholds.configuration(defaults: DiffConfiguration(thresholds: .parity))
         let gpu = try makeRenderer(.vulkan, device.vulkanOptions, whileCompiling: .wait)
         let cpu = try LensRenderer(backend: .cpu)

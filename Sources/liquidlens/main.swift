@@ -56,8 +56,9 @@ enum LiquidLensTool {
         }
     }
 
+    /// The subcommand `name` names, in any case (no two differ only by case).
     private static func command(named name: String) -> (any Command.Type)? {
-        commands.first { $0.name == name }
+        commands.first { $0.name == name } ?? commands.first { $0.name.lowercased() == name.lowercased() }
     }
 
     private static func execute(_ command: any Command.Type, _ arguments: [String]) -> Int32 {

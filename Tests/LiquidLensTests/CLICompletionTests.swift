@@ -167,7 +167,7 @@ struct CLICompletionTests {
         #expect(
             result.stderr
                 == """
-                Error: Invalid value 'metal' for '--backend <backend>' (expected auto, vulkan or cpu)
+                Error: Invalid value 'metal' for '--backend <backend>' (expected auto, vulkan (gpu) or cpu)
                 Usage: liquidlens presets [--sheet <file.png>] [--backend <backend>] [--device <device>] [--memory <path>] [-q]
                   See 'liquidlens presets --help' for more information.
 

@@ -75,7 +75,7 @@ struct CLITests {
     func renderHelp() throws {
         let result = try runCLI(["render", "--help"])
         #expect(result.stdout.contains("ARGUMENTS:\n  <scene>"))
-        #expect(result.stdout.contains("--backend <backend>     auto, vulkan or cpu. (default: auto)"))
+        #expect(result.stdout.contains("--backend <backend>     auto, vulkan (or gpu) or cpu. (default: auto)"))
         #expect(result.stdout.contains("-o, --output <output>"))
     }
 
@@ -288,12 +288,12 @@ struct CLITests {
         #expect(digitInName.stderr.contains("no Vulkan device matches \"1\""), "\(digitInName.stderr)")
     }
 
-    @Test("diff of a missing file fails with exit 1")
+    @Test("diff of a missing file fails with exit 1, naming the side")
     func diffMissing() throws {
         let result = try runCLI(["diff", "/nonexistent/a.png", "/nonexistent/b.png"])
         #expect(result.status == 1)
         #expect(
-            result.stderr.contains("Error: cannot read image /nonexistent/a.png: no such file"),
+            result.stderr == "Error: /nonexistent/a.png: no such file or folder (the actual side)\n",
             "stderr: \(result.stderr)")
     }
 }

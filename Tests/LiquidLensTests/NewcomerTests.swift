@@ -128,4 +128,77 @@ struct NewcomerTests {
         let help = try runCLI(["batch", "--help"])
         #expect(help.stdout.contains("00001-a.png") && !help.stdout.contains("(0001-a.png"), "\(help.stdout)")
     }
+
+    @Test(
+        "Names users type: gpu is Vulkan, and names match in any case where none differ only by case",
+        arguments: [
+            ["render", "--example", "probe-black", "--backend", "gpu"],
+            ["render", "--example", "probe-black", "--backend", "GPU"],
+            ["render", "--example", "Probe-Black", "--backend", "Vulkan"],
+            ["Render", "--example", "probe-black", "--backend", "CPU", "--format", "PNG"],
+        ])
+    func namesInAnyCase(_ arguments: [String]) throws {
+        let folder = try temporaryFolder("newcomer-case")
+        let result = try runCLI(arguments + ["-o", "out.png"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        let backend = arguments[arguments.firstIndex(of: "--backend")! + 1].lowercased()
+        #expect(result.stdout.contains(backend == "cpu" ? "cpu reference" : "vulkan, llvmpipe"), "\(result.stdout)")
+    }
+
+    @Test("A manifest given to render or animate, or a scene to batch or verify, names the command that takes it")
+    func documentGivenToTheOtherCommand() throws {
+        let folder = try temporaryFolder("newcomer-documents")
+        _ = try writeSweepManifest(folder, steps: 2)
+        try Data(#"{"canvas": {"width": 40, "height": 30}}"#.utf8).write(to: folder.appendingPathComponent("scene.json"))
+        for command in ["render", "animate"] {
+            let result = try runCLI([command, "sweep.json"], in: folder)
+            #expect(result.status == 1)
+            #expect(
+                result.stderr == "Error: sweep.json: this is a batch manifest, not a scene: liquidlens batch sweep.json\n",
+                "\(result.stderr)")
+        }
+        for command in ["batch", "verify"] {
+            let result = try runCLI([command, "scene.json"], in: folder)
+            #expect(result.status == 1)
+            #expect(
+                result.stderr == "Error: scene.json: this is a scene, not a batch manifest: liquidlens render scene.json\n",
+                "\(result.stderr)")
+        }
+    }
+
+    @Test(
+        "Nothing the tool reads can hang it: a pipe, a device or a folder where a file is read is a one-line error",
+        arguments: [
+            (["render", "NODE"], "NODE: cannot read scene file"),
+            (["animate", "NODE"], "NODE: cannot read scene file"),
+            (["batch", "NODE"], "NODE: cannot read manifest file"),
+            (["verify", "NODE"], "NODE: cannot read manifest file"),
+            (["theme", "NODE"], "cannot read scene file"),
+            (["render", "--example", "probe-grid", "--backdrop", "NODE", "-o", "x.png"], "cannot read image"),
+            (["diff", "NODE", "NODE"], "cannot read image"),
+            (["diff", ".", ".", "--config", "NODE"], "cannot read config file"),
+            (["bench", "--compare", "NODE"], "NODE"),
+        ])
+    func nonFilesAreRefused(_ arguments: [String], _ message: String) throws {
+        let folder = try temporaryFolder("newcomer-nodes")
+        let fifo = folder.appendingPathComponent("fifo.json")
+        #expect(mkfifo(fifo.path, 0o644) == 0)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("folder.json"), withIntermediateDirectories: true)
+        for (node, reason) in [
+            (fifo.path, "it is a named pipe, not a file"), ("/dev/zero", "it is a device, not a file"),
+            (folder.appendingPathComponent("folder.json").path, "it is a folder, not a file"),
+        ] where !(arguments.first == "diff" && reason.contains("folder")) {
+            // `timeout` ends a run that opened the node and waits on it forever (exit 124).
+            let result = try runProcess(
+                URL(fileURLWithPath: "/usr/bin/timeout"),
+                ["20", cliBinary().path] + arguments.map { $0 == "NODE" ? node : $0 }, in: folder)
+            #expect(result.status == 1, "\(arguments) on \(node): exit \(result.status), \(result.stderr)")
+            let expected = message.replacingOccurrences(of: "NODE", with: node)
+            #expect(
+                result.stderr.hasPrefix("Error: ") && result.stderr.contains(expected) && result.stderr.contains(reason)
+                    && result.stderr.split(separator: "\n").count == 1,
+                "\(arguments) on \(node): \(result.stderr)")
+        }
+    }
 }

@@ -148,7 +148,7 @@ struct OutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == before, "nothing left")
     }
 
-    @Test("A reader that goes away is a clear error with exit 1")
+    @Test("A reader that goes away is a clear error with exit 141, as SIGPIPE ends a tool")
     func brokenPipe() throws {
         let process = Process()
         process.executableURL = cliBinary()
@@ -162,7 +162,7 @@ struct OutputTests {
         try output.fileHandleForReading.close()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        #expect(process.terminationStatus == 141)
         #expect(stderr == "Error: cannot write standard output: broken pipe (the reader went away)\n", "\(stderr)")
     }
 
