@@ -52,23 +52,27 @@ public final class AnimationWriter {
 
     /// What to do with frames a folder already holds.
     public enum Existing: Sendable {
-        /// Stop with an error that says how to go on.
-        case refuse
+        /// Write every frame over the one of its name, as `batch` does; the folder's other frames
+        /// stay (``otherFrames`` lists them).
+        case overwrite
         /// Keep complete frames and render only the missing ones.
         case resume
-        /// Delete them and render everything.
+        /// Delete them all first and render everything.
         case replace
     }
 
     /// Frames already complete in the folder (resume), by index.
     public private(set) var completeFrames: Set<Int> = []
+    /// Frame files the folder holds that this run does not write (an earlier, longer run's, or
+    /// another format's), sorted; left as they are unless ``Existing/replace``.
+    public private(set) var otherFrames: [String] = []
 
     /// A writer of `frameCount` frames at `fps` to `output` in `format` (default: the one the
     /// path's extension names); for a folder, `existing` says what becomes of frames already there
-    /// (default: refuse, with an error), and each frame is a `frameFormat` file (JPEG and WebP at
+    /// (default: overwrite those this run writes), and each frame is a `frameFormat` file (JPEG and WebP at
     /// `quality`).
     public init(
-        output: URL, fps: Double, frameCount: Int, existing: Existing = .refuse, format: AnimationFormat? = nil,
+        output: URL, fps: Double, frameCount: Int, existing: Existing = .overwrite, format: AnimationFormat? = nil,
         frameFormat: ImageFormat = .png, quality: Int = ImageFormat.defaultQuality
     ) throws {
         self.format = try format ?? AnimationFormat(path: output.path)
@@ -110,11 +114,10 @@ public final class AnimationWriter {
             break
         }
         let files = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        let ownNames = Set((0..<frameCount).map { Self.frameName($0, count: frameCount, format: frameFormat) })
         // Temporary files of a killed run are never complete frames; those of a run still going
         // (a second animate into this folder) are left to it.
-        TemporaryFile.removeLeftovers(
-            in: output,
-            ownNames: Set((0..<frameCount).map { Self.frameName($0, count: frameCount, format: frameFormat) }))
+        TemporaryFile.removeLeftovers(in: output, ownNames: ownNames)
         // Frames of any image format count, so a folder never ends up with two formats mixed.
         let frames = files.filter { name in
             name.hasPrefix("frame-") && ImageFormat(fileExtension: URL(fileURLWithPath: name).pathExtension) != nil
@@ -128,11 +131,8 @@ public final class AnimationWriter {
             )
         }
         switch existing {
-        case .refuse:
-            throw ImageFileError(
-                description:
-                    "\(output.path) already holds \(frames.count) frames; add --resume to keep the complete ones or --force to replace them"
-            )
+        case .overwrite:
+            otherFrames = frames.filter { !ownNames.contains($0) }.sorted()
         case .replace:
             for frame in frames { try? FileManager.default.removeItem(at: output.appendingPathComponent(frame)) }
         case .resume:

@@ -48,7 +48,12 @@ struct AnimateCommand: Command {
     var compile = CompileOption()
     var progress = ProgressOption()
     @Flag("resume", help: "Keep complete frames in the output folder; render the rest.") var resume: Bool
-    @Flag("force", help: "Replace frames the output folder already holds.") var force: Bool
+    @Flag(
+        "force",
+        help:
+            "Remove every frame the output folder holds first (by default each frame written replaces the one of its name and the others stay)."
+    )
+    var force: Bool
     @Option(
         "fallback", valueName: "backend", help: "cpu: if the Vulkan device fails mid-run, go on on the CPU reference.",
         parser: .choice())
@@ -97,10 +102,15 @@ struct AnimateCommand: Command {
             backend.choice, device.vulkanOptions,
             job: RenderJob(frames: frameCount, scene: firstFrame, scale: scale.pixelsPerPoint),
             whileCompiling: compile.policy, quiet: progress.style == .none)
-        let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .refuse
+        let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .overwrite
         let writer = try AnimationWriter(
             output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: chosenFormat,
             frameFormat: frameFormat ?? .png, quality: quality.value)
+        if let first = writer.otherFrames.first, progress.style != .none {
+            printError(
+                "note: \(Console.name(outputURL)) also holds \(writer.otherFrames.count) frame(s) this run does not write (\(first)\(writer.otherFrames.count > 1 ? " …" : "")); --force removes them first"
+            )
+        }
         let progress = Progress(total: frameCount, style: self.progress.style)
         Interruption.watch()
         for index in 0..<frameCount {

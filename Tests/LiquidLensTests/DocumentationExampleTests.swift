@@ -70,9 +70,10 @@ struct DocumentationExampleTests {
     }
 
     /// Runs each `sh` block of the document through `/bin/sh -e`, in order, in one scratch copy
-    /// of Tests/Samples with the tool on `PATH`; each must exit 0 and leave the outputs it names.
+    /// of Tests/Samples with the tool on `PATH`, then all of them again in the same folder (a
+    /// reader who tries the examples twice); each must exit 0 and leave the outputs it names.
     @Test(
-        "Every sh example of the README and the articles runs as printed and makes what it names",
+        "Every sh example of the README and the articles runs as printed, twice in one folder, and makes what it names",
         arguments: Documentation.runnable)
     func shellExamples(_ document: String) throws {
         let blocks = Documentation.shellExamples(in: document)
@@ -83,12 +84,13 @@ struct DocumentationExampleTests {
         }
         let tools = cliBinary().deletingLastPathComponent().path
         let path = tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        for block in blocks {
+        for (round, block) in (blocks + blocks).enumerated() {
+            let run = round < blocks.count ? "first run" : "second run"
             let result = try runProcess(
                 URL(fileURLWithPath: "/bin/sh"), ["-e", "-c", block.code], environment: ["PATH": path], in: scratch)
             #expect(
                 result.status == 0,
-                "\(document) \(block.heading): exit \(result.status)\n\(block.code)\nstderr: \(result.stderr)")
+                "\(document) \(block.heading), \(run): exit \(result.status)\n\(block.code)\nstderr: \(result.stderr)")
             for line in block.code.split(separator: "\n") {
                 for output in Documentation.namedOutputs(String(line)) {
                     #expect(

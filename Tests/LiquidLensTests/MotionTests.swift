@@ -254,7 +254,7 @@ struct AnimationOutputTests {
     }
 
     @Test(
-        "A folder that already holds frames is refused unless --resume keeps the complete ones or --force replaces them"
+        "A folder that already holds frames is written over as batch writes it; --resume keeps complete frames, --force removes the rest"
     )
     func existingFrames() throws {
         let folder = try temporaryFolder("animate-existing")
@@ -262,12 +262,16 @@ struct AnimationOutputTests {
             "animate", "--example", "merge", "--fps", "5", "--scale", "1", "--backend", "cpu", "-q", "-o", "frames",
         ]
         #expect(try runCLI(base, in: folder).status == 0)
-        let refused = try runCLI(base, in: folder)
-        #expect(refused.status == 1)
-        #expect(
-            refused.stderr.contains(
-                "already holds 15 frames; add --resume to keep the complete ones or --force to replace them"))
         let frames = folder.appendingPathComponent("frames")
+        let first = try Data(contentsOf: frames.appendingPathComponent("frame-0001.png"))
+        #expect(try runCLI(base, in: folder).status == 0, "a second run writes over the first")
+        #expect(try Data(contentsOf: frames.appendingPathComponent("frame-0001.png")) == first)
+        let shorter = try runCLI(
+            Array(base.dropLast(3)) + ["--duration", "1", "-o", "frames"], in: folder)
+        #expect(shorter.status == 0)
+        #expect(
+            shorter.stderr.contains("also holds 10 frame(s) this run does not write (frame-0006.png …); --force removes them first"),
+            "\(shorter.stderr)")
         let kept = frames.appendingPathComponent("frame-0001.png")
         let before = try FileManager.default.attributesOfItem(atPath: kept.path)[.modificationDate] as? Date
         try FileManager.default.removeItem(at: frames.appendingPathComponent("frame-0007.png"))
