@@ -22,10 +22,18 @@ for module in "${modules[@]}"; do
     only="$(mktemp -d)"
     cp "$graphs/$module".symbols.json "$graphs/$module"@*.symbols.json "$only"/ 2>/dev/null || true
     catalog=()
-    [[ -d "Sources/$module/$module.docc" ]] && catalog=("Sources/$module/$module.docc")
+    copy="$(mktemp -d)"
+    if [[ -d "Sources/$module/$module.docc" ]]; then
+        # The articles link as plain Markdown, to read on a repository page; docc gets a copy whose
+        # links are doc: links and whose images are bare names, so it checks each one (the copy
+        # keeps every line where it was, so docc's file:line messages hold for the sources).
+        cp -R "Sources/$module/$module.docc" "$copy/"
+        python3 Tests/Docs/docc-links.py "$copy/$module.docc"
+        catalog=("$copy/$module.docc")
+    fi
     docc convert "${catalog[@]}" --additional-symbol-graph-dir "$only" --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.liquidlens.$module" --output-path "$out/$module.doccarchive" \
         --warnings-as-errors --analyze
-    rm -rf "$only"
+    rm -rf "$only" "$copy"
 done
 echo "documentation: $out/{$(IFS=,; echo "${modules[*]}")}.doccarchive"
