@@ -20,7 +20,9 @@ struct BenchCommand: Command {
         libpng at zlib level 1, and as QOI, JPEG and WebP (quality 90), taking turns (median of 7,
         MB/s, bytes). Then, per backend: setup (instance, device, pipelines), the first
         frame, every frame of a render-only batch (frames resolved beforehand; median and p90
-        of the time between finished frames), GPU stage times from timestamp queries, and an
+        of the time between finished frames once every pipeline is compiled; frames over the
+        whole batch with compiles and stand-ins included; a few frames rendered alone, one call
+        each), GPU stage times from timestamp queries, and an
         end-to-end batch (resolve, render, fast PNG encoding on the other cores, write; again
         for each format --formats names).
         With --backend both each workload's Vulkan/CPU ratio is printed; --rounds n repeats the
@@ -35,7 +37,7 @@ struct BenchCommand: Command {
     var device = DeviceOption()
     @Option(
         "frames", valueName: "n", help: "Frames per workload (default: lens-heavy 60, screen 120, thumbnails 256).",
-        parser: .integer(in: 2...10_000))
+        parser: .integer(in: 1...10_000))
     var frames: Int?
     var framesInFlight = FramesInFlightOption()
     @Option(
@@ -322,9 +324,22 @@ struct BenchCommand: Command {
         let firstFrameMs = clock.lap()
         let standInsBefore = renderer.standInFrames
 
-        let (intervals, stages) = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
-        let renderOnlyFPS = Double(frames) / (intervals.reduce(0, +) / 1000)
+        // The whole batch as a user meets it: compile waits and stand-in frames included.
+        let wholeBatch = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
+        let renderOnlyFPS = Double(frames) / (wholeBatch.intervals.reduce(0, +) / 1000)
         let standInFrames = renderer.standInFrames - standInsBefore
+        // The steady cost: the same batch again once every pipeline is compiled, so no interval
+        // holds a compile wait or a stand-in frame rendered at submission (which made a frame
+        // that finished right after it look free).
+        try renderer.waitForPipelines()
+        if backend == .vulkan {
+            // Every frame slot of the ring renders on the device once, so none starts cold.
+            _ = try BenchClock.timeBatch(renderer, Array(parameters.prefix(inFlight)), inFlight: inFlight)
+        }
+        let (steadyIntervals, stages) =
+            backend == .cpu ? wholeBatch : try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
+        let intervals = BenchClock.perFrame(steadyIntervals, inFlight: backend == .vulkan ? inFlight : 1)
+        let frameAloneMs = try BenchClock.timeAlone(renderer, parameters)
 
         /// Frames/s of the whole batch: resolve, render, encode as `format` on the other cores, write.
         func endToEnd(_ format: ImageFormat) throws -> Double {
@@ -358,7 +373,8 @@ struct BenchCommand: Command {
             frames: frames, framesInFlight: backend == .vulkan ? inFlight : 1, setupMs: setupMs,
             resolveMs: BenchClock.percentile(resolveTimes, 0.5),
             firstFrameMs: firstFrameMs,
-            frameMs: .init(median: median, p90: BenchClock.percentile(intervals, 0.9)), framesPerSecond: 1000 / median,
+            frameMs: .init(median: median, p90: BenchClock.percentile(intervals, 0.9)), frameAloneMs: frameAloneMs,
+            framesPerSecond: 1000 / median,
             batchFramesPerSecond: renderOnlyFPS, standInFrames: standInFrames,
             megapixelsPerSecond: Double(width * height) / 1e6 * 1000 / median,
             gpuStagesMs: stages.isEmpty
@@ -381,7 +397,8 @@ struct BenchCommand: Command {
                 + "\(result.framesInFlight) in flight")
         Console.say(
             "    setup \(f(result.setupMs)) ms, resolve \(f(result.resolveMs)) ms (median), first frame \(f(result.firstFrameMs)) ms, per frame median \(f(result.frameMs.median)) ms "
-                + "(p90 \(f(result.frameMs.p90))) = \(f(result.framesPerSecond)) frames/s, \(f(result.megapixelsPerSecond)) MP/s"
+                + "(p90 \(f(result.frameMs.p90))) = \(f(result.framesPerSecond)) frames/s, \(f(result.megapixelsPerSecond)) MP/s; "
+                + "a frame alone \(f(result.frameAloneMs ?? 0)) ms"
         )
         Console.say(
             "    whole batch \(f(result.batchFramesPerSecond ?? 0)) frames/s (compiles included)"
@@ -431,6 +448,31 @@ final class BenchClock {
             if let times = renderer.lastStageTimes { stages.append(times) }
         }
         return (intervals, stages)
+    }
+
+    /// Per-frame times from the times between finished frames of a batch with `inFlight` frames
+    /// submitted at once: without the first `inFlight − 1` intervals (the ring filling: the first
+    /// delivery also waits out the frames behind it) and the last `inFlight − 1` (draining: those
+    /// frames were already done), which hold one frame's work too many and too few. Where fewer
+    /// than three intervals remain, each frame's share of the whole batch stands for every frame.
+    static func perFrame(_ intervals: [Double], inFlight: Int) -> [Double] {
+        let edge = max(0, inFlight - 1)
+        let steady = Array(intervals.dropFirst(edge).dropLast(edge))
+        guard steady.count < 3 else { return steady }
+        return Array(repeating: intervals.reduce(0, +) / Double(max(1, intervals.count)), count: intervals.count)
+    }
+
+    /// The median time of up to three frames of `parameters` (its middle ones), each rendered
+    /// alone in its own call: a frame's cost with nothing overlapping it.
+    static func timeAlone(_ renderer: LensRenderer, _ parameters: [FrameParameters]) throws -> Double {
+        let chosen = parameters.count <= 3 ? Array(parameters) : Array(parameters[(parameters.count / 2 - 1)...].prefix(3))
+        let clock = BenchClock()
+        let times = try chosen.map { frame in
+            clock.lap()
+            _ = try renderer.render(frame)
+            return clock.lap()
+        }
+        return percentile(times, 0.5)
     }
 
     /// The value at fraction `q` of the sorted values (nearest rank).

@@ -83,7 +83,12 @@ struct BenchReport: Codable {
         /// Median time to resolve one frame (scene to parameters) with a warm resolve cache.
         var resolveMs: Double
         var firstFrameMs: Double
+        /// The time between finished frames of the render-only batch once every pipeline is
+        /// compiled (the steady per-frame cost).
         var frameMs: Distribution
+        /// The median of a few frames rendered alone, one call each, after the batch: what the
+        /// per-frame times are checked against (absent in reports from before it was measured).
+        var frameAloneMs: Double?
         var framesPerSecond: Double
         /// Frames over the whole render-only batch's time, compile stalls included (absent in
         /// reports from before it was measured).
@@ -201,6 +206,7 @@ struct BenchReport: Codable {
                     "required": ["median", "p90"],
                     "properties": { "median": { "type": "number", "minimum": 0 }, "p90": { "type": "number", "minimum": 0 } }
                   },
+                  "frameAloneMs": { "type": "number", "minimum": 0, "description": "median of a few frames rendered alone, one call each, after the batch" },
                   "framesPerSecond": { "type": "number", "minimum": 0, "description": "1000 / median frame" },
                   "batchFramesPerSecond": { "type": "number", "minimum": 0, "description": "frames / whole render-only batch, compiles included" },
                   "standInFrames": { "type": "integer", "minimum": 0, "description": "frames the CPU reference rendered while Vulkan pipelines compiled (--while-compiling cpu)" },

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@Suite("bench prints only what it measured", .serialized)
+struct BenchHonestyTests {
+    /// A frame count too small for a distribution (ring filling and draining, compile waits,
+    /// stand-in frames rendered at submission) once reported the time between two frames that
+    /// finished together: 1.5 ms for a 30 ms frame.
+    @Test("For every frame count from 1 to 8, the per-frame time is within 1.5× of a frame rendered alone")
+    func perFrameMatchesAFrameAlone() throws {
+        let folder = try temporaryFolder("bench-honesty")
+        for frames in 1...8 {
+            let result = try runCLI(
+                [
+                    "bench", "--workload", "lens-heavy", "--frames", String(frames), "--backend", "vulkan", "--json",
+                    "report.json",
+                ], in: folder)
+            try #require(result.status == 0, "\(result.stderr)")
+            let report = try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
+            let measured = try #require((report?["results"] as? [[String: Any]])?.first)
+            let perFrame = try #require((measured["frameMs"] as? [String: Any])?["median"] as? Double)
+            let alone = try #require(measured["frameAloneMs"] as? Double)
+            #expect(
+                perFrame <= alone * 1.5 && perFrame >= alone / 1.5,
+                "\(frames) frames: per frame \(perFrame) ms, a frame alone \(alone) ms")
+        }
+    }
+
+    @Test("A sweep point of two frames times the second frame, not the gap after the first")
+    func sweepOfTwoFrames() throws {
+        let folder = try temporaryFolder("bench-sweep-honesty")
+        let result = try runCLI(
+            [
+                "bench", "--workload", "lens-heavy", "--frames", "2", "--backend", "vulkan", "--sweeps", "resolution",
+                "--sweep-frames", "2", "--json", "report.json",
+            ], in: folder)
+        try #require(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
+        let measured = try #require((report?["results"] as? [[String: Any]])?.first)
+        let alone = try #require(measured["frameAloneMs"] as? Double)
+        let sweep = try #require((report?["sweeps"] as? [[String: Any]])?.first)
+        let points = try #require(sweep["points"] as? [[String: Any]])
+        let fullHD = try #require(points.first { $0["label"] as? String == "1920×1080" })
+        let steady = try #require(fullHD["frameMs"] as? Double)
+        // The sweep's second frame moves the lens across the frame, so it redoes more than the
+        // batch's frames; it can cost more than a frame alone, never a fraction of it.
+        #expect(steady >= alone / 1.5, "sweep 1920×1080: \(steady) ms, a frame alone \(alone) ms")
+    }
+}
