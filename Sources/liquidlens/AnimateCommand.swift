@@ -39,7 +39,9 @@ struct AnimateCommand: Command {
     @Option("fps", help: "Frames per second, 1…240.", parser: .number(in: 1...240)) var fps = 30.0
     @Option(
         "duration", valueName: "seconds", help: "Length (default: the animation's).",
-        parser: .number(expectation: "0…600") { $0 > 0 && $0 <= 600 })
+        parser: .number(expectation: "seconds, more than 0 (a clip has at least one frame) and at most 600") {
+            $0 > 0 && $0 <= 600
+        })
     var duration: Double?
     var backend = BackendOption()
     var scale = ScaleOption()
@@ -156,7 +158,8 @@ struct AnimateCommand: Command {
         }
         try writer.finish()
         progress.finish()
-        if self.progress.style != .none { noteStandIn(renderer) }
+        guard self.progress.style != .none else { return }
+        noteStandIn(renderer)
         Console.say(
             "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
         )

@@ -79,12 +79,14 @@ struct BenchCommand: Command {
         parser: .number(expectation: "a percentage in 0…100") { (0...100).contains($0) })
     var maxSlowdown = 10.0
     @Flag("print-schema", help: "Print the JSON schema of the report.") var printSchema: Bool
+    var quiet = QuietOption()
 
     func run() throws {
         if printSchema {
             try StandardStreams.writeProduct(BenchReport.schema + "\n")
             return
         }
+        Console.isQuiet = quiet.isOn
         let backends: [Backend] =
             switch backendChoice {
             case .vulkan: [.vulkan]

@@ -7,6 +7,8 @@ import LiquidLens
 /// streams there, and then stderr, so those lines never mix with the data.
 enum Console {
     nonisolated(unsafe) private static var standardOutputCarriesData = false
+    /// `-q` of a command whose every line is a report line (`bench`): ``say(_:)`` prints nothing.
+    nonisolated(unsafe) static var isQuiet = false
 
     /// The file an output argument names, with `-` for standard output. Call it before the first
     /// ``say(_:)``: an output that is this process's stdout moves the report lines to stderr.
@@ -76,6 +78,7 @@ enum Console {
 
     /// Prints a report line on stdout, or on stderr when an output streams to stdout.
     static func say(_ line: String) {
+        if isQuiet { return }
         if standardOutputCarriesData {
             printError(line)
         } else {

@@ -10,11 +10,25 @@ enum CommandEnvironment {
     static let variables = ProcessInfo.processInfo.environment
 
     /// `LIQUIDLENS_MAX_PIXELS`: a lower pixel budget for a frame, checked before anything is
-    /// allocated; the library's largest frame when unset or not a positive number.
+    /// allocated; the library's largest frame when unset (``check()`` refuses other values).
     static let pixelBudget: Int =
         variables["LIQUIDLENS_MAX_PIXELS"].flatMap { Int($0) }.flatMap {
             $0 > 0 ? min($0, Limits.maxPixels) : nil
         } ?? Limits.maxPixels
+
+    /// Refuses a variable set to a value it cannot read, naming it: a typo in a budget or a
+    /// switch must not quietly fall back to the default.
+    static func check() throws {
+        if let text = variables["LIQUIDLENS_MAX_PIXELS"], !text.isEmpty, (Int(text) ?? 0) < 1 {
+            throw CommandFailure(
+                message:
+                    "LIQUIDLENS_MAX_PIXELS=\(text): expected a whole number of pixels, 1 or more (frames larger than \(Limits.maxPixels) are refused whatever it says); unset it for the default"
+            )
+        }
+        if let text = variables["LIQUIDLENS_VALIDATION"], !["", "0", "1"].contains(text) {
+            throw CommandFailure(message: "LIQUIDLENS_VALIDATION=\(text): expected 1 (on) or 0 (off)")
+        }
+    }
 
     /// The `LIQUIDLENS_INJECT_*` faults, for the tests of failure paths.
     static let faults = FaultInjection(environment: variables)

@@ -71,12 +71,13 @@ struct CompileOption: ParsableArguments {
     var policy: WhileCompiling?
 }
 
-/// A renderer on `backend` for `job`. With `.automatic` it says on stderr (unless `quiet`) which
-/// backend it took and why, or that Vulkan is unavailable; a Vulkan setup failure with
-/// `.vulkan` is a command failure (exit 1).
+/// A renderer on `backend` for `job`. With `.automatic` it says on stderr (unless `quiet`) that
+/// Vulkan is unavailable, or (unless `announceChoice` is false: the caller says it once the frame
+/// is drawn, ``announceAutomaticChoice(_:)``) which backend it took and why; a Vulkan setup
+/// failure with `.vulkan` is a command failure (exit 1).
 func makeRenderer(
     _ backend: Backend, _ options: VulkanOptions = VulkanOptions(), job: RenderJob? = nil,
-    whileCompiling: WhileCompiling? = nil, quiet: Bool = false
+    whileCompiling: WhileCompiling? = nil, quiet: Bool = false, announceChoice: Bool = true
 ) throws -> LensRenderer {
     let renderer: LensRenderer
     do {
@@ -87,11 +88,24 @@ func makeRenderer(
     if !quiet {
         if let reason = renderer.fallbackReason {
             printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
-        } else if let choice = renderer.automaticChoice {
+        } else if announceChoice, let choice = renderer.automaticChoice {
             printError("liquidlens: backend \(choice.backend.rawValue) (auto: \(choice.reason))")
         }
     }
     return renderer
+}
+
+/// Says on stderr which backend `--backend auto` chose and why, naming the CPU reference where it
+/// drew the frames while the chosen Vulkan backend's pipelines compiled.
+func announceAutomaticChoice(_ renderer: LensRenderer) {
+    guard let choice = renderer.automaticChoice else { return }
+    if choice.backend == .vulkan && renderer.standInFrames > 0 {
+        printError(
+            "liquidlens: backend cpu drew it, while the Vulkan pipelines compiled (auto chose vulkan: \(choice.reason); --while-compiling wait keeps it on the GPU)"
+        )
+    } else {
+        printError("liquidlens: backend \(choice.backend.rawValue) (auto: \(choice.reason))")
+    }
 }
 
 /// Says on stderr how many frames the CPU reference rendered while the GPU pipelines compiled.

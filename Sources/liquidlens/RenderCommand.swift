@@ -48,8 +48,11 @@ struct RenderCommand: Command {
     var compile = CompileOption()
     @Flag("timing", help: "Print setup, first-frame and per-frame times.") var timing: Bool
     @Option(
-        "frames", valueName: "n", help: "Frames timed after the first with --timing.", parser: .integer(in: 1...10_000))
-    var frames = 10
+        "frames", valueName: "n", help: "Frames timed after the first with --timing (default: 10).",
+        parser: .integer(in: 1...10_000))
+    var frames: Int?
+    @Option("png-compression", valueName: "level", help: "fast, default or best (a PNG output).")
+    var compression: PNGCompression?
     var validation = ValidationOption()
     var quiet = QuietOption()
 
@@ -79,18 +82,24 @@ struct RenderCommand: Command {
             defaultOutput = url.deletingPathExtension().lastPathComponent
         } else {
             let example = example ?? .segmented
-            if let appearance {
-                scene = example.scene(appearance: appearance, contentSize: contentSize)
-            } else {
-                scene =
-                    example == .controls
-                    ? GlassControlsPanel.gallery(contentSize: contentSize) : example.scene(contentSize: contentSize)
-            }
+            scene = exampleScene(example, contentSize: contentSize)
             baseDirectory = nil
             defaultOutput = example.rawValue
+            if contentSize != .large && !quiet.isOn && sameScenes(scene, exampleScene(example, contentSize: .large)) {
+                printError(
+                    "note: --content-size \(contentSize.rawValue) changes nothing in \(example.rawValue): it has no text that follows Dynamic Type"
+                )
+            }
+        }
+        if frames != nil && !timing && !quiet.isOn {
+            printError("note: --frames counts the frames --timing times; without --timing it changes nothing")
         }
         let (outputURL, format) = try Console.imageOutputURL(
             output.path, defaultStem: defaultOutput, format: imageFormat.format)
+        if let compression, format != .png, !quiet.isOn {
+            printError(
+                "note: --png-compression \(compression.rawValue) changes nothing: the output is \(format.rawValue), not PNG")
+        }
         scene = try backdrop.apply(to: scene, scale: scale.pixelsPerPoint)
 
         var vulkanOptions = try device.vulkanOptions
@@ -114,8 +123,10 @@ struct RenderCommand: Command {
         let renderer = try makeRenderer(
             backend.choice, vulkanOptions,
             job: measuresGPU
-                ? nil : RenderJob(frames: timing ? 1 + frames : 1, width: parameters.width, height: parameters.height),
-            whileCompiling: measuresGPU ? compile.policy ?? .wait : compile.policy, quiet: quiet.isOn)
+                ? nil
+                : RenderJob(frames: timing ? 1 + timedFrames : 1, width: parameters.width, height: parameters.height),
+            whileCompiling: measuresGPU ? compile.policy ?? .wait : compile.policy, quiet: quiet.isOn,
+            announceChoice: false)
         let setupTime = Date().timeIntervalSince(setupStart)
         if measuresGPU && renderer.activeBackend == .vulkan && !quiet.isOn {
             printError("liquidlens: backend vulkan (auto: \(timing ? "--timing" : "--validation") is about the GPU)")
@@ -128,7 +139,9 @@ struct RenderCommand: Command {
         let firstStart = Date()
         let image = try renderer.render(parameters)
         let firstTime = Date().timeIntervalSince(firstStart)
-        try OutputFile.write(try format.encode(image, quality: quality.value), to: outputURL)
+        if !quiet.isOn && !measuresGPU { announceAutomaticChoice(renderer) }
+        try OutputFile.write(
+            try format.encode(image, compression: compression ?? .default, quality: quality.value), to: outputURL)
 
         let renderedBy =
             renderer.standInFrames > 0 ? "cpu reference, while the Vulkan pipelines compiled" : renderer.backendName
@@ -142,8 +155,25 @@ struct RenderCommand: Command {
             try printTiming(
                 renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
         }
-        if !quiet.isOn { noteStandIn(renderer) }
+        if !quiet.isOn && renderer.automaticChoice == nil { noteStandIn(renderer) }
     }
+
+    /// The built-in `example` at `contentSize`, in `--appearance` (the controls: both rows without it).
+    private func exampleScene(_ example: BuiltInScene, contentSize: ContentSizeCategory) -> Scene {
+        if let appearance { return example.scene(appearance: appearance, contentSize: contentSize) }
+        return example == .controls
+            ? GlassControlsPanel.gallery(contentSize: contentSize) : example.scene(contentSize: contentSize)
+    }
+
+    /// Whether two scenes are the same document (their JSON, keys sorted).
+    private func sameScenes(_ first: Scene, _ second: Scene) -> Bool {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(first)) == (try? encoder.encode(second))
+    }
+
+    /// Frames `--timing` times after the first.
+    private var timedFrames: Int { frames ?? 10 }
 
     /// Renders `frames` more frames and prints the setup, resolve, first-frame and per-frame times.
     private func printTiming(
@@ -151,7 +181,7 @@ struct RenderCommand: Command {
         firstFrame: Double
     ) throws {
         var times: [Double] = []
-        for _ in 0..<frames {
+        for _ in 0..<timedFrames {
             let start = Date()
             _ = try renderer.render(parameters)
             times.append(Date().timeIntervalSince(start))
@@ -166,7 +196,7 @@ struct RenderCommand: Command {
         Console.say("resolve:     \(ms(resolve)) (background, label, parameters)")
         Console.say("first frame: \(ms(firstFrame))")
         Console.say(
-            "per frame:   median \(ms(median)), p90 \(ms(p90)) over \(frames) frames "
+            "per frame:   median \(ms(median)), p90 \(ms(p90)) over \(timedFrames) frames "
                 + String(format: "(%.1f frames/s, %.1f MP/s)", 1 / median, megapixels / median))
         if let stages = renderer.lastStageTimes {
             Console.say(

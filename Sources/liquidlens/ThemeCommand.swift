@@ -17,6 +17,7 @@ struct ThemeCommand: Command {
     @Option("swift", valueName: "file", help: "Write the Swift source here.") var swiftPath: String?
     @Option("name", valueName: "identifier", help: "The Swift constant's name.", parser: .swiftIdentifier)
     var constantName = "theme"
+    var quiet = QuietOption()
 
     func run() throws {
         let theme = try loadTheme()
@@ -26,11 +27,13 @@ struct ThemeCommand: Command {
         let swiftURL = swiftPath.map(Console.outputURL)
         if let jsonURL {
             try OutputFile.write(json + Data("\n".utf8), to: jsonURL)
-            Console.say("wrote \(Console.name(jsonURL)) (the theme as JSON)")
+            if !quiet.isOn { Console.say("wrote \(Console.name(jsonURL)) (the theme as JSON)") }
         }
         if let swiftURL {
             try OutputFile.write(Data(swift.utf8), to: swiftURL)
-            Console.say("wrote \(Console.name(swiftURL)) (Swift that builds the theme, constant '\(constantName)')")
+            if !quiet.isOn {
+                Console.say("wrote \(Console.name(swiftURL)) (Swift that builds the theme, constant '\(constantName)')")
+            }
         }
         if jsonPath == nil && swiftPath == nil {
             try StandardStreams.writeProduct(String(decoding: json, as: UTF8.self) + "\n\n" + swift)

@@ -67,6 +67,7 @@ enum LiquidLensTool {
                 print(command.help)
                 return 0
             }
+            try CommandEnvironment.check()
             try parsed.run()
             return 0
         } catch let error as UsageError {

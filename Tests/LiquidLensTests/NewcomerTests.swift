@@ -201,4 +201,79 @@ struct NewcomerTests {
                 "\(arguments) on \(node): \(result.stderr)")
         }
     }
+
+    @Test("No silent no-ops: an option that changes nothing, an unreadable variable and a refused value say why")
+    func noSilentNoOps() throws {
+        let folder = try temporaryFolder("newcomer-no-ops")
+        let render = ["render", "--backend", "cpu", "-o", "out.png"]
+        let tabBar = try runCLI(render + ["--example", "tab-bar", "--content-size", "AX5"], in: folder)
+        #expect(tabBar.status == 0)
+        #expect(
+            tabBar.stderr.contains("note: --content-size AX5 changes nothing in tab-bar: it has no text"), "\(tabBar.stderr)")
+        let segmented = try runCLI(render + ["--example", "segmented", "--content-size", "AX5"], in: folder)
+        #expect(segmented.status == 0 && !segmented.stderr.contains("changes nothing"), "\(segmented.stderr)")
+        let frames = try runCLI(render + ["--example", "probe-black", "--frames", "5"], in: folder)
+        #expect(frames.stderr.contains("note: --frames counts the frames --timing times"), "\(frames.stderr)")
+        let jpeg = try runCLI(
+            ["render", "--backend", "cpu", "--example", "probe-black", "-o", "out.jpg", "--png-compression", "fast"],
+            in: folder)
+        #expect(jpeg.stderr.contains("note: --png-compression fast changes nothing: the output is jpeg"))
+
+        let budget = try runCLI(render + ["--example", "probe-black"], environment: ["LIQUIDLENS_MAX_PIXELS": "abc"], in: folder)
+        #expect(budget.status == 1)
+        #expect(budget.stderr.hasPrefix("Error: LIQUIDLENS_MAX_PIXELS=abc: expected a whole number of pixels"))
+        let validation = try runCLI(
+            render + ["--example", "probe-black"], environment: ["LIQUIDLENS_VALIDATION": "yes"], in: folder)
+        #expect(validation.status == 1 && validation.stderr.hasPrefix("Error: LIQUIDLENS_VALIDATION=yes: expected 1"))
+
+        let duration = try runCLI(["animate", "--example", "merge", "--duration", "0"], in: folder)
+        #expect(duration.status == 64)
+        #expect(duration.stderr.contains("more than 0 (a clip has at least one frame)"), "\(duration.stderr)")
+    }
+
+    @Test(
+        "-q means quiet on every command that reports what it did",
+        arguments: [
+            ["animate", "--example", "merge", "--duration", "0.1", "--fps", "10", "--backend", "cpu", "-o", "clip/"],
+            ["theme", "arctic", "--json", "arctic.json"],
+            ["render", "--example", "probe-black", "--backend", "cpu", "-o", "still.png"],
+            ["bench", "--workload", "thumbnails", "--frames", "1", "--backend", "cpu", "--json", "bench.json"],
+        ])
+    func quietEverywhere(_ arguments: [String]) throws {
+        let folder = try temporaryFolder("newcomer-quiet")
+        let result = try runCLI(arguments + ["-q"], in: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty && result.stderr.isEmpty, "stdout: \(result.stdout)stderr: \(result.stderr)")
+    }
+
+    @Test("render chooses the PNG encoder, and its backend line names what drew the pixels")
+    func renderEncoderAndBackendLine() throws {
+        let folder = try temporaryFolder("newcomer-large")
+        let render = ["render", "--example", "segmented", "--backend", "cpu"]
+        #expect(try runCLI(render + ["-o", "fast.png", "--png-compression", "fast"], in: folder).status == 0)
+        #expect(try runCLI(render + ["-o", "best.png", "--png-compression", "best"], in: folder).status == 0)
+        let fast = try PNGCodec.read(contentsOf: folder.appendingPathComponent("fast.png"))
+        let best = try PNGCodec.read(contentsOf: folder.appendingPathComponent("best.png"))
+        #expect(fast.pixels == best.pixels)
+        let fastSize = try Data(contentsOf: folder.appendingPathComponent("fast.png")).count
+        let bestSize = try Data(contentsOf: folder.appendingPathComponent("best.png")).count
+        #expect(fastSize > bestSize, "fast \(fastSize) bytes, best \(bestSize)")
+
+        // Past the CPU's budget auto takes Vulkan; while its pipelines compile the CPU reference
+        // draws the still, and the one backend line must say so, not "backend vulkan".
+        try Data(
+            #"{"canvas": {"width": 2000, "height": 1500}, "glass": [{"shape": "circle", "frame": {"x": 100, "y": 100, "width": 400, "height": 400}}]}"#
+                .utf8
+        ).write(to: folder.appendingPathComponent("large.json"))
+        let large = try runCLI(
+            ["render", "large.json", "-o", "large.png"], environment: ["LIQUIDLENS_CACHE_DIR": folder.path], in: folder)
+        #expect(large.status == 0, "\(large.stderr)")
+        let backendLines = large.stderr.split(separator: "\n").filter { $0.hasPrefix("liquidlens: backend") }
+        #expect(backendLines.count == 1, "\(large.stderr)")
+        if large.stdout.contains("cpu reference") {
+            #expect(backendLines.first?.hasPrefix("liquidlens: backend cpu drew it") == true, "\(large.stderr)")
+        } else {
+            #expect(backendLines.first?.hasPrefix("liquidlens: backend vulkan (auto:") == true, "\(large.stderr)")
+        }
+    }
 }
