@@ -1,4 +1,6 @@
 import Foundation
+import LensModel
+import LiquidLens
 import Testing
 
 /// The images and links of the README and the articles, read as a repository page follows them:
@@ -219,5 +221,34 @@ struct DocumentationLinkTests {
         let text = try DocumentationLinks.text(of: document)
         let left = DocumentationLinks.prose(text).filter { $0.contains("<doc:") }
         #expect(left.isEmpty, "\(document) still has <doc:> links, in: \(left)")
+    }
+}
+
+@Suite("Documentation pictures")
+struct DocumentationPictureTests {
+    /// The README says of `lens.json`: the titles outside the glass keep their resting white, the
+    /// W of Week split at the rim. Its capsule's left rim is at 126 pt (252 px); the label row
+    /// spans 60…84 pt.
+    @Test("lens.json shows a glyph split at the rim: resting white just outside, accent blue just inside")
+    func lensSampleSplitsAGlyph() throws {
+        let samples = packageRoot.appendingPathComponent("Tests/Samples")
+        let scene = try Scene.load(contentsOf: samples.appendingPathComponent("lens.json"))
+        let image = try LensRenderer(backend: .cpu).render(scene, baseDirectory: samples)
+        func count(columns: Range<Int>, _ matches: (SIMD4<UInt8>) -> Bool) -> Int {
+            var found = 0
+            for y in 120..<168 {
+                for x in columns {
+                    let offset = (y * image.width + x) * 4
+                    let pixel = SIMD4(
+                        image.pixels[offset], image.pixels[offset + 1], image.pixels[offset + 2], image.pixels[offset + 3])
+                    if matches(pixel) { found += 1 }
+                }
+            }
+            return found
+        }
+        let restingWhite = count(columns: 232..<250) { $0.x > 200 && $0.y > 200 && $0.z > 200 }
+        let accentBlue = count(columns: 254..<280) { $0.z > 200 && $0.x < 90 && $0.y < 170 }
+        #expect(restingWhite > 20, "resting glyph pixels left of the rim: \(restingWhite)")
+        #expect(accentBlue > 20, "accent glyph pixels right of the rim: \(accentBlue)")
     }
 }
