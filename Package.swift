@@ -100,7 +100,7 @@ if Context.environment["LIQUIDLENS_FUZZ"] == "1" {
     package.targets += [
         .executableTarget(
             name: "scene-fuzzer", dependencies: ["LensModel", "LensCatalog"], path: "Tests/Fuzz/SceneFuzzer"),
-        .executableTarget(name: "png-fuzzer", dependencies: ["LensIO"], path: "Tests/Fuzz/PNGFuzzer"),
+        .executableTarget(name: "png-fuzzer", dependencies: ["LensIO", "CDeflate"], path: "Tests/Fuzz/PNGFuzzer"),
         .executableTarget(name: "image-fuzzer", dependencies: ["LensIO"], path: "Tests/Fuzz/ImageFuzzer"),
     ]
 }

@@ -77,10 +77,11 @@ enum HEIFDecoder {
 /// The item references (`meta`/`iref`) of a HEIF file: libheif 1.15 follows a cycle in them, an
 /// image derived from itself, until the process dies (found by fuzzing), so a cycle is refused
 /// before libheif reads the file. Anything it cannot parse is left to libheif to report.
-struct HEIFReferences {
+package struct HEIFReferences {
     private(set) var references: [Int: [Int]] = [:]
 
-    init(_ data: Data) {
+    /// The references `data`'s `meta`/`iref` box holds (none when it has no such box).
+    package init(_ data: Data) {
         let bytes = [UInt8](data)
         guard let meta = Self.child("meta", in: bytes, 0..<bytes.count), meta.count >= 4,
             let iref = Self.child("iref", in: bytes, (meta.lowerBound + 4)..<meta.upperBound),
@@ -103,7 +104,7 @@ struct HEIFReferences {
     }
 
     /// Throws when an item reaches itself through its references.
-    func checkAcyclic() throws {
+    package func checkAcyclic() throws {
         var finished: Set<Int> = []
         var path: [Int] = []
         func visit(_ item: Int) throws {

@@ -4,13 +4,13 @@
 # each for a number of executions (default 1,000,000) or, given as "60s", for a time, starting
 # from the seed corpus beside this script. Exits non-zero when a fuzzer finds a crash.
 # Usage: Tests/Fuzz/run.sh [runs | SECONDSs] [target ...]   (targets: scene png jpeg webp heif avif
-# svg icc; default all)
+# svg icc heif-references; default all)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 limit="${1:-1000000}"
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(scene png jpeg webp heif avif svg icc)
+((${#targets[@]})) || targets=(scene png jpeg webp heif avif svg icc heif-references)
 if [[ "$limit" == *s ]]; then budget=(-max_total_time="${limit%s}"); else budget=(-runs="$limit"); fi
 export LIQUIDLENS_FUZZ=1
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
@@ -38,7 +38,8 @@ done
 for target in "${targets[@]}"; do
     work=".build/fuzz/corpus-$target"
     mkdir -p "$work"
-    cp -n Tests/Fuzz/corpus/$target/* "$work"/ 2>/dev/null || true
+    # The HEIF pre-check starts from the HEIF seeds.
+    cp -n Tests/Fuzz/corpus/${target%-references}/* "$work"/ 2>/dev/null || true
     fuzzer=(env LIQUIDLENS_FUZZ_FORMAT="$target" "$(binary "$(product "$target")")")
     builds=1
     while blind; do
@@ -52,5 +53,8 @@ for target in "${targets[@]}"; do
     done
     echo "== $target: $limit"
     # Crashing inputs land in .build/fuzz/, not in the checkout.
-    "${fuzzer[@]}" "${budget[@]}" -max_len=65536 -print_final_stats=1 -artifact_prefix=.build/fuzz/ "$work"
+    "${fuzzer[@]}" "${budget[@]}" -max_len=65536 -print_final_stats=1 -artifact_prefix=.build/fuzz/ "$work" \
+        2>&1 | tee ".build/fuzz/$target.log"
+    # The coverage reached: the last status line's edges (cov) and features (ft).
+    echo "== $target: $(grep -o 'cov: [0-9]* ft: [0-9]*' ".build/fuzz/$target.log" | tail -n 1), $(grep -o 'stat::number_of_executed_units: [0-9]*' ".build/fuzz/$target.log")"
 done
