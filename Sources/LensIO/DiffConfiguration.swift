@@ -85,7 +85,8 @@ public struct DiffConfiguration: Sendable {
             ])
         var configuration = defaults
         for (key, allowance) in [
-            ("allowMissing", \DiffConfiguration.allowMissing), ("allowExtra", \.allowExtra), ("allowEmpty", \.allowEmpty),
+            ("allowMissing", \DiffConfiguration.allowMissing), ("allowExtra", \.allowExtra),
+            ("allowEmpty", \.allowEmpty),
         ] {
             guard let value = object[key] else { continue }
             // JSON's true and false decode as NSNumber's boolean kind ("c"); 0 and 1 must not pass for them.

@@ -93,7 +93,7 @@ public struct DiffReport: Sendable {
             name: String, actual: RGBA8Image, expected: RGBA8Image,
             configuration: DiffConfiguration = DiffConfiguration(), imageFolder: URL? = nil, index: Int = 0
         ) throws -> Pair {
-            let start = Date()
+            let start = Stopwatch()
             let thresholds = configuration.thresholds(for: name)
             let diff: ImageDiff
             do {
@@ -103,7 +103,7 @@ public struct DiffReport: Sendable {
             } catch let error as ImageFileError {
                 return Pair(
                     name: name, outcome: .failed, diff: nil, thresholds: thresholds, problems: [error.description],
-                    seconds: Date().timeIntervalSince(start))
+                    seconds: start.seconds)
             }
             var images = Images()
             if let imageFolder {
@@ -117,7 +117,7 @@ public struct DiffReport: Sendable {
             let problems = thresholds.violations(of: diff)
             return Pair(
                 name: name, outcome: problems.isEmpty ? .passed : .failed, diff: diff, thresholds: thresholds,
-                problems: problems, images: images, seconds: Date().timeIntervalSince(start))
+                problems: problems, images: images, seconds: start.seconds)
         }
 
         /// Writes the heatmap beside the pair's images when they differ; its URL, or nil.

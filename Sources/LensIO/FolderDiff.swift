@@ -14,6 +14,7 @@ extension DiffReport {
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, progress: (@Sendable (Int, Int) -> Void)? = nil
     ) throws -> DiffReport {
         let start = Date()
+        let stopwatch = Stopwatch()
         let expectedNames = try pngFiles(in: expected)
         let actualNames = try pngFiles(in: actual)
         let names = Array(Set(expectedNames).union(actualNames)).sorted()
@@ -42,8 +43,7 @@ extension DiffReport {
                 imageFolder: imageFolder, index: index)
         }
         var report = DiffReport(
-            title: "\(actual.path) vs \(expected.path)", pairs: results, date: start,
-            seconds: Date().timeIntervalSince(start))
+            title: "\(actual.path) vs \(expected.path)", pairs: results, date: start, seconds: stopwatch.seconds)
         report.allowsEmpty = configuration.allowEmpty
         return report
     }
@@ -52,7 +52,7 @@ extension DiffReport {
     static func compareFiles(
         name: String, actual: URL, expected: URL, configuration: DiffConfiguration, imageFolder: URL?, index: Int
     ) throws -> Pair {
-        let start = Date()
+        let start = Stopwatch()
         let thresholds = configuration.thresholds(for: name)
         let actualImage: RGBA8Image
         let expectedImage: RGBA8Image
@@ -61,7 +61,7 @@ extension DiffReport {
         guard notFiles.isEmpty else {
             return Pair(
                 name: name, outcome: .failed, diff: nil, thresholds: thresholds, problems: notFiles,
-                seconds: Date().timeIntervalSince(start))
+                seconds: start.seconds)
         }
         do {
             actualImage = try PNGCodec.read(contentsOf: actual)
@@ -69,7 +69,7 @@ extension DiffReport {
         } catch let error as ImageFileError {
             return Pair(
                 name: name, outcome: .failed, diff: nil, thresholds: thresholds, problems: [error.description],
-                seconds: Date().timeIntervalSince(start))
+                seconds: start.seconds)
         }
         let compared = try Pair.compare(
             name: name, actual: actualImage, expected: expectedImage, configuration: configuration)
@@ -82,7 +82,7 @@ extension DiffReport {
         }
         return Pair(
             name: name, outcome: compared.outcome, diff: compared.diff, thresholds: thresholds,
-            problems: compared.problems, images: images, seconds: Date().timeIntervalSince(start))
+            problems: compared.problems, images: images, seconds: start.seconds)
     }
 
     /// Puts `source` in the image folder as `<stem>-<role>.png`: a hard link when the file system

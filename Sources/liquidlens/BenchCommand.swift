@@ -467,7 +467,8 @@ final class BenchClock {
     /// The median time of up to three frames of `parameters` (its middle ones), each rendered
     /// alone in its own call: a frame's cost with nothing overlapping it.
     static func timeAlone(_ renderer: LensRenderer, _ parameters: [FrameParameters]) throws -> Double {
-        let chosen = parameters.count <= 3 ? Array(parameters) : Array(parameters[(parameters.count / 2 - 1)...].prefix(3))
+        let chosen =
+            parameters.count <= 3 ? Array(parameters) : Array(parameters[(parameters.count / 2 - 1)...].prefix(3))
         let clock = BenchClock()
         let times = try chosen.map { frame in
             clock.lap()

@@ -40,18 +40,38 @@ struct UsageError: Error {
 extension Command {
     static var discussion: String? { nil }
 
+    /// Two options of one command with the same name or short name are a mistake in the command,
+    /// not the user's: every command's `--help` meets it (the tests ask each one).
+    static func checkNamesAreUnique(_ declarations: [Declaration]) throws {
+        let names =
+            declarations.filter { !$0.isArgument }.map { "--\($0.name)" }
+            + declarations.compactMap { $0.short.map { "-\($0)" } }
+        let repeated = Dictionary(grouping: names) { $0 }.filter { $0.value.count > 1 }.keys.sorted()
+        guard repeated.isEmpty else {
+            throw CommandFailure(
+                message: "internal error: \(name) declares \(repeated.joined(separator: ", ")) more than once")
+        }
+    }
+
     /// The command filled from `arguments`, or nil when they ask for help (`-h`, `--help`).
     /// Unknown options, missing values and arguments are reported before invalid values.
     static func parse(_ arguments: [String]) throws -> Self? {
         let command = Self()
         let declarations = command.declarations
+        try checkNamesAreUnique(declarations)
         let positionals = declarations.filter(\.isArgument)
         var remaining = arguments[...]
         var given: [(declaration: Declaration, text: String)] = []
         var positionalsGiven = 0
+        // After `--` every word is an argument, even one that starts with a dash.
+        var optionsEnded = false
         while let argument = remaining.popFirst() {
-            if argument == "-h" || argument == "--help" { return nil }
-            guard argument.hasPrefix("-") && argument.count > 1 else {
+            if !optionsEnded && argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            if !optionsEnded && (argument == "-h" || argument == "--help") { return nil }
+            guard !optionsEnded && argument.hasPrefix("-") && argument.count > 1 else {
                 guard positionalsGiven < positionals.count else {
                     throw UsageError(message: "Unexpected argument '\(argument)'")
                 }

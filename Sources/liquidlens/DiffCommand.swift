@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 import LiquidLens
 
 /// `liquidlens diff`: two PNGs or two folders of them, measured and held to thresholds.
@@ -58,6 +59,7 @@ struct DiffCommand: Command {
         _ actualURL: URL, _ expectedURL: URL, _ configuration: DiffConfiguration, heatmap: URL?, junit: URL?
     ) throws {
         let start = Date()
+        let stopwatch = Stopwatch()
         let actualImage = try PNGCodec.read(contentsOf: actualURL)
         let expectedImage = try PNGCodec.read(contentsOf: expectedURL)
         let pair = try DiffReport.Pair.compare(
@@ -72,7 +74,7 @@ struct DiffCommand: Command {
         Console.say("thresholds:  \(pair.thresholds.summary)")
         let report = DiffReport(
             title: "\(actual) vs \(expected)", pairs: [pair], date: start,
-            seconds: Date().timeIntervalSince(start))
+            seconds: stopwatch.seconds)
         try reports.finish(report, suiteName: "liquidlens diff", junit: junit)
     }
 

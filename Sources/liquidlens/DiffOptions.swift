@@ -118,7 +118,8 @@ struct ReportOptions: ParsableArguments {
         guard !report.passed else { return }
         let failed = report.pairs.filter(\.isFailure).count
         guard failed > 0 else {
-            throw CommandFailure(message: (report.nothingCompared ?? "nothing compared") + " (--allow-empty lets it pass)")
+            throw CommandFailure(
+                message: (report.nothingCompared ?? "nothing compared") + " (--allow-empty lets it pass)")
         }
         let unpaired = report.pairs.filter { $0.isFailure && !$0.wasCompared }.count
         throw CommandFailure(

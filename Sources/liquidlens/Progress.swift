@@ -1,4 +1,5 @@
 import Foundation
+import LensModel
 
 /// Progress on stderr in a ``ProgressOption/Style``: a redrawn bar (frames or pairs, per second,
 /// ETA), plain lines every tenth of the run, one JSON object per finished item, or nothing. Safe
@@ -9,7 +10,7 @@ final class Progress: @unchecked Sendable {
     private let style: ProgressOption.Style
     /// What is counted: `frames`, `pairs`.
     private let unit: String
-    private let start = Date()
+    private let start = Stopwatch()
     private var done = 0
     private var lastTenth = -1
 
@@ -31,7 +32,7 @@ final class Progress: @unchecked Sendable {
 
     private func advanceLocked(index: Int?) {
         done += 1
-        let elapsed = Date().timeIntervalSince(start)
+        let elapsed = start.seconds
         let rate = Double(done) / max(elapsed, 1e-9)
         let eta = Double(total - done) / max(rate, 1e-9)
         let status =

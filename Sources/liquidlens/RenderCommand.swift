@@ -11,7 +11,8 @@ extension BuiltInScene: ExpressibleByArgument {
             text throws(ValueError) in
             if let animation = BuiltInAnimation.typed(text) {
                 throw .message(
-                    "'\(text)' is an animated example; render its frames with: liquidlens animate --example \(animation.rawValue)")
+                    "'\(text)' is an animated example; render its frames with: liquidlens animate --example \(animation.rawValue)"
+                )
             }
             return try named.parse(text)
         }
@@ -98,14 +99,15 @@ struct RenderCommand: Command {
             output.path, defaultStem: defaultOutput, format: imageFormat.format)
         if let compression, format != .png, !quiet.isOn {
             printError(
-                "note: --png-compression \(compression.rawValue) changes nothing: the output is \(format.rawValue), not PNG")
+                "note: --png-compression \(compression.rawValue) changes nothing: the output is \(format.rawValue), not PNG"
+            )
         }
         scene = try backdrop.apply(to: scene, scale: scale.pixelsPerPoint)
 
         var vulkanOptions = try device.vulkanOptions
         vulkanOptions.validation = validation.isEnabled
 
-        let resolveStart = Date()
+        let resolveStart = Stopwatch()
         let parameters: FrameParameters
         do {
             parameters = try LensRenderer.resolve(
@@ -114,12 +116,12 @@ struct RenderCommand: Command {
         } catch let error as SceneError {
             throw CommandFailure(message: "\(scenePath ?? "scene"): \(error)")
         }
-        let resolveTime = Date().timeIntervalSince(resolveStart)
+        let resolveTime = resolveStart.seconds
 
         // Timing and validation are about the GPU: `auto` takes Vulkan for them whatever the size,
         // waiting for its pipelines (and the CPU, saying so, only when no device works).
         let measuresGPU = backend.choice == .automatic && (timing || validation.isEnabled)
-        let setupStart = Date()
+        let setupStart = Stopwatch()
         let renderer = try makeRenderer(
             backend.choice, vulkanOptions,
             job: measuresGPU
@@ -127,7 +129,7 @@ struct RenderCommand: Command {
                 : RenderJob(frames: timing ? 1 + timedFrames : 1, width: parameters.width, height: parameters.height),
             whileCompiling: measuresGPU ? compile.policy ?? .wait : compile.policy, quiet: quiet.isOn,
             announceChoice: false)
-        let setupTime = Date().timeIntervalSince(setupStart)
+        let setupTime = setupStart.seconds
         if measuresGPU && renderer.activeBackend == .vulkan && !quiet.isOn {
             printError("liquidlens: backend vulkan (auto: \(timing ? "--timing" : "--validation") is about the GPU)")
         }
@@ -136,9 +138,9 @@ struct RenderCommand: Command {
                 "warning: --validation checks Vulkan calls; the CPU reference rendered this, so nothing was validated")
         }
 
-        let firstStart = Date()
+        let firstStart = Stopwatch()
         let image = try renderer.render(parameters)
-        let firstTime = Date().timeIntervalSince(firstStart)
+        let firstTime = firstStart.seconds
         if !quiet.isOn && !measuresGPU { announceAutomaticChoice(renderer) }
         try OutputFile.write(
             try format.encode(image, compression: compression ?? .default, quality: quality.value), to: outputURL)
@@ -182,9 +184,9 @@ struct RenderCommand: Command {
     ) throws {
         var times: [Double] = []
         for _ in 0..<timedFrames {
-            let start = Date()
+            let start = Stopwatch()
             _ = try renderer.render(parameters)
-            times.append(Date().timeIntervalSince(start))
+            times.append(start.seconds)
         }
         times.sort()
         let median = times[times.count / 2]
@@ -236,7 +238,9 @@ func loadFile<Loaded>(_ path: String, expected: JSONDocument? = nil, _ load: (UR
     } catch let error as SceneError {
         if let expected, let found = JSONDocument.kind(of: URL(fileURLWithPath: path)), found != expected {
             throw CommandFailure(
-                message: "\(path): this is a \(found.rawValue), not a \(expected.rawValue): liquidlens \(found.command) \(path)")
+                message:
+                    "\(path): this is a \(found.rawValue), not a \(expected.rawValue): liquidlens \(found.command) \(path)"
+            )
         }
         throw CommandFailure(message: "\(path): \(error)")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LensIO
+import LensModel
 import LiquidLens
 
 /// `liquidlens verify`: every frame of a manifest on the GPU and on the CPU reference, compared.
@@ -32,6 +33,7 @@ struct VerifyCommand: Command {
         let gpu = try makeRenderer(.vulkan, device.vulkanOptions, whileCompiling: .wait)
         let cpu = try LensRenderer(backend: .cpu)
         let start = Date()
+        let stopwatch = Stopwatch()
         let imageFolder = reports.imageFolder
         let progress = Progress(total: manifest.count, style: reports.progress.style)
         let comparisons = Comparisons(
@@ -74,7 +76,7 @@ struct VerifyCommand: Command {
         }
         let report = DiffReport(
             title: "\(gpu.backendName) vs cpu reference: \(manifestPath)", pairs: pairs, date: start,
-            seconds: Date().timeIntervalSince(start))
+            seconds: stopwatch.seconds)
         try reports.finish(report, suiteName: "liquidlens verify", junit: junit)
     }
 }

@@ -16,8 +16,9 @@ struct BenchHonestyTests {
                     "report.json",
                 ], in: folder)
             try #require(result.status == 0, "\(result.stderr)")
-            let report = try JSONSerialization.jsonObject(
-                with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
+            let report =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
             let measured = try #require((report?["results"] as? [[String: Any]])?.first)
             let perFrame = try #require((measured["frameMs"] as? [String: Any])?["median"] as? Double)
             let alone = try #require(measured["frameAloneMs"] as? Double)
@@ -36,8 +37,9 @@ struct BenchHonestyTests {
                 "--sweep-frames", "2", "--json", "report.json",
             ], in: folder)
         try #require(result.status == 0, "\(result.stderr)")
-        let report = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
+        let report =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
         let measured = try #require((report?["results"] as? [[String: Any]])?.first)
         let alone = try #require(measured["frameAloneMs"] as? Double)
         let sweep = try #require((report?["sweeps"] as? [[String: Any]])?.first)

@@ -24,9 +24,11 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], in direc
     try runProcess(cliBinary(), arguments, environment: environment, in: directory)
 }
 
-/// Runs `executable` with `arguments` (and `environment` over this process's) to completion.
+/// Runs `executable` with `arguments` (and `environment` over this process's) to completion,
+/// feeding it `stdin` when given.
 func runProcess(
-    _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil,
+    stdin: Data? = nil
 ) throws -> CLIResult {
     let process = Process()
     process.executableURL = executable
@@ -35,9 +37,20 @@ func runProcess(
     if let directory { process.currentDirectoryURL = directory }
     let out = Pipe()
     let err = Pipe()
+    let input = Pipe()
     process.standardOutput = out
     process.standardError = err
+    if stdin != nil { process.standardInput = input }
     try process.run()
+    if let stdin {
+        // Written while the child runs: it drains its stdin as it goes, and a tool that quits
+        // without reading all of it gets EPIPE here, which the caller sees in its exit status.
+        let writer = input.fileHandleForWriting
+        DispatchQueue.global().async {
+            try? writer.write(contentsOf: stdin)
+            try? writer.close()
+        }
+    }
     // Both pipes at once: a child that fills stderr while stdout is read first would block forever.
     nonisolated(unsafe) var stderr = Data()
     let stderrRead = DispatchGroup()
@@ -295,5 +308,34 @@ struct CLITests {
         #expect(
             result.stderr == "Error: /nonexistent/a.png: no such file or folder (the actual side)\n",
             "stderr: \(result.stderr)")
+    }
+
+    @Test("-- ends the options: a file whose name starts with a dash is an argument after it")
+    func doubleDashEndsOptions() throws {
+        let folder = try temporaryFolder("cli-double-dash")
+        try Data(#"{"canvas": {"width": 40, "height": 30}}"#.utf8).write(to: folder.appendingPathComponent("-odd.json"))
+        let before = try runCLI(["render", "-odd.json", "--backend", "cpu"], in: folder)
+        #expect(before.status == 64 && before.stderr.hasPrefix("Error: Unknown option '-odd.json'"), "\(before.stderr)")
+        let after = try runCLI(["render", "--backend", "cpu", "-o", "out.png", "--", "-odd.json"], in: folder)
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out.png").path))
+        let helpAfter = try runCLI(["diff", "--", "--help", "x.png"], in: folder)
+        #expect(
+            helpAfter.status == 1 && helpAfter.stderr.contains("--help: no such file or folder"), "\(helpAfter.stderr)")
+    }
+
+    @Test("Every subcommand's help parses: no command declares one option name twice")
+    func everySubcommandHelps() throws {
+        let overview = try runCLI(["--help"])
+        let names = overview.stdout.components(separatedBy: "SUBCOMMANDS:").last!.split(separator: "\n")
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") && !$0.contains("'") }.compactMap {
+                $0.split(separator: " ").first.map(String.init)
+            }
+            .filter { $0.allSatisfy(\.isLetter) }
+        #expect(names.count >= 13, "\(names)")
+        for name in names {
+            let help = try runCLI([name, "--help"])
+            #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: "), "\(name): \(help.stderr)")
+        }
     }
 }

@@ -110,7 +110,8 @@ struct DiffReportTests {
         #expect(strict.status == 1 && strict.stderr.contains("2 of 4 pairs failed (2 compared"), "\(strict.stderr)")
         let onlyMissing = try runCLI(["diff", "actual", "expected", "-q", "--allow-extra"] + dark, in: root)
         #expect(onlyMissing.status == 1 && onlyMissing.stderr.contains("1 of 4 pairs failed"), "\(onlyMissing.stderr)")
-        let both = try runCLI(["diff", "actual", "expected", "-q", "--allow-extra", "--allow-missing"] + dark, in: root)
+        let both = try runCLI(
+            ["diff", "actual", "expected", "-q", "--allow-extra", "--allow-missing"] + dark, in: root)
         #expect(both.status == 0, "\(both.stderr)")
         let xml = try String(contentsOf: root.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(xml.contains("tests=\"4\" failures=\"0\" errors=\"0\" skipped=\"2\""), "\(xml)")
@@ -268,7 +269,9 @@ struct DiffReportTests {
         }
         let result = try runCLI(["diff", "a", "b", "-q"], in: root)
         #expect(result.status == 1)
-        #expect(result.stderr == "Error: compared no pair: the expected side holds no images (--allow-empty lets it pass)\n")
+        #expect(
+            result.stderr == "Error: compared no pair: the expected side holds no images (--allow-empty lets it pass)\n"
+        )
     }
 
     @Test("A named pipe where a folder holds a PNG fails its pair by name and is never opened")

@@ -240,7 +240,8 @@ struct DocumentationPictureTests {
                 for x in columns {
                     let offset = (y * image.width + x) * 4
                     let pixel = SIMD4(
-                        image.pixels[offset], image.pixels[offset + 1], image.pixels[offset + 2], image.pixels[offset + 3])
+                        image.pixels[offset], image.pixels[offset + 1], image.pixels[offset + 2],
+                        image.pixels[offset + 3])
                     if matches(pixel) { found += 1 }
                 }
             }

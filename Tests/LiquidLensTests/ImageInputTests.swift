@@ -616,28 +616,11 @@ func tool(_ arguments: String..., stdin: Data? = nil) throws -> Data {
 private let toolLock = NSLock()
 
 private func runTool(_ arguments: [String], stdin: Data?) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    let input = Pipe()
-    if stdin != nil { process.standardInput = input }
-    try process.run()
-    if let stdin {
-        input.fileHandleForWriting.write(stdin)
-        try input.fileHandleForWriting.close()
+    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments, stdin: stdin)
+    guard result.status == 0 else {
+        throw ToolFailure(description: "\(arguments.joined(separator: " ")) failed: \(result.stderr)")
     }
-    let data = try output.fileHandleForReading.readToEnd() ?? Data()
-    let problems = try errors.fileHandleForReading.readToEnd() ?? Data()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw ToolFailure(
-            description: "\(arguments.joined(separator: " ")) failed: \(String(decoding: problems, as: UTF8.self))")
-    }
-    return data
+    return result.stdoutBytes
 }
 
 struct ToolFailure: Error, CustomStringConvertible {

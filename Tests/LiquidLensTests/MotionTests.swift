@@ -107,14 +107,14 @@ struct MotionTests {
             Motion.stretch(velocity: 0) == 1 && Motion.stretch(velocity: 5000) == 1.15
                 && Motion.stretch(velocity: -5000) == 0.75)
         let fast = Self.segmented(Self.drag(to: 355))
-        guard case .segmented(let dragging) = fast.frame(at: 0.6).controls[0] else { return }
+        let dragging = try #require(segmentedControl(fast.frame(at: 0.6).controls[0]))
         #expect(dragging.thumbStretch > 1.1, "stretched while dragging fast: \(dragging.thumbStretch)")
     }
 
     @Test("Circular menu: the lens stays inside the circle and settles on the nearest item")
-    func lensMenu() {
+    func lensMenu() throws {
         var scene = BuiltInAnimation.lensMenuDrag.scene
-        guard case .lensMenu(let menu) = scene.controls[0] else { return }
+        let menu = try #require(lensMenuControl(scene.controls[0]))
         let start = SIMD2(menu.center.x, menu.center.y) + menu.itemOffset(0)
         #expect(abs(menu.maxLensDistance - (155 - 58 - 10)) < 1e-9)
         scene.animation = SceneAnimation(
@@ -124,7 +124,7 @@ struct MotionTests {
                 GesturePoint(time: 0.8, x: start.x + 400, y: start.y + 400),
                 GesturePoint(time: 1, x: start.x + 400, y: start.y + 400),
             ]))
-        guard case .lensMenu(let dragged) = scene.frame(at: 0.9).controls[0] else { return }
+        let dragged = try #require(lensMenuControl(scene.frame(at: 0.9).controls[0]))
         let offset = SIMD2(dragged.lensOffset.x, dragged.lensOffset.y)
         #expect((offset * offset).sum().squareRoot() <= menu.maxLensDistance + 1e-9)
         #expect(scene.settledSelection == 2, "dragged down-right, the lens settles on Settings (30°)")
@@ -270,7 +270,8 @@ struct AnimationOutputTests {
             Array(base.dropLast(3)) + ["--duration", "1", "-o", "frames"], in: folder)
         #expect(shorter.status == 0)
         #expect(
-            shorter.stderr.contains("also holds 10 frame(s) this run does not write (frame-0006.png …); --force removes them first"),
+            shorter.stderr.contains(
+                "also holds 10 frame(s) this run does not write (frame-0006.png …); --force removes them first"),
             "\(shorter.stderr)")
         let kept = frames.appendingPathComponent("frame-0001.png")
         let before = try FileManager.default.attributesOfItem(atPath: kept.path)[.modificationDate] as? Date
@@ -348,4 +349,10 @@ struct AnimationOutputTests {
 private func segmentedControl(_ control: Control) -> SegmentedControl? {
     guard case .segmented(let segmented) = control else { return nil }
     return segmented
+}
+
+/// The lens menu's state, or nil for another kind of control.
+private func lensMenuControl(_ control: Control) -> LensMenu? {
+    guard case .lensMenu(let menu) = control else { return nil }
+    return menu
 }

@@ -149,20 +149,18 @@ struct NewcomerTests {
     func documentGivenToTheOtherCommand() throws {
         let folder = try temporaryFolder("newcomer-documents")
         _ = try writeSweepManifest(folder, steps: 2)
-        try Data(#"{"canvas": {"width": 40, "height": 30}}"#.utf8).write(to: folder.appendingPathComponent("scene.json"))
-        for command in ["render", "animate"] {
-            let result = try runCLI([command, "sweep.json"], in: folder)
+        try Data(#"{"canvas": {"width": 40, "height": 30}}"#.utf8).write(
+            to: folder.appendingPathComponent("scene.json"))
+        let cases = [
+            ("render", "sweep.json", "this is a batch manifest, not a scene: liquidlens batch sweep.json"),
+            ("animate", "sweep.json", "this is a batch manifest, not a scene: liquidlens batch sweep.json"),
+            ("batch", "scene.json", "this is a scene, not a batch manifest: liquidlens render scene.json"),
+            ("verify", "scene.json", "this is a scene, not a batch manifest: liquidlens render scene.json"),
+        ]
+        for (command, file, message) in cases {
+            let result = try runCLI([command, file], in: folder)
             #expect(result.status == 1)
-            #expect(
-                result.stderr == "Error: sweep.json: this is a batch manifest, not a scene: liquidlens batch sweep.json\n",
-                "\(result.stderr)")
-        }
-        for command in ["batch", "verify"] {
-            let result = try runCLI([command, "scene.json"], in: folder)
-            #expect(result.status == 1)
-            #expect(
-                result.stderr == "Error: scene.json: this is a scene, not a batch manifest: liquidlens render scene.json\n",
-                "\(result.stderr)")
+            #expect(result.stderr == "Error: \(file): \(message)\n", "\(result.stderr)")
         }
     }
 
@@ -209,7 +207,8 @@ struct NewcomerTests {
         let tabBar = try runCLI(render + ["--example", "tab-bar", "--content-size", "AX5"], in: folder)
         #expect(tabBar.status == 0)
         #expect(
-            tabBar.stderr.contains("note: --content-size AX5 changes nothing in tab-bar: it has no text"), "\(tabBar.stderr)")
+            tabBar.stderr.contains("note: --content-size AX5 changes nothing in tab-bar: it has no text"),
+            "\(tabBar.stderr)")
         let segmented = try runCLI(render + ["--example", "segmented", "--content-size", "AX5"], in: folder)
         #expect(segmented.status == 0 && !segmented.stderr.contains("changes nothing"), "\(segmented.stderr)")
         let frames = try runCLI(render + ["--example", "probe-black", "--frames", "5"], in: folder)
@@ -219,7 +218,8 @@ struct NewcomerTests {
             in: folder)
         #expect(jpeg.stderr.contains("note: --png-compression fast changes nothing: the output is jpeg"))
 
-        let budget = try runCLI(render + ["--example", "probe-black"], environment: ["LIQUIDLENS_MAX_PIXELS": "abc"], in: folder)
+        let budget = try runCLI(
+            render + ["--example", "probe-black"], environment: ["LIQUIDLENS_MAX_PIXELS": "abc"], in: folder)
         #expect(budget.status == 1)
         #expect(budget.stderr.hasPrefix("Error: LIQUIDLENS_MAX_PIXELS=abc: expected a whole number of pixels"))
         let validation = try runCLI(

@@ -177,22 +177,18 @@ struct StandardStreamTests {
     func stdoutClosed() throws {
         let folder = try temporaryFolder("streams-closed-stdout")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try runProcess(
-            URL(fileURLWithPath: "/bin/sh"),
-            [
-                "-c", #"exec "$0" "$@" >&-"#, cliBinary().path, "render", "--example", "probe-black", "--backend",
-                "cpu", "-o", "-",
-            ], in: folder)
+        func renderWithStdoutClosed(to output: String) throws -> CLIResult {
+            let render = ["render", "--example", "probe-black", "--backend", "cpu", "-o", output]
+            return try runProcess(
+                URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" "$@" >&-"#, cliBinary().path] + render, in: folder)
+        }
+        let result = try renderWithStdoutClosed(to: "-")
         #expect(result.status == 141)
         #expect(result.stderr == "Error: cannot write standard output: broken pipe (the reader went away)\n")
-        let report = try runProcess(
-            URL(fileURLWithPath: "/bin/sh"),
-            [
-                "-c", #"exec "$0" "$@" >&-"#, cliBinary().path, "render", "--example", "probe-black", "--backend",
-                "cpu", "-o", "out.png",
-            ], in: folder)
+        let report = try renderWithStdoutClosed(to: "out.png")
         #expect(report.status == 0)
         let signature = try Data(contentsOf: folder.appendingPathComponent("out.png")).prefix(8)
-        #expect(signature == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "the report line landed in the image")
+        #expect(
+            signature == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "the report line landed in the image")
     }
 }

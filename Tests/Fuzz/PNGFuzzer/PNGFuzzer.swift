@@ -42,7 +42,9 @@ enum ChecksumRepair {
         repairAdler(&bytes, dataChunks: chunks.filter { $0.type == "IDAT" }.map(\.body))
         for chunk in chunks {
             let start = chunk.body.lowerBound - 4
-            let crc = bytes.withUnsafeBufferPointer { libdeflate_crc32(0, $0.baseAddress! + start, chunk.body.count + 4) }
+            let crc = bytes.withUnsafeBufferPointer {
+                libdeflate_crc32(0, $0.baseAddress! + start, chunk.body.count + 4)
+            }
             writeBigEndian(&bytes, chunk.body.upperBound, crc)
         }
         return Data(bytes)
