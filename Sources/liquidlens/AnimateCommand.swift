@@ -108,7 +108,7 @@ struct AnimateCommand: Command {
         let writer = try AnimationWriter(
             output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: chosenFormat,
             frameFormat: frameFormat ?? .png, quality: quality.value)
-        if let first = writer.otherFrames.first, progress.style != .none {
+        if let first = writer.otherFrames.first, !progress.quiet {
             printError(
                 "note: \(Console.name(outputURL)) also holds \(writer.otherFrames.count) frame(s) this run does not write (\(first)\(writer.otherFrames.count > 1 ? " …" : "")); --force removes them first"
             )
@@ -158,8 +158,8 @@ struct AnimateCommand: Command {
         }
         try writer.finish()
         progress.finish()
-        guard self.progress.style != .none else { return }
-        noteStandIn(renderer)
+        if self.progress.style != .none { noteStandIn(renderer) }
+        guard !self.progress.quiet else { return }
         Console.say(
             "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
         )

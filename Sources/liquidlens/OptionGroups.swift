@@ -231,7 +231,8 @@ struct ProgressOption: ParsableArguments {
         "progress", valueName: "style",
         help: "auto (a bar on a terminal, else lines), bar, lines, json (one JSON line per frame) or none.")
     var chosen = Style.auto
-    @Flag("quiet", short: "q", help: "No progress output (--progress none).") var quiet: Bool
+    @Flag("quiet", short: "q", help: "Print only errors and warnings (and no progress: --progress none).")
+    var quiet: Bool
 
     /// The style in force: `-q` wins, and `auto` becomes a bar on a terminal, lines otherwise.
     var style: Style {
