@@ -104,6 +104,12 @@ struct AnimateCommand: Command {
             backend.choice, device.vulkanOptions,
             job: RenderJob(frames: frameCount, scene: firstFrame, scale: scale.pixelsPerPoint),
             whileCompiling: compile.policy, quiet: progress.style == .none)
+        noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: progress.quiet)
+        if chosenFormat == .folder {
+            quality.noteIfUnused(writing: frameFormat ?? .png, quiet: progress.quiet)
+        } else if let given = quality.given, !progress.quiet {
+            printError("note: --quality \(given) changes nothing: it sets JPEG and WebP frames of a folder output")
+        }
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .overwrite
         let writer = try AnimationWriter(
             output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: chosenFormat,

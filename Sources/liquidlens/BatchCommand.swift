@@ -53,6 +53,8 @@ struct BatchCommand: Command {
         let manifest = try loadFile(manifestPath, expected: .manifest, BatchManifest.load(contentsOf:))
         let outputURL = Console.outputURL(output.path ?? manifestURL.deletingPathExtension().lastPathComponent)
         let sink = try frameSink(outputURL)
+        quality.noteIfUnused(writing: format, quiet: progress.quiet)
+        noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: progress.quiet)
         let slice = manifest.shard(shard.index, of: shard.count)
         func fileName(_ index: Int) -> String { manifest.outputStem(index) + "." + format.fileExtension }
         var todo = Array(slice)

@@ -494,7 +494,7 @@ extension ValueParser where Value == [BenchmarkWorkload] {
             expectation: names.joined(separator: ", ") + " or all", completions: names + ["all"],
             describe: { $0 == BenchmarkWorkload.allCases ? "all" : $0.map(\.rawValue).joined(separator: ",") }
         ) { text in
-            text == "all" ? BenchmarkWorkload.allCases : BenchmarkWorkload(rawValue: text).map { [$0] }
+            text.lowercased() == "all" ? BenchmarkWorkload.allCases : BenchmarkWorkload.typed(text).map { [$0] }
         }
     }
 }

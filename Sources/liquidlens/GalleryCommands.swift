@@ -28,6 +28,7 @@ struct GalleryCommand: Command {
         }
         let (outputURL, format) = try Console.imageOutputURL(
             output.path, defaultStem: "gallery", format: imageFormat.format)
+        quality.noteIfUnused(writing: format, quiet: quiet.isOn)
         let cells = FeatureGallery.cells.map { (name: $0.name, scene: $0.scene) }
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),

@@ -53,7 +53,19 @@ struct QualityOption: ParsableArguments {
     @Option(
         "quality", valueName: "1…100", help: "JPEG and WebP quality (default \(ImageFormat.defaultQuality)).",
         parser: .integer(in: 1...100))
-    var value = ImageFormat.defaultQuality
+    var given: Int?
+
+    /// The quality in force.
+    var value: Int { given ?? ImageFormat.defaultQuality }
+
+    /// Says on stderr (unless `quiet`) that `--quality` changes nothing when the images written
+    /// are `format`, a lossless one.
+    func noteIfUnused(writing format: ImageFormat, quiet: Bool) {
+        guard let given, ![.jpeg, .webp].contains(format), !quiet else { return }
+        printError(
+            "note: --quality \(given) changes nothing: \(format.rawValue) is written losslessly (JPEG and WebP take it)"
+        )
+    }
 }
 
 /// `--backend`: which backend renders.
@@ -106,6 +118,20 @@ func announceAutomaticChoice(_ renderer: LensRenderer) {
     } else {
         printError("liquidlens: backend \(choice.backend.rawValue) (auto: \(choice.reason))")
     }
+}
+
+/// Says on stderr (unless `quiet`) which Vulkan options given on the command line change nothing
+/// because `--backend cpu` renders without Vulkan.
+func noteVulkanOptionsUnused(_ backend: Backend, device: DeviceOption, compile: CompileOption, quiet: Bool) {
+    guard backend == .cpu, !quiet else { return }
+    let unused = [
+        device.given.map { _ in "--device" }, device.memory.map { _ in "--memory" },
+        compile.policy.map { _ in "--while-compiling" },
+    ].compactMap { $0 }
+    guard !unused.isEmpty else { return }
+    printError(
+        "note: \(unused.joined(separator: ", ")) \(unused.count == 1 ? "changes" : "change") nothing: --backend cpu renders without Vulkan"
+    )
 }
 
 /// Says on stderr how many frames the CPU reference rendered while the GPU pipelines compiled.

@@ -97,6 +97,8 @@ struct RenderCommand: Command {
         }
         let (outputURL, format) = try Console.imageOutputURL(
             output.path, defaultStem: defaultOutput, format: imageFormat.format)
+        quality.noteIfUnused(writing: format, quiet: quiet.isOn)
+        noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: quiet.isOn)
         if let compression, format != .png, !quiet.isOn {
             printError(
                 "note: --png-compression \(compression.rawValue) changes nothing: the output is \(format.rawValue), not PNG"

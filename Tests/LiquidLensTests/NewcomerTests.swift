@@ -217,6 +217,14 @@ struct NewcomerTests {
             ["render", "--backend", "cpu", "--example", "probe-black", "-o", "out.jpg", "--png-compression", "fast"],
             in: folder)
         #expect(jpeg.stderr.contains("note: --png-compression fast changes nothing: the output is jpeg"))
+        let quality = try runCLI(render + ["--example", "probe-black", "--quality", "50"], in: folder)
+        #expect(quality.stderr.contains("note: --quality 50 changes nothing: png is written losslessly"))
+        let vulkanOnly = try runCLI(
+            render + ["--example", "probe-black", "--while-compiling", "wait", "--device", "0"], in: folder)
+        #expect(
+            vulkanOnly.stderr.contains(
+                "note: --device, --while-compiling change nothing: --backend cpu renders without Vulkan"),
+            "\(vulkanOnly.stderr)")
 
         let budget = try runCLI(
             render + ["--example", "probe-black"], environment: ["LIQUIDLENS_MAX_PIXELS": "abc"], in: folder)
