@@ -56,8 +56,9 @@ let package = Package(
             dependencies: ["ShaderCompiler"], path: "Sources/ShaderEmbedPlugin"),
         .target(name: "LensShaders", plugins: ["ShaderEmbedPlugin"]),
 
-        // Layers, each importing only those below it: model → controls → resolve → catalog;
-        // the backends consume what resolve makes; io and text are the sinks and sources.
+        // Layers, each importing only those below it: model → controls, then resolve and catalog
+        // side by side on controls; the backends consume what resolve makes; io and text are the
+        // sinks and sources.
         .target(name: "LensModel"),
         .target(name: "LensControls", dependencies: ["LensModel"]),
         .target(name: "LensResolve", dependencies: ["LensModel", "LensControls"]),
