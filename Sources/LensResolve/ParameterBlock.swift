@@ -303,29 +303,6 @@ package struct LensParams: Sendable, Equatable {
     ]
 }
 
-/// GLSL twin: the `DispatchConstants` push-constant block.
-package struct DispatchConstants: Sendable, Equatable {
-    /// x0, y0, x1, y1 of the pixels one dispatch covers.
-    public var region: SIMD4<UInt32>
-    /// Lens: the tile of workgroup 0 in `tiles`.
-    public var firstTile: UInt32
-
-    /// The constants for a dispatch over `region`; the first tile defaults to 0.
-    public init(region: PixelRegion, firstTile: UInt32 = 0) {
-        self.region = region.bounds
-        self.firstTile = firstTile
-    }
-
-    /// Byte offsets of each field, named as in GLSL.
-    public static let fieldOffsets: [(name: String, offset: Int)] = [
-        ("region", MemoryLayout<Self>.offset(of: \.region)!),
-        ("firstTile", MemoryLayout<Self>.offset(of: \.firstTile)!),
-    ]
-
-    /// Bytes pushed: the fields, without Swift's trailing stride padding.
-    public static let pushSize = MemoryLayout<Self>.offset(of: \.firstTile)! + MemoryLayout<UInt32>.size
-}
-
 /// Where each table sits in the shaders' `tables` buffer (GLSL: the `*_OFFSET` constants).
 package enum TableLayout {
     /// The 256 linear values of the 8-bit sRGB codes.
@@ -344,47 +321,9 @@ package enum TableLayout {
     public static let tileSize = 16
 }
 
-/// The params buffer as the GPU reads it: the `FrameBlock` (`FrameParams`, std140) at 0, then
-/// each lens's `LensBlock` (one `LensParams`) at a dynamic offset. Both offsets are multiples of
-/// the device's uniform-buffer offset alignment.
-package struct ParamsBufferLayout: Sendable, Equatable {
-    /// Byte offset of the first lens: `FrameParams` rounded up to the alignment.
-    public let lensArrayOffset: Int
-    /// Bytes between consecutive lenses: `LensParams` rounded up to the alignment.
-    public let lensStride: Int
-
-    /// The layout for a device whose dynamic uniform offsets must be multiples of `alignment`
-    /// (a power of two; 16 is the std140 minimum).
-    public init(alignment: Int) {
-        let step = max(16, alignment)
-        lensArrayOffset = (MemoryLayout<FrameParams>.size + step - 1) / step * step
-        lensStride = (MemoryLayout<LensParams>.size + step - 1) / step * step
-    }
-
-    /// Byte offset of lens `index`, the dynamic offset of its dispatches.
-    public func lensOffset(_ index: Int) -> Int { lensArrayOffset + lensStride * index }
-
-    /// Size of the buffer holding `lensCount` lenses (room for one at least: the binding needs it).
-    public func byteCount(lensCount: Int) -> Int { lensOffset(max(1, lensCount)) }
-
-    /// The buffer contents for one frame.
-    public func bytes(frame: FrameParams, lenses: [LensParams]) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: byteCount(lensCount: lenses.count))
-        bytes.withUnsafeMutableBytes { buffer in
-            withUnsafeBytes(of: frame) { buffer.copyMemory(from: $0) }
-            for (index, lens) in lenses.enumerated() {
-                withUnsafeBytes(of: lens) { source in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[lensOffset(index)...]).copyMemory(from: source)
-                }
-            }
-        }
-        return bytes
-    }
-}
-
 extension PixelRegion {
     /// x0, y0, x1, y1 as the parameter block stores a region.
-    var bounds: SIMD4<UInt32> { SIMD4(UInt32(x0), UInt32(y0), UInt32(x1), UInt32(y1)) }
+    package var bounds: SIMD4<UInt32> { SIMD4(UInt32(x0), UInt32(y0), UInt32(x1), UInt32(y1)) }
 
     /// The region a parameter-block `bounds` holds.
     package init(bounds: SIMD4<UInt32>) {

@@ -1,6 +1,7 @@
 import Foundation
 import LensResolve
 import LensShaders
+import LensVulkan
 import LiquidLens
 import Testing
 
