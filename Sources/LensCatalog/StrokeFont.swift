@@ -53,7 +53,7 @@ package enum StrokeFont {
     static let spaceWidth = 0.45
 
     /// Width in em of `text` as `draw` lays it out.
-    public static func advance(of text: String) -> Double {
+    package static func advance(of text: String) -> Double {
         var width = 0.0
         for (index, character) in text.enumerated() {
             if index > 0 { width += tracking }
@@ -64,7 +64,7 @@ package enum StrokeFont {
 
     /// Draws `text` into `mask` with its cap top-left at pixel (x, y), cap height `size` pixels;
     /// `weight` scales the stroke (1 regular, about 1.6 bold). Characters the font lacks are spaces.
-    public static func draw(
+    package static func draw(
         _ text: String, into mask: inout AlphaImage, x: Double, y: Double, size: Double, weight: Double = 1
     ) {
         let halfStroke = max(0.55, size * 0.065 * weight)

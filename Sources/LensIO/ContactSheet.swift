@@ -5,7 +5,7 @@ package enum ContactSheet {
     /// `images` in a grid `columns` wide on dark grey, `gap` pixels between and around them. Each
     /// cell is as wide as the widest image and as tall as the tallest, the image at its top left;
     /// no images give one grey pixel.
-    public static func compose(_ images: [RGBA8Image], columns: Int, gap: Int = 4) -> RGBA8Image {
+    package static func compose(_ images: [RGBA8Image], columns: Int, gap: Int = 4) -> RGBA8Image {
         guard !images.isEmpty else { return RGBA8Image(width: 1, height: 1, pixels: [40, 40, 40, 255]) }
         let cellWidth = images.map(\.width).max()!
         let cellHeight = images.map(\.height).max()!

@@ -16,7 +16,7 @@ package enum OutputDestination: Equatable, Sendable {
     case folder(URL)
 
     /// Where writing to `url` goes. A socket, or links that loop, is an error naming `url`.
-    public init(of url: URL) throws {
+    package init(of url: URL) throws {
         let path = url.path
         if path == "/dev/stdout" {
             self = .standardOutput
@@ -45,7 +45,7 @@ package enum OutputDestination: Equatable, Sendable {
     }
 
     /// `url` as messages name it: its path, or "standard output" for `/dev/stdout`.
-    public static func name(of url: URL) -> String {
+    package static func name(of url: URL) -> String {
         url.path == "/dev/stdout" ? "standard output" : url.path
     }
 
@@ -73,10 +73,10 @@ package final class StreamingOutput {
     private var descriptor: Int32
     private let ownsDescriptor: Bool
     /// The output as errors name it: its path, or "standard output".
-    public let name: String
+    package let name: String
 
     /// This process's standard output.
-    public init() {
+    package init() {
         descriptor = STDOUT_FILENO
         ownsDescriptor = false
         name = "standard output"
@@ -84,7 +84,7 @@ package final class StreamingOutput {
 
     /// Opens the pipe, device or held-open file at `url`; a pipe waits here for its reader, as
     /// with any writer.
-    public init(opening url: URL) throws {
+    package init(opening url: URL) throws {
         name = url.path
         descriptor = open(url.path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
         ownsDescriptor = true
@@ -101,7 +101,7 @@ package final class StreamingOutput {
     }
 
     /// Writes all of `data`; a reader that went away is ``OutputReaderGone``.
-    public func write(_ data: Data) throws {
+    package func write(_ data: Data) throws {
         guard writeAll(data, to: descriptor) else {
             if errno == EPIPE { throw OutputReaderGone(name: name) }
             throw ImageFileError(description: "cannot write \(name): \(FileAccess.reason(errno))")
@@ -109,14 +109,14 @@ package final class StreamingOutput {
     }
 
     /// Writes the whole file at `file` (a finished animation), a mebibyte at a time.
-    public func write(contentsOf file: URL) throws {
+    package func write(contentsOf file: URL) throws {
         let input = try FileHandle(forReadingFrom: file)
         defer { try? input.close() }
         while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty { try write(chunk) }
     }
 
     /// Closes what ``init(opening:)`` opened; the last error a device reports comes here.
-    public func close() throws {
+    package func close() throws {
         guard ownsDescriptor && descriptor >= 0 else { return }
         defer { descriptor = -1 }
         guard Glibc.close(descriptor) == 0 else {
@@ -129,14 +129,14 @@ package final class StreamingOutput {
 /// Unix tools end on SIGPIPE, with nothing half-written left on disk.
 package struct OutputReaderGone: Error, CustomStringConvertible, Sendable {
     /// The output as messages name it: its path, or "standard output".
-    public let name: String
+    package let name: String
 
     /// The reader of `name` went away.
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
     }
 
-    public var description: String { "cannot write \(name): \(FileAccess.reason(EPIPE))" }
+    package var description: String { "cannot write \(name): \(FileAccess.reason(EPIPE))" }
 }
 
 /// Writes whole outputs where `OutputDestination` says: a regular file or a link's target
@@ -144,7 +144,7 @@ package struct OutputReaderGone: Error, CustomStringConvertible, Sendable {
 /// error.
 package enum OutputFile {
     /// Writes `data` to `url`.
-    public static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         switch try OutputDestination(of: url) {
         case .file(let target):
             try AtomicFile.write(data, to: target)
@@ -170,7 +170,7 @@ package enum AtomicFile {
     /// and an existing `url` is left as it was; the error carries the system's reason. A
     /// temporary file that another run removed before the rename (it took it for a dead run's)
     /// costs a second write, not the output.
-    public static func write(_ data: Data, to url: URL) throws {
+    package static func write(_ data: Data, to url: URL) throws {
         var attempt = 1
         while true {
             do {
@@ -220,7 +220,7 @@ package enum AtomicFile {
 
     /// The temporary file beside `url` that becomes `url`: hidden, and named after this process
     /// and host (`TemporaryFileName`), so a later run knows whose it is.
-    public static func temporaryPath(for url: URL, suffix: String = "") -> String {
+    package static func temporaryPath(for url: URL, suffix: String = "") -> String {
         url.deletingLastPathComponent()
             .appendingPathComponent(TemporaryFileName.forThisProcess(url.lastPathComponent, suffix: suffix)).path
     }

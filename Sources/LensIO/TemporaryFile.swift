@@ -7,21 +7,21 @@ import Foundation
 /// output, on one host or on several, never share a temporary file.
 package struct TemporaryFileName: Equatable, Sendable {
     /// The output the file becomes (`s-00007.png`).
-    public let finalName: String
+    package let finalName: String
     /// The writer's process ID on ``host``.
-    public let processID: Int32
+    package let processID: Int32
     /// The writer's host name with every character but letters, digits, `-` and `_` made `_`;
     /// nil for a name written before hosts were recorded (`.NAME.partial-PID`).
-    public let host: String?
+    package let host: String?
 
     /// The name this process gives its temporary file for `finalName`, with a fresh nonce.
-    public static func forThisProcess(_ finalName: String, suffix: String = "") -> String {
+    package static func forThisProcess(_ finalName: String, suffix: String = "") -> String {
         let nonce = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         return ".\(finalName).partial-\(getpid())-\(nonce)@\(TemporaryFile.thisHost)\(suffix)"
     }
 
     /// Reads a temporary file's name; nil for a name that is not one.
-    public init?(parsing name: String) {
+    package init?(parsing name: String) {
         guard name.hasPrefix("."), let marker = name.range(of: ".partial-", options: .backwards),
             marker.lowerBound > name.index(after: name.startIndex)
         else { return nil }
@@ -46,10 +46,10 @@ package enum TemporaryFile {
     /// How long a temporary file must have gone unwritten before any run may remove it, whoever
     /// wrote it: a frame is written in seconds, so a file untouched this long has no writer that
     /// will finish it (and one that does retries its frame when its file is gone).
-    public static let staleAge: TimeInterval = 3600
+    package static let staleAge: TimeInterval = 3600
 
     /// This host's name as temporary file names record it.
-    public static let thisHost: String = {
+    package static let thisHost: String = {
         var buffer = [CChar](repeating: 0, count: 256)
         let name =
             gethostname(&buffer, buffer.count) == 0
@@ -67,7 +67,7 @@ package enum TemporaryFile {
     ///   (a writer elsewhere that is still going retries its frame; this run writes the same bytes);
     /// - nobody has written it for ``staleAge``.
     /// A live process's file for an output of another shard is never removed.
-    public static func isRemovable(_ name: TemporaryFileName, age: TimeInterval, ownNames: Set<String>) -> Bool {
+    package static func isRemovable(_ name: TemporaryFileName, age: TimeInterval, ownNames: Set<String>) -> Bool {
         if age > staleAge { return true }
         let writerLivesHere = name.host == thisHost && isAlive(name.processID)
         if name.host == thisHost && !writerLivesHere { return true }
@@ -77,7 +77,7 @@ package enum TemporaryFile {
     /// Removes the temporary files in `folder` that ``isRemovable(_:age:ownNames:)`` allows a run
     /// writing `ownNames` to remove, and returns their names.
     @discardableResult
-    public static func removeLeftovers(in folder: URL, ownNames: Set<String>, now: Date = Date()) -> [String] {
+    package static func removeLeftovers(in folder: URL, ownNames: Set<String>, now: Date = Date()) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var removed: [String] = []
         for name in names {

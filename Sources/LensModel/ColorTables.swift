@@ -4,20 +4,20 @@ import Foundation
 /// so neither backend evaluates `pow` (whose approximations differ between CPU and GPU).
 package enum ColorTables {
     /// sRGB-encoded value in 0…1 to linear light.
-    public static func srgbToLinear(_ encoded: Double) -> Double {
+    package static func srgbToLinear(_ encoded: Double) -> Double {
         encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4)
     }
 
     /// Linear light in 0…1 to the sRGB-encoded value.
-    public static func linearToSRGB(_ linear: Double) -> Double {
+    package static func linearToSRGB(_ linear: Double) -> Double {
         linear <= 0.0031308 ? linear * 12.92 : 1.055 * pow(linear, 1 / 2.4) - 0.055
     }
 
     /// Linear value of each 8-bit sRGB code.
-    public static let srgbDecode: [Float] = (0..<256).map { Float(srgbToLinear(Double($0) / 255)) }
+    package static let srgbDecode: [Float] = (0..<256).map { Float(srgbToLinear(Double($0) / 255)) }
 
     /// Entry k−1 is the linear value at which the correctly rounded code steps from k−1 to k.
-    public static let srgbEncodeThresholds: [Float] = (1..<256).map {
+    package static let srgbEncodeThresholds: [Float] = (1..<256).map {
         Float(srgbToLinear((Double($0) - 0.5) / 255))
     }
 
@@ -25,7 +25,7 @@ package enum ColorTables {
     /// the bucket's first code in the low 8 bits and, above them, the low 16 bits of the threshold
     /// inside the bucket where the code steps up (0x10000 where none does). No bucket holds more
     /// than one threshold, so the shaders encode with one table read and one integer comparison.
-    public static let srgbEncodeBuckets: [UInt32] = {
+    package static let srgbEncodeBuckets: [UInt32] = {
         let thresholds = srgbEncodeThresholds
         var buckets: [UInt32] = []
         var code = 0
@@ -43,5 +43,5 @@ package enum ColorTables {
     }()
 
     /// Buckets cover the float bit patterns of [0, 1): 1.0 is 0x3F80_0000.
-    public static let encodeBucketCount = 0x3F80
+    package static let encodeBucketCount = 0x3F80
 }

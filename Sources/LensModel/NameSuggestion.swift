@@ -5,7 +5,7 @@ package enum NameSuggestion {
     /// substitutions and swaps of neighbours, ignoring case), or one that `typed` begins; nil
     /// when none is close enough to be the likely meaning: at most a third of the typed length
     /// away, and never less than 1 or more than 3 edits, nor every character of it.
-    public static func closest(to typed: String, among candidates: [String]) -> String? {
+    package static func closest(to typed: String, among candidates: [String]) -> String? {
         let needle = Array(typed.lowercased())
         guard !needle.isEmpty else { return nil }
         let limit = min(3, max(1, needle.count / 3))
@@ -25,7 +25,7 @@ package enum NameSuggestion {
     }
 
     /// `; did you mean 'NAME'?` for the closest name, or nothing, to append to an error.
-    public static func clause(for typed: String, among candidates: [String], quote: String = "'") -> String {
+    package static func clause(for typed: String, among candidates: [String], quote: String = "'") -> String {
         closest(to: typed, among: candidates).map { "; did you mean \(quote)\($0)\(quote)?" } ?? ""
     }
 

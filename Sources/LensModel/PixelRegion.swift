@@ -3,16 +3,16 @@ import Foundation
 /// A half-open rectangle of pixels: x0 ..< x1, y0 ..< y1.
 package struct PixelRegion: Sendable, Equatable {
     /// First column inside the region.
-    public var x0: Int
+    package var x0: Int
     /// First row inside the region.
-    public var y0: Int
+    package var y0: Int
     /// First column past the region (exclusive).
-    public var x1: Int
+    package var x1: Int
     /// First row past the region (exclusive).
-    public var y1: Int
+    package var y1: Int
 
     /// The region with these bounds, taken as given (not clamped or ordered).
-    public init(x0: Int, y0: Int, x1: Int, y1: Int) {
+    package init(x0: Int, y0: Int, x1: Int, y1: Int) {
         self.x0 = x0
         self.y0 = y0
         self.x1 = x1
@@ -20,11 +20,11 @@ package struct PixelRegion: Sendable, Equatable {
     }
 
     /// Columns covered; 0 when `x1` ≤ `x0`.
-    public var width: Int { max(0, x1 - x0) }
+    package var width: Int { max(0, x1 - x0) }
     /// Rows covered; 0 when `y1` ≤ `y0`.
-    public var height: Int { max(0, y1 - y0) }
+    package var height: Int { max(0, y1 - y0) }
     /// Whether the region covers no pixel.
-    public var isEmpty: Bool { width == 0 || height == 0 }
+    package var isEmpty: Bool { width == 0 || height == 0 }
 
     /// The pixels whose area meets the rectangle of points given in pixel units, grown by `margin`,
     /// clamped to a `width`×`height` canvas.

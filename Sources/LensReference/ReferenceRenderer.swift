@@ -19,12 +19,12 @@ package final class ReferenceRenderer: @unchecked Sendable {
     private var composite = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
 
     /// A renderer with no buffers yet; the first frame allocates them.
-    public init() {}
+    package init() {}
 
     deinit { release() }
 
     /// Renders one resolved frame to 8-bit sRGB pixels.
-    public func render(_ parameters: FrameParameters) -> RGBA8Image {
+    package func render(_ parameters: FrameParameters) -> RGBA8Image {
         lock.withLock {
             let count = parameters.width * parameters.height
             if count != pixelCount {

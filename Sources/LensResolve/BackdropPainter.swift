@@ -383,22 +383,22 @@ struct BackdropPainter {
 /// and turned into the shaders' `ShapeParams`.
 package struct ShapeGeometry: Sendable {
     /// Centre x in pixels.
-    public let centerX: Double
+    package let centerX: Double
     /// Centre y in pixels.
-    public let centerY: Double
+    package let centerY: Double
     /// Half the width in pixels, growth included (a circle's is its radius).
-    public let halfWidth: Double
+    package let halfWidth: Double
     /// Half the height in pixels, growth included (a circle's is its radius).
-    public let halfHeight: Double
+    package let halfHeight: Double
     /// Top-left, top-right, bottom-right, bottom-left.
-    public let radii: [Double]
+    package let radii: [Double]
     /// 0 rounded box, 1 ellipse, 2 squircle (the shaders' `ShapeParams.kind`).
-    public let kind: UInt32
+    package let kind: UInt32
     /// Superellipse exponent of a squircle's corners; 2 for the other kinds.
-    public let exponent: Double
+    package let exponent: Double
 
     /// `growth` (pixels) is added to width and height about the centre.
-    public init(shape: Shape, frame: Rect, scale: Double, growth: (x: Double, y: Double) = (0, 0)) {
+    package init(shape: Shape, frame: Rect, scale: Double, growth: (x: Double, y: Double) = (0, 0)) {
         centerX = frame.midX * scale
         centerY = frame.midY * scale
         var halfWidth = (frame.width * scale + growth.x) / 2
@@ -429,7 +429,7 @@ package struct ShapeGeometry: Sendable {
     }
 
     /// Signed distance in pixels from pixel-space point (x, y): negative inside.
-    public func distance(_ x: Double, _ y: Double) -> Double {
+    package func distance(_ x: Double, _ y: Double) -> Double {
         let localX = x - centerX
         let localY = y - centerY
         if kind == 1 {
@@ -451,7 +451,7 @@ package struct ShapeGeometry: Sendable {
     }
 
     /// The shaders' description of this shape.
-    public var parameters: ShapeParams {
+    package var parameters: ShapeParams {
         ShapeParams(
             centerHalfSize: SIMD4(Float(centerX), Float(centerY), Float(halfWidth), Float(halfHeight)),
             cornerRadii: SIMD4(Float(radii[0]), Float(radii[1]), Float(radii[2]), Float(radii[3])),

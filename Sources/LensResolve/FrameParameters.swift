@@ -4,9 +4,9 @@ import LensModel
 /// Where each pass of one lens runs.
 package struct LensRegions: Sendable, Equatable {
     /// Glass bounding box plus shadow margin: the lens pass.
-    public var lens: PixelRegion
+    package var lens: PixelRegion
     /// The box lens samples are clamped into (the frost tiles cover every sample inside it).
-    public var source: PixelRegion
+    package var source: PixelRegion
 }
 
 /// One frame, resolved for the backends: sizes in pixels, colours in linear light, the backdrop

@@ -14,21 +14,21 @@ import LensModel
 /// the result is bit-identical to doing everything again. Not thread-safe: one per buffer set.
 package final class FrameReuse {
     /// What the backend must do for a frame.
-    public struct Plan {
+    package struct Plan {
         /// The frame with each lens's frost and row tile lists cut to the tiles not already blurred.
-        public var parameters: FrameParameters
+        package var parameters: FrameParameters
         /// The backdrop or label changed: upload it again.
-        public var uploadBackdrop: Bool
+        package var uploadBackdrop: Bool
         /// The label coverage (or the frame size) changed: upload it again.
-        public var uploadLabel: Bool
+        package var uploadLabel: Bool
         /// The foreground (or the frame size) changed: upload it again.
-        public var uploadForeground: Bool
+        package var uploadForeground: Bool
         /// The base layer (backdrop with the resting label) starts over as a copy of the backdrop:
         /// off the label it is the backdrop itself, so only the label's ink box is composed.
-        public var baseFromBackdrop: Bool
+        package var baseFromBackdrop: Bool
         /// Where the compose pass runs: with ``baseFromBackdrop``, the box of the label's ink
         /// (nil without ink); otherwise the damaged part of the kept base (nil when it is current).
-        public var composeRegion: PixelRegion?
+        package var composeRegion: PixelRegion?
     }
 
     private var width = 0
@@ -49,10 +49,10 @@ package final class FrameReuse {
     private var frostedKernel: [Int32] = []
 
     /// A reuse that holds nothing yet, so the first frame does all the work.
-    public init() {}
+    package init() {}
 
     /// Forgets everything, as after the buffers were reallocated.
-    public func invalidate() {
+    package func invalidate() {
         width = 0
         height = 0
         backdrop = []
@@ -68,7 +68,7 @@ package final class FrameReuse {
 
     /// Compares `parameters` with what the buffers hold, records what they will hold once the plan
     /// has run, and returns the plan.
-    public func plan(_ parameters: FrameParameters) -> Plan {
+    package func plan(_ parameters: FrameParameters) -> Plan {
         let size = TableLayout.tileSize
         let columns = (parameters.width + size - 1) / size
         let rows = (parameters.height + size - 1) / size

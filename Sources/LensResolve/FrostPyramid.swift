@@ -8,11 +8,11 @@ import LensModel
 /// distinct thumbnails never pay full-scale blurs.
 package enum FrostPyramid {
     /// The deepest level: ¼ scale, as Apple's backdrop.
-    public static let deepestLevel = 2
+    package static let deepestLevel = 2
 
     /// The level for a frost of `sigma` pixels: the deepest whose texel stays within σ/2 (finer
     /// levels for light frost, where a ¼-scale texel would show).
-    public static func level(sigma: Double) -> Int {
+    package static func level(sigma: Double) -> Int {
         var level = 0
         while level < deepestLevel, sigma >= Double(2 << level) { level += 1 }
         return level
@@ -20,7 +20,7 @@ package enum FrostPyramid {
 
     /// The Gaussian σ, in level texels, that with the box average (variance (4^L − 1)/12 px²) and
     /// the bilinear read-back (a tent of one texel: 4^L/6 px²) blurs by `sigma` pixels in all.
-    public static func levelSigma(sigma: Double, level: Int) -> Double {
+    package static func levelSigma(sigma: Double, level: Int) -> Double {
         let texel = Double(1 << level)
         let box = (texel * texel - 1) / 12
         let readBack = level == 0 ? 0 : texel * texel / 6
@@ -28,7 +28,7 @@ package enum FrostPyramid {
     }
 
     /// Texels across `extent` pixels at `level`: the last one may cover fewer pixels.
-    public static func size(_ extent: Int, level: Int) -> Int { (extent + (1 << level) - 1) >> level }
+    package static func size(_ extent: Int, level: Int) -> Int { (extent + (1 << level) - 1) >> level }
 }
 
 extension PixelRegion {

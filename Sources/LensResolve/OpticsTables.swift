@@ -6,7 +6,7 @@ import LensModel
 /// is computed once in `Double` and handed to both backends as `Float`.
 package enum OpticsTables {
     /// Normalised Gaussian weights w[0…r] for σ in pixels, r = ⌈3σ⌉; σ under ¼ px gives [1].
-    public static func gaussianKernel(sigma: Double) -> [Float] {
+    package static func gaussianKernel(sigma: Double) -> [Float] {
         guard sigma >= 0.25 else { return [1] }
         let radius = Int((3 * sigma).rounded(.up))
         let raw = (0...radius).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
@@ -17,7 +17,7 @@ package enum OpticsTables {
     /// Inward displacement (pixels) across the band for the physical model, x = 0 at depth H to
     /// x = 1 at the silhouette: the vertical view ray refracted by the surface (Snell) and carried
     /// down to the backdrop plane. Computed once in `Double`; both backends interpolate it.
-    public static func physicalProfile(_ optics: Optics, bandWidth: Double, scale: Double) -> [Float] {
+    package static func physicalProfile(_ optics: Optics, bandWidth: Double, scale: Double) -> [Float] {
         let samples = TableLayout.profileSamples
         // Air on both sides of the surface bends nothing; skip the rounding of the Snell terms.
         guard optics.ior > 1 else { return [Float](repeating: 0, count: samples) }
@@ -52,7 +52,7 @@ package enum OpticsTables {
 
     /// The tables every frame starts with, in `TableLayout` order: sRGB decode, spectral taps,
     /// encode buckets (words, carried as float bit patterns like every table entry).
-    public static let fixedTables =
+    package static let fixedTables =
         ColorTables.srgbDecode + spectralTable() + ColorTables.srgbEncodeBuckets.map { Float(bitPattern: $0) }
 
     /// Seven spectral taps from the red end (scale 1−k) to the blue end (1+k), each weighted into

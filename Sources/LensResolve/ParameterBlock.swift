@@ -9,31 +9,31 @@ import LensModel
 /// GLSL twin: `struct FrameParams`.
 package struct FrameParams: Sendable, Equatable {
     /// Frame width in pixels.
-    public var width: UInt32
+    package var width: UInt32
     /// Frame height in pixels.
-    public var height: UInt32
+    package var height: UInt32
     /// Number of glass groups in the `lenses` array that follows the frame.
-    public var lensCount: UInt32
+    package var lensCount: UInt32
     /// Label coverage is one byte per pixel, packed four to a `uint`; rows start on a word.
-    public var labelWordsPerRow: UInt32
+    package var labelWordsPerRow: UInt32
     /// Where the lifted (selected-appearance) label starts in the label buffer, in words.
-    public var liftedLabelWordOffset: UInt32
+    package var liftedLabelWordOffset: UInt32
     /// The foreground's tiles in the tile list: the first and how many (0: no foreground).
-    public var foregroundTileOffset: UInt32 = 0
+    package var foregroundTileOffset: UInt32 = 0
     /// Number of foreground tiles; 0: the frame has no foreground.
-    public var foregroundTileCount: UInt32 = 0
+    package var foregroundTileCount: UInt32 = 0
     /// 1: layers blend in linear light; 0: on gamma-encoded sRGB values, as Core Animation does.
-    public var linearBlending: UInt32 = 0
+    package var linearBlending: UInt32 = 0
     /// Resting label colour, premultiplied in the blend space (`linearBlending`).
-    public var restingColor: SIMD4<Float>
+    package var restingColor: SIMD4<Float>
     /// Accent label colour, premultiplied in the blend space.
-    public var accentColor: SIMD4<Float>
+    package var accentColor: SIMD4<Float>
     /// Lifted label colour, premultiplied in the blend space.
-    public var liftedLabelColor: SIMD4<Float>
+    package var liftedLabelColor: SIMD4<Float>
 
     /// A frame of `width` × `height` pixels with no foreground tiles; the lifted label's offset and colour
     /// default to 0 (no lifted label).
-    public init(
+    package init(
         width: UInt32, height: UInt32, lensCount: UInt32, labelWordsPerRow: UInt32, liftedLabelWordOffset: UInt32 = 0,
         restingColor: SIMD4<Float>, accentColor: SIMD4<Float>, liftedLabelColor: SIMD4<Float> = .zero
     ) {
@@ -48,7 +48,7 @@ package struct FrameParams: Sendable, Equatable {
     }
 
     /// Byte offsets of each field, named as in GLSL.
-    public static let fieldOffsets: [(name: String, offset: Int)] = [
+    package static let fieldOffsets: [(name: String, offset: Int)] = [
         ("width", MemoryLayout<Self>.offset(of: \.width)!),
         ("height", MemoryLayout<Self>.offset(of: \.height)!),
         ("lensCount", MemoryLayout<Self>.offset(of: \.lensCount)!),
@@ -66,18 +66,18 @@ package struct FrameParams: Sendable, Equatable {
 /// GLSL twin: `struct ShapeParams`. One shape of a glass group, in pixels.
 package struct ShapeParams: Sendable, Equatable {
     /// Centre x, y and half width, half height.
-    public var centerHalfSize: SIMD4<Float>
+    package var centerHalfSize: SIMD4<Float>
     /// Top-left, top-right, bottom-right, bottom-left.
-    public var cornerRadii: SIMD4<Float>
+    package var cornerRadii: SIMD4<Float>
     /// 0 rounded box (circle, capsule, rounded rectangle), 1 ellipse, 2 squircle.
-    public var kind: UInt32
+    package var kind: UInt32
     /// Squircle superellipse exponent.
-    public var exponent: Float
+    package var exponent: Float
     var padding0: Float = 0
     var padding1: Float = 0
 
     /// A shape from its pixel geometry, with `kind` and `exponent` as the fields describe.
-    public init(centerHalfSize: SIMD4<Float>, cornerRadii: SIMD4<Float>, kind: UInt32, exponent: Float) {
+    package init(centerHalfSize: SIMD4<Float>, cornerRadii: SIMD4<Float>, kind: UInt32, exponent: Float) {
         self.centerHalfSize = centerHalfSize
         self.cornerRadii = cornerRadii
         self.kind = kind
@@ -85,7 +85,7 @@ package struct ShapeParams: Sendable, Equatable {
     }
 
     /// Byte offsets of each field, named as in GLSL.
-    public static let fieldOffsets: [(name: String, offset: Int)] = [
+    package static let fieldOffsets: [(name: String, offset: Int)] = [
         ("centerHalfSize", MemoryLayout<Self>.offset(of: \.centerHalfSize)!),
         ("cornerRadii", MemoryLayout<Self>.offset(of: \.cornerRadii)!),
         ("kind", MemoryLayout<Self>.offset(of: \.kind)!),
@@ -98,145 +98,145 @@ package struct ShapeParams: Sendable, Equatable {
 /// GLSL twin: `struct LensParams`. One glass group; all lengths in pixels.
 package struct LensParams: Sendable, Equatable {
     /// The tint's rgb and alpha, premultiplied in the blend space.
-    public var tint: SIMD4<Float> = .zero
+    package var tint: SIMD4<Float> = .zero
     /// Direction x, y (unit, y down); amount; unused.
-    public var keyLight: SIMD4<Float> = .zero
+    package var keyLight: SIMD4<Float> = .zero
     /// Direction x, y (unit, y down); amount; unused.
-    public var fillLight: SIMD4<Float> = .zero
+    package var fillLight: SIMD4<Float> = .zero
     /// Offset x, y; radius; opacity.
-    public var shadow: SIMD4<Float> = .zero
+    package var shadow: SIMD4<Float> = .zero
     /// Offset x, y; radius; opacity.
-    public var innerShadow: SIMD4<Float> = .zero
+    package var innerShadow: SIMD4<Float> = .zero
     /// Resting background, premultiplied in the blend space, alpha already faded by the lift progress.
-    public var restingFill: SIMD4<Float> = .zero
+    package var restingFill: SIMD4<Float> = .zero
     /// x0, y0, x1, y1 of the frosted backdrop the lens may sample.
-    public var sourceRegion: SIMD4<UInt32> = .zero
+    package var sourceRegion: SIMD4<UInt32> = .zero
     /// First shape of the group in the `shapes` buffer.
-    public var shapeOffset: UInt32 = 0
+    package var shapeOffset: UInt32 = 0
     /// Number of shapes in the group, from `shapeOffset` on.
-    public var shapeCount: UInt32 = 0
+    package var shapeCount: UInt32 = 0
     /// Smooth-minimum radius k of the group.
-    public var blend: Float = 0
+    package var blend: Float = 0
     /// Physical model: where its displacement table starts in `tables`; 0 selects the bevel model.
-    public var profileOffset: UInt32 = 0
+    package var profileOffset: UInt32 = 0
     /// H: depth of the refracting band inside the silhouette.
-    public var bevelWidth: Float = 0
+    package var bevelWidth: Float = 0
     /// A: inward displacement at the silhouette (bevel model).
-    public var bevelAmount: Float = 0
+    package var bevelAmount: Float = 0
     /// 1 / magnification: sample offsets from the group's centre are scaled by it (1: no magnification).
-    public var inverseMagnification: Float = 1
+    package var inverseMagnification: Float = 1
     /// Spread k: red samples at 1−k of the offset, blue at 1+k. Zero when under ¼ px.
-    public var dispersion: Float = 0
+    package var dispersion: Float = 0
     /// 0 for per-channel dispersion, else the number of spectral taps.
-    public var spectralTaps: UInt32 = 0
+    package var spectralTaps: UInt32 = 0
     /// Saturation of what the glass shows, about its Rec. 709 luma: 1 unchanged, 0 grey.
-    public var saturation: Float = 1
+    package var saturation: Float = 1
     /// Added to every channel, linear light (0: unchanged).
-    public var brightness: Float = 0
+    package var brightness: Float = 0
     /// Scale of the distance from mid grey, linear light (1: unchanged).
-    public var contrast: Float = 1
+    package var contrast: Float = 1
     /// Tint-mask feather inside the rim; under ½ px the mask is the antialiased silhouette.
-    public var softness: Float = 0
+    package var softness: Float = 0
     /// Width of the rim-light band inside the silhouette (0: no rim light).
-    public var rimWidth: Float = 0
+    package var rimWidth: Float = 0
     /// Integer exponent of the rim lobes: higher narrows each highlight about its light direction.
-    public var rimFalloff: UInt32 = 1
+    package var rimFalloff: UInt32 = 1
     /// Amount of the ambient Fresnel-like term (1 − n_z)³ over the band (0: off).
-    public var fresnel: Float = 0
+    package var fresnel: Float = 0
     /// Width of the dark contour inside the silhouette.
-    public var contourWidth: Float = 0
+    package var contourWidth: Float = 0
     /// Share of the colour the contour removes at the silhouette, fading to 0 at `contourWidth` (0: off).
-    public var contourOpacity: Float = 0
+    package var contourOpacity: Float = 0
     /// Where the frost kernel starts in `tables`: the centre weight, then one weight per pixel of distance.
-    public var kernelOffset: UInt32 = 0
+    package var kernelOffset: UInt32 = 0
     /// Frost kernel radius: it spans 2·radius + 1 pixels (0: the backdrop is copied unblurred).
-    public var kernelRadius: UInt32 = 0
+    package var kernelRadius: UInt32 = 0
     /// Width over which edge normals blend across the medial axis (at least 1).
-    public var normalSmoothing: Float = 1
+    package var normalSmoothing: Float = 1
     /// Share of the ellipse normal in the refraction direction, 0…1.
-    public var ovalization: Float = 0
+    package var ovalization: Float = 0
     /// How much the lifted label replaces the regular one under the glass.
-    public var liftedContentAlpha: Float = 0
+    package var liftedContentAlpha: Float = 0
     /// 0: the glass shows what is below it without refraction.
-    public var warpsContentBelow: UInt32 = 1
+    package var warpsContentBelow: UInt32 = 1
     /// Dark appearance: share of the content dimmed under the glass.
-    public var darkening: Float = 0
+    package var darkening: Float = 0
     /// This group's tiles in the tile list: the first and how many.
-    public var tileOffset: UInt32 = 0
+    package var tileOffset: UInt32 = 0
     /// Number of this group's tiles, from `tileOffset` on.
-    public var tileCount: UInt32 = 0
+    package var tileCount: UInt32 = 0
     /// Tiles the vertical frost writes: every tile a lens sample can land in.
-    public var frostTileOffset: UInt32 = 0
+    package var frostTileOffset: UInt32 = 0
     /// Number of tiles the vertical frost writes, from `frostTileOffset` on.
-    public var frostTileCount: UInt32 = 0
+    package var frostTileCount: UInt32 = 0
     /// Tiles the horizontal frost writes: the frost tiles grown by the kernel radius in rows.
-    public var rowTileOffset: UInt32 = 0
+    package var rowTileOffset: UInt32 = 0
     /// Number of tiles the horizontal frost writes, from `rowTileOffset` on.
-    public var rowTileCount: UInt32 = 0
+    package var rowTileCount: UInt32 = 0
     /// 1: the label turns accent under this glass (LensTint); 0: it keeps its resting colour.
-    public var accentStrength: Float = 1
+    package var accentStrength: Float = 1
     /// Edge highlight stroke: width; alpha at the top-leading corner, the middle, the bottom-trailing corner.
-    public var edgeHighlight: SIMD4<Float> = .zero
+    package var edgeHighlight: SIMD4<Float> = .zero
     /// Origin x, y and axis x, y of the top-leading → bottom-trailing diagonal: u = (p − origin)·axis runs 0…1.
-    public var highlightAxis: SIMD4<Float> = .zero
+    package var highlightAxis: SIMD4<Float> = .zero
     /// Origin and axis of the gradient tint, as `highlightAxis`.
-    public var gradientAxis: SIMD4<Float> = .zero
+    package var gradientAxis: SIMD4<Float> = .zero
     /// Shimmer band: centre u, half width in u, alpha (0: off), unused.
-    public var shimmer: SIMD4<Float> = .zero
+    package var shimmer: SIMD4<Float> = .zero
     /// Gradient tint stops in `tables` (rgba premultiplied in the blend space); count 0: the flat `tint`.
-    public var gradientOffset: UInt32 = 0
+    package var gradientOffset: UInt32 = 0
     /// Number of gradient tint stops (0: the flat `tint`).
-    public var gradientCount: UInt32 = 0
+    package var gradientCount: UInt32 = 0
     /// Share of the glass laid over what is below it (custom materials).
-    public var opacity: Float = 1
+    package var opacity: Float = 1
     /// The first `labelTileCount` of this group's tiles are those whose samples can reach a label
     /// glyph; the reference skips sampling the label in the others, and the GPU compiles it out
     /// of a group none of whose tiles reach it.
-    public var labelTileCount: UInt32 = 0
+    package var labelTileCount: UInt32 = 0
     /// x0, y0, x1, y1 of the pixels where the lens pass also writes, into the composite, what the
     /// glass shows without the label row: the content glass above it sees. Empty: no glass above.
-    public var compositeRegion = SIMD4<UInt32>(repeating: 0)
+    package var compositeRegion = SIMD4<UInt32>(repeating: 0)
     /// 1: glass lies below this group, so its frost blurs the composite instead of the backdrop.
-    public var readsComposite: UInt32 = 0
+    package var readsComposite: UInt32 = 0
     /// 1: the label row lies on this glass's face (a platter's content view): drawn over its tint
     /// and resting fill, not refracted; 0: under the glass, refracted and magnified with the content.
-    public var labelOnFace: UInt32 = 0
+    package var labelOnFace: UInt32 = 0
     /// The frost pyramid level: the frost works on the canvas at 1/2^level (`FrostPyramid`).
-    public var frostLevel: UInt32 = 0
+    package var frostLevel: UInt32 = 0
     /// Pads the struct to a whole vec4, as std140 and std430 pad it in GLSL.
-    public var padding2: UInt32 = 0
+    package var padding2: UInt32 = 0
     /// Stage model: the backdrop's two stages in sampling order: amount (positive samples outward)
     /// and height of the first, then of the second; amount 0 skips a stage.
-    public var backdropStages: SIMD4<Float> = .zero
+    package var backdropStages: SIMD4<Float> = .zero
     /// Stage model: the label row's two stages, as `backdropStages`.
-    public var labelStages: SIMD4<Float> = .zero
+    package var labelStages: SIMD4<Float> = .zero
     /// Stage model: x0, y0, x1, y1 of the group's box, the texture every stage samples (held half a
     /// pixel inside it).
-    public var stageBox: SIMD4<Float> = .zero
+    package var stageBox: SIMD4<Float> = .zero
     /// Stage model: the fringe's spread at the silhouette (0: off); cosine and sine of its turn from
     /// the refraction normal; the depth where it fades to 0.
-    public var aberration: SIMD4<Float> = .zero
+    package var aberration: SIMD4<Float> = .zero
     /// The face's YCbCr composite: white, black, saturation; 1 when on (0: the face is left as it is).
-    public var faceLevels: SIMD4<Float> = .zero
+    package var faceLevels: SIMD4<Float> = .zero
     /// The rim's vibrant recolour: white, black, saturation; 1 when on (0: the rim lightens to white).
-    public var rimRecolor: SIMD4<Float> = .zero
+    package var rimRecolor: SIMD4<Float> = .zero
     /// 1: the stage model (backdrop and label through their stages, the fringe); 0: bevel or physical.
-    public var stageModel: UInt32 = 0
+    package var stageModel: UInt32 = 0
     /// Stage model: 1 / magnification of the label row about the group's centre.
-    public var labelInverseMagnification: Float = 1
+    package var labelInverseMagnification: Float = 1
     /// Share of the rim light the band loses from the silhouette to its inner edge (1: linear to 0).
-    public var rimCurvature: Float = 1
+    package var rimCurvature: Float = 1
     /// Pads the appended group to a whole vec4.
-    public var padding3: UInt32 = 0
+    package var padding3: UInt32 = 0
     /// The touch glow: centre x, y; the radius where it has faded out; the white added at the centre (0: off).
-    public var touchGlow: SIMD4<Float> = .zero
+    package var touchGlow: SIMD4<Float> = .zero
 
     /// A group with neutral values: no shapes, tint, lights, shadows, frost or refraction; saturation,
     /// contrast and opacity 1.
-    public init() {}
+    package init() {}
 
     /// Byte offsets of each field, named as in GLSL.
-    public static let fieldOffsets: [(name: String, offset: Int)] = [
+    package static let fieldOffsets: [(name: String, offset: Int)] = [
         ("tint", MemoryLayout<Self>.offset(of: \.tint)!),
         ("keyLight", MemoryLayout<Self>.offset(of: \.keyLight)!),
         ("fillLight", MemoryLayout<Self>.offset(of: \.fillLight)!),
@@ -306,19 +306,19 @@ package struct LensParams: Sendable, Equatable {
 /// Where each table sits in the shaders' `tables` buffer (GLSL: the `*_OFFSET` constants).
 package enum TableLayout {
     /// The 256 linear values of the 8-bit sRGB codes.
-    public static let srgbDecodeOffset = 0
+    package static let srgbDecodeOffset = 0
     /// Spectral dispersion: `spectralTaps` × (offset scale, red, green, blue weights).
-    public static let spectralOffset = 256
+    package static let spectralOffset = 256
     /// Taps of the spectral dispersion (GLSL: `SPECTRAL_TAPS`).
-    public static let spectralTaps = 7
+    package static let spectralTaps = 7
     /// The encode word of each float bucket of [0, 1) (`ColorTables.srgbEncodeBuckets`).
-    public static let srgbEncodeBucketOffset = spectralOffset + spectralTaps * 4
+    package static let srgbEncodeBucketOffset = spectralOffset + spectralTaps * 4
     /// Frost kernels and physical displacement profiles follow, one run per lens.
-    public static let perLensOffset = srgbEncodeBucketOffset + ColorTables.encodeBucketCount
+    package static let perLensOffset = srgbEncodeBucketOffset + ColorTables.encodeBucketCount
     /// Samples of a physical displacement profile over the band, silhouette last.
-    public static let profileSamples = 256
+    package static let profileSamples = 256
     /// Side of a lens tile in pixels (GLSL: `TILE_SIZE`, the workgroup size).
-    public static let tileSize = 16
+    package static let tileSize = 16
 }
 
 extension PixelRegion {

@@ -8,22 +8,22 @@ package struct SceneResolver: Sendable {
     /// Loads images named by the scene (background images, label masks, icons), relative paths
     /// already resolved against the scene file by the caller; `scale` is the pixels per point an
     /// SVG is drawn at.
-    public var loadImage: @Sendable (_ path: String, _ scale: Double) throws -> RGBA8Image
+    package var loadImage: @Sendable (_ path: String, _ scale: Double) throws -> RGBA8Image
 
     /// Shapes and rasterises the controls' text; scenes without controls need none.
-    public var text: (any TextRasterizer)?
+    package var text: (any TextRasterizer)?
 
     /// Keeps the last backdrop and label raster, so frames of one scene paint them once.
-    public var cache: ResolveCache?
+    package var cache: ResolveCache?
 
     /// Most pixels a frame may have, checked before anything is allocated (at most
     /// `Limits.maxPixels`).
-    public var pixelBudget: Int
+    package var pixelBudget: Int
 
     /// A resolver that loads images with `loadImage`; without `text`, scenes with controls or text layers fail;
     /// without `cache`, every frame paints its own backdrop and label; `pixelBudget` lowers the
     /// largest frame allowed.
-    public init(
+    package init(
         loadImage: @escaping @Sendable (_ path: String, _ scale: Double) throws -> RGBA8Image,
         text: (any TextRasterizer)? = nil,
         cache: ResolveCache? = nil, pixelBudget: Int = Limits.maxPixels
@@ -35,7 +35,7 @@ package struct SceneResolver: Sendable {
     }
 
     /// Resolves `scene`; `scale` overrides the canvas scale when given.
-    public func resolve(_ scene: Scene, scale: Double? = nil) throws -> FrameParameters {
+    package func resolve(_ scene: Scene, scale: Double? = nil) throws -> FrameParameters {
         try scene.validate()
         let scale = scale ?? scene.canvas.scale
         try check(scale, Limits.scale, "canvas.scale")

@@ -24,10 +24,10 @@ package final class TextRenderer: TextRasterizer, @unchecked Sendable {
     private var paths: [FontSpec: String] = [:]
 
     /// Where `fonts-dejavu-core` installs DejaVu Sans, used when fontconfig finds nothing at all.
-    public static let bundledDefault = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    package static let bundledDefault = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     /// A renderer with its own FreeType library; throws a ``TextError`` when FreeType cannot start.
-    public init() throws {
+    package init() throws {
         var created: FT_Library?
         guard FT_Init_FreeType(&created) == 0, let created else {
             throw TextError(description: "FreeType could not be initialised")
@@ -42,7 +42,7 @@ package final class TextRenderer: TextRasterizer, @unchecked Sendable {
 
     /// One shaped, rasterised line of `text` at `pixelSize` pixels per em (1…1000); throws for a
     /// missing font or a character no installed font can draw.
-    public func line(_ text: String, font: FontSpec, pixelSize: Double) throws -> TextLine {
+    package func line(_ text: String, font: FontSpec, pixelSize: Double) throws -> TextLine {
         guard pixelSize.isFinite, pixelSize >= 1, pixelSize <= 1000 else {
             throw TextError(description: "text size \(pixelSize) px is outside 1…1000")
         }
@@ -55,7 +55,7 @@ package final class TextRenderer: TextRasterizer, @unchecked Sendable {
 
     /// The font file for `font`: fontconfig's match, which must be the family asked for (or, for
     /// the default family when it is not installed, the fallback family's file).
-    public func path(for font: FontSpec) throws -> String {
+    package func path(for font: FontSpec) throws -> String {
         try lock.withLock { try locate(font) }
     }
 

@@ -8,21 +8,21 @@ import LensModel
 package struct FaultInjection: Sendable, Equatable {
     /// Flips the low bits of red in every 7th pixel of every frame read back, as a broken shader
     /// would; the parity check of `liquidlens bench` must notice. `LIQUIDLENS_INJECT_WRONG_PIXELS=1`.
-    public var wrongPixels: Bool
+    package var wrongPixels: Bool
     /// The frame (1-based, counted per renderer) whose submit fails with `VK_ERROR_DEVICE_LOST`,
     /// as on a device that went away mid-run. `LIQUIDLENS_INJECT_DEVICE_LOST=N`.
-    public var deviceLostAtFrame: Int?
+    package var deviceLostAtFrame: Int?
     /// Every frame's buffer allocation fails with `VK_ERROR_OUT_OF_DEVICE_MEMORY`, as on a device
     /// too small for the frame. `LIQUIDLENS_INJECT_OUT_OF_MEMORY=1`.
-    public var outOfMemory: Bool
+    package var outOfMemory: Bool
     /// Every compile of a lens variant without the label sampling fails with
     /// `VK_ERROR_OUT_OF_HOST_MEMORY`, as on a driver that runs out while compiling: a lens that
     /// also reaches the label must render with its label variant alone.
     /// `LIQUIDLENS_INJECT_LABEL_FREE_COMPILE_FAILURE=1`.
-    public var labelFreeCompileFails: Bool
+    package var labelFreeCompileFails: Bool
 
     /// The faults given; none by default.
-    public init(
+    package init(
         wrongPixels: Bool = false, deviceLostAtFrame: Int? = nil, outOfMemory: Bool = false,
         labelFreeCompileFails: Bool = false
     ) {
@@ -33,7 +33,7 @@ package struct FaultInjection: Sendable, Equatable {
     }
 
     /// The faults the `LIQUIDLENS_INJECT_*` variables of `environment` ask for.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         self.init(
             wrongPixels: environment["LIQUIDLENS_INJECT_WRONG_PIXELS"] == "1",
             deviceLostAtFrame: environment["LIQUIDLENS_INJECT_DEVICE_LOST"].flatMap { Int($0) },

@@ -131,7 +131,7 @@ enum VulkanLoader {
 extension VulkanRenderer {
     /// The Vulkan loader library this process opens, `libvulkan.so.1` by default. Set it before
     /// the first renderer or device listing: the loader, once opened, stays open.
-    public static var loaderLibrary: String {
+    package static var loaderLibrary: String {
         get { VulkanLoader.libraryName }
         set { VulkanLoader.libraryName = newValue }
     }

@@ -25,23 +25,23 @@ package final class VulkanRenderer {
     private let standIn: (@Sendable (FrameParameters) -> RGBA8Image)?
 
     /// The device in use.
-    public let deviceDescription: DeviceDescription
+    package let deviceDescription: DeviceDescription
     /// The memory path in use, `.unified` or `.discrete` (never `.automatic`): the device's, or
     /// the one ``VulkanOptions/memoryPath`` forced.
-    public let memoryPath: MemoryPath
+    package let memoryPath: MemoryPath
     /// What crossed between host and device for the frame submitted last.
-    public var lastTransfers: FrameTransfers { submitter.lastTransfers }
+    package var lastTransfers: FrameTransfers { submitter.lastTransfers }
     /// How the lens passes of the device frame submitted last were dispatched.
-    public var lastDispatches: LensDispatches { submitter.lastDispatches }
+    package var lastDispatches: LensDispatches { submitter.lastDispatches }
     /// Whether the validation layer is on.
-    public var validationEnabled: Bool { device.instance.validationEnabled }
+    package var validationEnabled: Bool { device.instance.validationEnabled }
     /// Everything the validation layer reported so far (warnings and errors).
-    public var validationMessages: [String] { device.instance.validationLog.messages }
+    package var validationMessages: [String] { device.instance.validationLog.messages }
     /// Frames the host stand-in (``VulkanOptions/standIn``) rendered while their pipelines compiled.
-    public private(set) var standInFrames = 0
+    package private(set) var standInFrames = 0
     /// Stage times of the frame delivered last; nil when the queue has no timestamps or the
     /// stand-in rendered it.
-    public private(set) var lastStageTimes: GPUStageTimes?
+    package private(set) var lastStageTimes: GPUStageTimes?
     /// How many lens variants are compiled or compiling.
     package var lensVariantsKnown: Int { compiler.lensVariantsKnown }
 
@@ -90,14 +90,14 @@ package final class VulkanRenderer {
     /// here on.
     /// - Throws: the ``VulkanError`` a compile failed with; not a label-free variant's, which
     ///   frames do without (their label variant draws the same pixels).
-    public func waitForPipelines() throws {
+    package func waitForPipelines() throws {
         let wanted = policy.takeAllWanted()
         compiler.start(wanted.required + wanted.optional)
         try compiler.waitForAll(optional: wanted.optional)
     }
 
     /// Every physical device Vulkan reports, with why each is or is not usable.
-    public static func listDevices() throws -> [DeviceDescription] {
+    package static func listDevices() throws -> [DeviceDescription] {
         try DeviceSelector.survey(Instance(validation: false)).map(\.description)
     }
 
@@ -118,7 +118,7 @@ package final class VulkanRenderer {
     }
 
     /// Renders one resolved frame to 8-bit sRGB pixels.
-    public func render(_ parameters: FrameParameters) throws -> RGBA8Image {
+    package func render(_ parameters: FrameParameters) throws -> RGBA8Image {
         var rendered: RGBA8Image?
         try renderBatch(
             count: 1, framesInFlight: 1, frame: { _ in parameters }, deliver: { _, image in rendered = image })
@@ -129,7 +129,7 @@ package final class VulkanRenderer {
     /// for with `frame(i)` while earlier frames run, and handed to `deliver` in order as soon as it
     /// is read back (``lastStageTimes`` then holds its stage times). Memory is bounded by the ring,
     /// however long the batch. An error stops the batch after the frames in flight have finished.
-    public func renderBatch(
+    package func renderBatch(
         count: Int, framesInFlight: Int = 2, frame: (Int) throws -> FrameParameters,
         deliver: (Int, RGBA8Image) throws -> Void
     ) throws {
