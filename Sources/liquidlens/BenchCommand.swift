@@ -87,12 +87,6 @@ struct BenchCommand: Command {
             return
         }
         Console.isQuiet = quiet.isOn
-        let backends: [Backend] =
-            switch backendChoice {
-            case .vulkan: [.vulkan]
-            case .cpu: [.cpu]
-            case .both: [.vulkan, .cpu]
-            }
         let chart = chartPath.map(Console.outputURL)
         let reportURL = jsonPath.map(Console.outputURL)
         let sweeps = sweepNames ?? (chart != nil ? BenchSweeps.all.map(\.name) : [])
@@ -101,136 +95,23 @@ struct BenchCommand: Command {
         }
         let earlier = try comparePath.map(BenchComparison.load)
         let vulkanOptions = try device.vulkanOptions
-        let inFlight = framesInFlight.count
+        let vulkan = try parityRenderer(vulkanOptions)
 
-        let vulkan: LensRenderer
-        do {
-            vulkan = try LensRenderer(backend: .vulkan, vulkanOptions: vulkanOptions, whileCompiling: .wait)
-        } catch {
-            throw CommandFailure(
-                message:
-                    "the benchmark verifies GPU vs CPU parity first and needs a Vulkan device: \(error) (for lavapipe: apt-get install mesa-vulkan-drivers)"
-            )
-        }
-        let deviceName = vulkan.device?.name ?? "none"
-        Console.say(
-            "liquidlens bench: \(ProcessInfo.processInfo.activeProcessorCount) cores, Vulkan device \(deviceName)"
-                + (vulkan.memoryPath.map { ", \($0.rawValue) memory path" } ?? ""))
-
-        var report = BenchReport(
-            tool: "liquidlens \(LiquidLensTool.version)", date: ISO8601DateFormatter().string(from: Date()),
-            machine: .init(
-                cores: ProcessInfo.processInfo.activeProcessorCount,
-                memoryGiB: Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30),
-                os: ProcessInfo.processInfo.operatingSystemVersionString, vulkanDevice: vulkan.device?.name),
-            verification: [], results: [], sweeps: [])
-
-        Console.say("\nVERIFY (one frame per workload, GPU vs CPU, ≤ 1/255 and ≥ 99.9 % identical):")
-        let saveFolder = saveFramesPath.map { URL(fileURLWithPath: $0) }
-        var verified: [(BenchmarkWorkload, RGBA8Image)] = []
-        for workload in workloads {
-            let count = frames ?? workload.defaultFrames
-            let (verification, image) = try verify(
-                workload, frame: count / 2, of: count, vulkan: vulkan, saveTo: saveFolder)
-            report.verification.append(verification)
-            verified.append((workload, image))
-        }
-        if let failed = report.verification.first(where: { !$0.passed }) {
-            try write(report, to: reportURL)
-            throw CommandFailure(
-                message:
-                    "parity check failed on \(failed.workload) frame \(failed.frame) (max error \(failed.maxError), \(String(format: "%.4f", failed.identicalFraction * 100)) % identical): the GPU and CPU disagree, so nothing was timed"
-            )
-        }
-
-        Console.say(
-            "\nENCODE (each workload's verified frame as PNG, QOI, JPEG and WebP, median of \(Self.encodeRuns) runs, raw RGBA MB/s):"
-        )
-        report.encoding = try verified.flatMap { workload, image in try timeEncoding(workload, image) }
-
-        if rounds > 1 {
-            Console.say("\nROUNDS (render-only frames/s; the backends take turns):")
-        }
-        var measured: [[BenchReport.Result]] = []
-        for round in 0..<rounds {
-            var line: [String] = []
-            for workload in workloads {
-                // Alternating the order cancels a drift of the machine's speed over the run.
-                let order = round.isMultiple(of: 2) ? backends : backends.reversed()
-                var results: [BenchReport.Result] = []
-                for backend in order {
-                    results.append(
-                        try measure(
-                            workload, backend: backend, frames: frames ?? workload.defaultFrames, inFlight: inFlight,
-                            vulkanOptions: vulkanOptions))
-                }
-                measured.append(results)
-                line.append(
-                    "\(workload.rawValue) "
-                        + results.map { "\($0.backend) \(String(format: "%.1f", $0.framesPerSecond))" }.joined(
-                            separator: ", "))
-            }
-            if rounds > 1 { Console.say("  round \(round + 1) of \(rounds): \(line.joined(separator: "; "))") }
-        }
-        let rounded = BenchRounds(measured, workloads: workloads.map(\.rawValue), backends: backends.map(\.rawValue))
-        report.results = rounded.medianRounds
-        report.ratios = rounded.ratios
-        Console.say(
-            "\nTIME (render-only: frames resolved beforehand; end-to-end: resolve + render + encode (fast PNG, and each of --formats) + write)"
-                + (rounds > 1 ? ", the median of \(rounds) rounds:" : ":"))
-        report.results.forEach(printResult)
-        if !rounded.ratios.isEmpty {
-            Console.say("\nRATIOS (Vulkan over CPU render-only frames/s, each round's pair from one turn):")
-            for ratio in rounded.ratios {
-                let spread =
-                    ratio.rounds.count > 1
-                    ? "median of \(ratio.rounds.count) rounds, "
-                        + String(format: "%.2f–%.2f", ratio.rounds.min()!, ratio.rounds.max()!)
-                    : "one round; --rounds 5 gives a median"
-                Console.say(
-                    "  \(ratio.workload): Vulkan \(String(format: "%.2f", ratio.median))× the CPU reference (\(spread))"
-                )
-            }
-        }
-        if !sweeps.isEmpty {
-            Console.say(
-                "\nSWEEPS (lens-heavy frame, \(sweepFrames) frames per point, lens moving; steady median / first frame):"
-            )
-            for backend in backends {
-                for sweep in BenchSweeps.all where sweeps.contains(sweep.name) {
-                    let measured = try BenchSweeps.run(
-                        sweep, backend: backend, frames: sweepFrames, inFlight: inFlight, vulkanOptions: vulkanOptions)
-                    report.sweeps.append(measured)
-                    let points = measured.points.map {
-                        "\($0.label) \(String(format: "%.1f", $0.frameMs))/\(String(format: "%.0f", $0.firstFrameMs))"
-                    }
-                    Console.say(
-                        "  \(backend.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) \(sweep.name): \(points.joined(separator: ", ")) ms"
-                    )
-                }
-            }
-        }
+        var report = newReport(vulkan)
+        let verified = try verifySection(vulkan, into: &report, writingTo: reportURL)
+        try encodeSection(verified, into: &report)
+        try timeSections(vulkanOptions, into: &report)
+        try sweepsSection(sweeps, vulkanOptions, into: &report)
         try write(report, to: reportURL)
         if let chart {
             try OutputFile.write(Data(BenchChart.svg(report.sweeps).utf8), to: chart)
             Console.say("chart: \(Console.name(chart))")
         }
-        if let earlier, let comparePath {
-            let comparison = BenchComparison(current: report, earlier: earlier)
-            for line in comparison.lines(against: comparePath, maxSlowdown: maxSlowdown) { Console.say(line) }
-            let slower = comparison.regressions(beyond: maxSlowdown)
-            if !slower.isEmpty {
-                let names = slower.map { "\($0.workload) on \($0.backend) \(String(format: "%.2f", $0.ratio))×" }
-                throw CommandFailure(
-                    message:
-                        "slower than \(comparePath) by more than \(maxSlowdown.formatted) %: \(names.joined(separator: ", "))"
-                )
-            }
-        }
+        if let earlier { try compareSection(report, with: earlier) }
     }
 
     /// Writes `report` as JSON to `url`, when --json gave one.
-    private func write(_ report: BenchReport, to url: URL?) throws {
+    func write(_ report: BenchReport, to url: URL?) throws {
         guard let url else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -238,7 +119,7 @@ struct BenchCommand: Command {
         Console.say("report: \(Console.name(url))")
     }
 
-    private func verify(
+    func verify(
         _ workload: BenchmarkWorkload, frame: Int, of count: Int, vulkan: LensRenderer, saveTo folder: URL?
     ) throws -> (BenchReport.Verification, RGBA8Image) {
         let parameters = try LensRenderer.resolve(try workload.scene(frame, of: count))
@@ -266,7 +147,7 @@ struct BenchCommand: Command {
     /// zlib level 1 (the usual fast setting of other tools, for the ratio), and as QOI, JPEG and
     /// WebP (quality 90), the encoders taking turns in every run so a drift of the machine's speed
     /// falls on all alike; one line each.
-    private func timeEncoding(_ workload: BenchmarkWorkload, _ image: RGBA8Image) throws -> [BenchReport.Encoding] {
+    func timeEncoding(_ workload: BenchmarkWorkload, _ image: RGBA8Image) throws -> [BenchReport.Encoding] {
         let encoders: [(name: String, encode: () throws -> Data)] = [
             ("fast", { try PNGCodec.encode(image, compression: .fast) }),
             ("default", { try PNGCodec.encode(image, compression: .default) }),
@@ -309,7 +190,7 @@ struct BenchCommand: Command {
         }
     }
 
-    private func measure(
+    func measure(
         _ workload: BenchmarkWorkload, backend: Backend, frames: Int, inFlight: Int, vulkanOptions: VulkanOptions
     ) throws -> BenchReport.Result {
         let clock = BenchClock()
@@ -328,7 +209,7 @@ struct BenchCommand: Command {
 
         // The whole batch as a user meets it: compile waits and stand-in frames included.
         let wholeBatch = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
-        let renderOnlyFPS = Double(frames) / (wholeBatch.intervals.reduce(0, +) / 1000)
+        let wholeBatchFPS = Double(frames) / (wholeBatch.intervals.reduce(0, +) / 1000)
         let standInFrames = renderer.standInFrames - standInsBefore
         // The steady cost: the same batch again once every pipeline is compiled, so no interval
         // holds a compile wait or a stand-in frame rendered at submission (which made a frame
@@ -342,6 +223,8 @@ struct BenchCommand: Command {
             backend == .cpu ? wholeBatch : try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
         let intervals = BenchClock.perFrame(steadyIntervals, inFlight: backend == .vulkan ? inFlight : 1)
         let frameAloneMs = try BenchClock.timeAlone(renderer, parameters)
+        // The end-to-end batches run with every pipeline compiled, so they are held to the steady rate.
+        let renderOnlyFPS = 1000 / BenchClock.percentile(intervals, 0.5)
 
         /// Frames/s of the whole batch: resolve, render, encode as `format` on the other cores, write.
         func endToEnd(_ format: ImageFormat) throws -> Double {
@@ -377,7 +260,7 @@ struct BenchCommand: Command {
             firstFrameMs: firstFrameMs,
             frameMs: .init(median: median, p90: BenchClock.percentile(intervals, 0.9)), frameAloneMs: frameAloneMs,
             framesPerSecond: 1000 / median,
-            batchFramesPerSecond: renderOnlyFPS, standInFrames: standInFrames,
+            batchFramesPerSecond: wholeBatchFPS, standInFrames: standInFrames,
             megapixelsPerSecond: Double(width * height) / 1e6 * 1000 / median,
             gpuStagesMs: stages.isEmpty
                 ? nil
@@ -392,7 +275,7 @@ struct BenchCommand: Command {
             endToEndFormats: formats.isEmpty ? nil : formats)
     }
 
-    private func printResult(_ result: BenchReport.Result) {
+    func printResult(_ result: BenchReport.Result) {
         func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
         Console.say(
             "  \(result.workload) on \(result.backend): \(result.width)×\(result.height), \(result.frames) frames, "
