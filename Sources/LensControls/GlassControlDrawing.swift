@@ -111,165 +111,215 @@ extension GlassControl {
         }
     }
 
+    /// Slider: the knob, a 38 × 24 pt capsule lens over a 6 pt track.
+    static let sliderKnobWidth = 38.0
+    static let sliderKnobHeight = 24.0
+    static let sliderTrackHeight = 6.0
+    /// Switch and slider knobs: how much a held knob's lens grows, in points.
+    static let knobLiftGrowth = Point(x: 21, y: 14)
+    /// Floating tab bar: the badge's height, and its width, which grows by 7 pt a digit past 6 pt of
+    /// margin and is never narrower than a circle.
+    static let badgeHeight = 16.0
+    static func badgeWidth(_ label: String) -> Double { max(badgeHeight, 6 + Double(label.count) * 7) }
+    /// Floating tab bar: the size of the "+" on its action button, in points.
+    static let actionSymbolSize = 28.0
+
     /// Draws the control into `panel` (frames relative to its origin).
     func draw(into panel: inout PanelBuilder, sceneTheme: Theme?) {
         let theme = self.theme ?? sceneTheme ?? ThemePreset.standard.theme
         let colors = ControlPalette(theme: theme, material: material ?? self.theme?.material, appearance: appearance)
         let first = panel.glass.count
-        let size = fontSize * fontScale
-        func text(
-            _ string: String, _ center: Point, _ color: RGBAColor, size points: Double? = nil,
-            weight: FontWeight = .regular
-        ) {
-            panel.text(string, center, points ?? fontSize, weight, color, scale: fontScale)
-        }
         switch kind {
-        case .button:
-            var frame = self.frame
-            var optics = Optics()
-            if state == .pressed {
-                frame = Rect(
-                    x: frame.x + frame.width * 0.02, y: frame.y + frame.height * 0.02, width: frame.width * 0.96,
-                    height: frame.height * 0.96)
-                optics.brightness = 0.08
-            }
-            panel.glass(theme.controlShape(height: frame.height), frame, optics: optics)
-            let color =
-                switch state {
-                case .normal, .pressed: colors.label
-                case .disabled: colors.disabled
-                case .destructive: ControlPalette.destructive
-                }
-            text(title, Point(x: frame.midX, y: frame.midY), color, weight: .semibold)
-        case .switch:
-            let rail = Rect(
-                x: frame.x, y: frame.midY - Self.switchWellHeight / 2, width: Self.switchWellWidth,
-                height: Self.switchWellHeight)
-            panel.fill(.capsule, rail, isOn ? colors.switchOn : colors.switchOff)
-            let resting = rail.x + Self.switchKnobInset + (isOn ? Self.switchTravel : 0)
-            let knobX = resting + (rail.midX - Self.switchKnobWidth / 2 - resting) * held
-            panel.lens(
-                .capsule,
-                Rect(
-                    x: knobX, y: rail.midY - Self.switchKnobHeight / 2, width: Self.switchKnobWidth,
-                    height: Self.switchKnobHeight),
-                lift: LensLift(progress: held, growth: Point(x: 21, y: 14), restingBackground: .white, restingShadow: 1)
-            )
-            if !title.isEmpty {
-                text(
-                    title,
-                    Point(x: rail.x + rail.width + 12 + PanelBuilder.width(of: title, size: size) / 2, y: rail.midY),
-                    colors.secondary)
-            }
-        case .slider:
-            let trackY = frame.midY
-            // Light: UIKit's systemFill (capture `cn-slider`: the unfilled track reads 229 on white).
-            panel.fill(
-                .capsule, Rect(x: frame.x, y: trackY - 3, width: frame.width, height: 6),
-                colors.appearance == .light ? RGBAColor(120, 120, 128, 0.2) : RGBAColor(120, 120, 128, 0.55))
-            let knob = frame.x + (frame.width - 38) * value
-            panel.fill(.capsule, Rect(x: frame.x, y: trackY - 3, width: knob + 19 - frame.x, height: 6), colors.accent)
-            panel.lens(
-                .capsule, Rect(x: knob, y: trackY - 12, width: 38, height: 24),
-                lift: LensLift(progress: 0, growth: Point(x: 21, y: 14), restingBackground: .white, restingShadow: 1))
-        case .card:
-            let radius = max(theme.cornerRadius, 20)
-            panel.glass(
-                theme.shape == .squircle
-                    ? .squircle(cornerRadii: [radius, radius, radius, radius], exponent: 5)
-                    : .roundedRectangle(cornerRadii: [radius, radius, radius, radius]), frame)
-            let (titleLines, body) = cardLines
-            let bodySize = size * 13 / 17
-            for (index, line) in titleLines.enumerated() {
-                text(
-                    line, Point(x: frame.midX, y: frame.y + 24 + (Double(index) + 0.5) * size * 1.3), colors.label,
-                    weight: .semibold)
-            }
-            let bodyTop = frame.y + 24 + Double(titleLines.count) * size * 1.3 + 8
-            for (index, line) in body.enumerated() {
-                text(
-                    line, Point(x: frame.midX, y: bodyTop + (Double(index) + 0.5) * bodySize * 1.45), colors.secondary,
-                    size: fontSize * 13 / 17)
-            }
-        case .textField:
-            let shape = Shape.roundedRectangle(cornerRadii: [10, 10, 10, 10])
-            panel.glass(shape, frame)
-            let lines = fieldLines
-            for (index, line) in lines.enumerated() {
-                let y = frame.midY + (Double(index) - Double(lines.count - 1) / 2) * size * 1.4
-                text(line, Point(x: frame.midX, y: y), colors.secondary)
-            }
-            if focused { panel.stroke(shape, frame, 2, colors.accent) }
-        case .searchBar:
-            let height = searchFieldHeight
-            let cancelWidth = PanelBuilder.width(of: "Cancel", size: size)
-            let beside = cancelBesideField
-            let field = Rect(
-                x: frame.x, y: frame.y, width: beside ? frame.width - cancelWidth - 12 : frame.width, height: height)
-            panel.glass(.capsule, field)
-            let icon = min(10 * fontScale, height - 16)
-            panel.stroke(
-                .circle, Rect(x: field.x + 14, y: field.midY - icon / 2, width: icon, height: icon), 1.5,
-                colors.secondary)
-            text(
-                title, Point(x: field.x + 22 + icon + PanelBuilder.width(of: title, size: size) / 2, y: field.midY),
-                colors.secondary)
-            let clear = min(18 * fontScale, height - 8)
-            panel.fill(
-                .circle,
-                Rect(x: field.x + field.width - clear - 8, y: field.midY - clear / 2, width: clear, height: clear),
-                colors.secondary)
-            panel.text(
-                "✕", Point(x: field.x + field.width - clear / 2 - 8, y: field.midY), 10, .bold,
-                colors.isDark ? .black : .white, scale: fontScale)
-            let cancelY = beside ? field.midY : field.y + height + 8 + size / 2
-            text("Cancel", Point(x: frame.x + frame.width - cancelWidth / 2, y: cancelY), colors.accent)
-        case .navigationBar:
-            panel.glass(.roundedRectangle(cornerRadii: [0, 0, 0, 0]), frame)
-            let back = backTitle
-            let titleFits = titleFitsBesideBack
-            text(
-                back,
-                Point(
-                    x: frame.x + 12 + PanelBuilder.width(of: back, size: size) / 2,
-                    y: titleFits ? frame.midY : frame.y + size / 2 + 12), colors.accent)
-            text(
-                title, Point(x: frame.midX, y: titleFits ? frame.midY : frame.y + frame.height - size / 2 - 10),
-                colors.label, weight: .semibold)
-        case .floatingTabBar:
-            let bar = Rect(x: frame.x, y: frame.y, width: frame.width - frame.height - 16, height: frame.height)
-            panel.glass(.capsule, bar)
-            let slot = bar.width / Double(max(items.count, 1))
-            for (index, item) in items.enumerated() {
-                let x = bar.x + slot * (Double(index) + 0.5)
-                let color = index == selected ? colors.accent : colors.secondary
-                panel.text(
-                    item.symbol ?? "•", Point(x: x, y: bar.y + bar.height * 0.38), 20, .regular, color, scale: fontScale
-                )
-                panel.text(item.title, Point(x: x, y: bar.y + bar.height * 0.76), 10, .medium, color, scale: fontScale)
-                if let badge = item.badge {
-                    let label = String(badge)
-                    let badgeFrame = Rect(
-                        x: x + 8, y: bar.y + 6, width: max(16, 6 + Double(label.count) * 7), height: 16)
-                    panel.fill(.capsule, badgeFrame, ControlPalette.destructive, foreground: true)
-                    panel.text(label, Point(x: badgeFrame.midX, y: badgeFrame.midY), 11, .bold, .white, scale: 1)
-                }
-            }
-            let action = Rect(
-                x: frame.x + frame.width - frame.height, y: frame.y, width: frame.height, height: frame.height)
-            panel.glass(.circle, action)
-            panel.text("+", Point(x: action.midX, y: action.midY), 28, .regular, colors.label, scale: fontScale)
-        case .bottomSheet:
-            guard presented else { return }
-            panel.glass(.roundedRectangle(cornerRadii: [24, 24, 0, 0]), frame)
-            panel.fill(
-                .capsule, Rect(x: frame.midX - 18, y: frame.y + 6, width: 36, height: 5), colors.secondary,
-                foreground: true)
-            text(title, Point(x: frame.midX, y: frame.y + 18 + size / 2), colors.label, weight: .semibold)
+        case .button: drawButton(into: &panel, theme: theme, colors: colors)
+        case .switch: drawSwitch(into: &panel, colors: colors)
+        case .slider: drawSlider(into: &panel, colors: colors)
+        case .card: drawCard(into: &panel, theme: theme, colors: colors)
+        case .textField: drawTextField(into: &panel, colors: colors)
+        case .searchBar: drawSearchBar(into: &panel, colors: colors)
+        case .navigationBar: drawNavigationBar(into: &panel, colors: colors)
+        case .floatingTabBar: drawFloatingTabBar(into: &panel, colors: colors)
+        case .bottomSheet: drawBottomSheet(into: &panel, colors: colors)
         }
         for index in first..<panel.glass.count where panel.glass[index].material == nil {
             panel.glass[index].theme = self.theme
             panel.glass[index].material = material
         }
+    }
+
+    /// The control's text at `center`, at its font size (or `points`) after Dynamic Type.
+    private func drawText(
+        _ string: String, _ center: Point, _ color: RGBAColor, size points: Double? = nil,
+        weight: FontWeight = .regular, into panel: inout PanelBuilder
+    ) {
+        panel.text(string, center, points ?? fontSize, weight, color, scale: fontScale)
+    }
+
+    private func drawButton(into panel: inout PanelBuilder, theme: Theme, colors: ControlPalette) {
+        var frame = self.frame
+        var optics = Optics()
+        if state == .pressed {
+            frame = Rect(
+                x: frame.x + frame.width * 0.02, y: frame.y + frame.height * 0.02, width: frame.width * 0.96,
+                height: frame.height * 0.96)
+            optics.brightness = 0.08
+        }
+        panel.glass(theme.controlShape(height: frame.height), frame, optics: optics)
+        let color =
+            switch state {
+            case .normal, .pressed: colors.label
+            case .disabled: colors.disabled
+            case .destructive: ControlPalette.destructive
+            }
+        drawText(title, Point(x: frame.midX, y: frame.midY), color, weight: .semibold, into: &panel)
+    }
+
+    private func drawSwitch(into panel: inout PanelBuilder, colors: ControlPalette) {
+        let rail = Rect(
+            x: frame.x, y: frame.midY - Self.switchWellHeight / 2, width: Self.switchWellWidth,
+            height: Self.switchWellHeight)
+        panel.fill(.capsule, rail, isOn ? colors.switchOn : colors.switchOff)
+        let resting = rail.x + Self.switchKnobInset + (isOn ? Self.switchTravel : 0)
+        let knobX = resting + (rail.midX - Self.switchKnobWidth / 2 - resting) * held
+        panel.lens(
+            .capsule,
+            Rect(
+                x: knobX, y: rail.midY - Self.switchKnobHeight / 2, width: Self.switchKnobWidth,
+                height: Self.switchKnobHeight),
+            lift: LensLift(progress: held, growth: Self.knobLiftGrowth, restingBackground: .white, restingShadow: 1))
+        guard !title.isEmpty else { return }
+        drawText(
+            title,
+            Point(x: rail.x + rail.width + 12 + PanelBuilder.width(of: title, size: scaledFontSize) / 2, y: rail.midY),
+            colors.secondary, into: &panel)
+    }
+
+    private func drawSlider(into panel: inout PanelBuilder, colors: ControlPalette) {
+        let trackY = frame.midY
+        let track = Self.sliderTrackHeight
+        // Light: UIKit's systemFill (capture `cn-slider`: the unfilled track reads 229 on white).
+        panel.fill(
+            .capsule, Rect(x: frame.x, y: trackY - track / 2, width: frame.width, height: track),
+            colors.appearance == .light ? RGBAColor(120, 120, 128, 0.2) : RGBAColor(120, 120, 128, 0.55))
+        let knob = frame.x + (frame.width - Self.sliderKnobWidth) * value
+        panel.fill(
+            .capsule,
+            Rect(x: frame.x, y: trackY - track / 2, width: knob + Self.sliderKnobWidth / 2 - frame.x, height: track),
+            colors.accent)
+        panel.lens(
+            .capsule,
+            Rect(
+                x: knob, y: trackY - Self.sliderKnobHeight / 2, width: Self.sliderKnobWidth,
+                height: Self.sliderKnobHeight),
+            lift: LensLift(progress: 0, growth: Self.knobLiftGrowth, restingBackground: .white, restingShadow: 1))
+    }
+
+    private func drawCard(into panel: inout PanelBuilder, theme: Theme, colors: ControlPalette) {
+        let size = scaledFontSize
+        let radius = max(theme.cornerRadius, 20)
+        panel.glass(
+            theme.shape == .squircle
+                ? .squircle(cornerRadii: [radius, radius, radius, radius], exponent: 5)
+                : .roundedRectangle(cornerRadii: [radius, radius, radius, radius]), frame)
+        let (titleLines, body) = cardLines
+        let bodySize = size * 13 / 17
+        for (index, line) in titleLines.enumerated() {
+            drawText(
+                line, Point(x: frame.midX, y: frame.y + 24 + (Double(index) + 0.5) * size * 1.3), colors.label,
+                weight: .semibold, into: &panel)
+        }
+        let bodyTop = frame.y + 24 + Double(titleLines.count) * size * 1.3 + 8
+        for (index, line) in body.enumerated() {
+            drawText(
+                line, Point(x: frame.midX, y: bodyTop + (Double(index) + 0.5) * bodySize * 1.45), colors.secondary,
+                size: fontSize * 13 / 17, into: &panel)
+        }
+    }
+
+    private func drawTextField(into panel: inout PanelBuilder, colors: ControlPalette) {
+        let shape = Shape.roundedRectangle(cornerRadii: [10, 10, 10, 10])
+        panel.glass(shape, frame)
+        let lines = fieldLines
+        for (index, line) in lines.enumerated() {
+            let y = frame.midY + (Double(index) - Double(lines.count - 1) / 2) * scaledFontSize * 1.4
+            drawText(line, Point(x: frame.midX, y: y), colors.secondary, into: &panel)
+        }
+        if focused { panel.stroke(shape, frame, 2, colors.accent) }
+    }
+
+    private func drawSearchBar(into panel: inout PanelBuilder, colors: ControlPalette) {
+        let size = scaledFontSize
+        let height = searchFieldHeight
+        let cancelWidth = PanelBuilder.width(of: "Cancel", size: size)
+        let beside = cancelBesideField
+        let field = Rect(
+            x: frame.x, y: frame.y, width: beside ? frame.width - cancelWidth - 12 : frame.width, height: height)
+        panel.glass(.capsule, field)
+        let icon = min(10 * fontScale, height - 16)
+        panel.stroke(
+            .circle, Rect(x: field.x + 14, y: field.midY - icon / 2, width: icon, height: icon), 1.5,
+            colors.secondary)
+        drawText(
+            title, Point(x: field.x + 22 + icon + PanelBuilder.width(of: title, size: size) / 2, y: field.midY),
+            colors.secondary, into: &panel)
+        let clear = min(18 * fontScale, height - 8)
+        panel.fill(
+            .circle,
+            Rect(x: field.x + field.width - clear - 8, y: field.midY - clear / 2, width: clear, height: clear),
+            colors.secondary)
+        panel.text(
+            "✕", Point(x: field.x + field.width - clear / 2 - 8, y: field.midY), 10, .bold,
+            colors.isDark ? .black : .white, scale: fontScale)
+        let cancelY = beside ? field.midY : field.y + height + 8 + size / 2
+        drawText("Cancel", Point(x: frame.x + frame.width - cancelWidth / 2, y: cancelY), colors.accent, into: &panel)
+    }
+
+    private func drawNavigationBar(into panel: inout PanelBuilder, colors: ControlPalette) {
+        let size = scaledFontSize
+        panel.glass(.roundedRectangle(cornerRadii: [0, 0, 0, 0]), frame)
+        let back = backTitle
+        let titleFits = titleFitsBesideBack
+        drawText(
+            back,
+            Point(
+                x: frame.x + 12 + PanelBuilder.width(of: back, size: size) / 2,
+                y: titleFits ? frame.midY : frame.y + size / 2 + 12), colors.accent, into: &panel)
+        drawText(
+            title, Point(x: frame.midX, y: titleFits ? frame.midY : frame.y + frame.height - size / 2 - 10),
+            colors.label, weight: .semibold, into: &panel)
+    }
+
+    private func drawFloatingTabBar(into panel: inout PanelBuilder, colors: ControlPalette) {
+        let bar = Rect(x: frame.x, y: frame.y, width: frame.width - frame.height - 16, height: frame.height)
+        panel.glass(.capsule, bar)
+        let slot = bar.width / Double(max(items.count, 1))
+        for (index, item) in items.enumerated() {
+            let x = bar.x + slot * (Double(index) + 0.5)
+            let color = index == selected ? colors.accent : colors.secondary
+            panel.text(
+                item.symbol ?? "•", Point(x: x, y: bar.y + bar.height * 0.38), 20, .regular, color, scale: fontScale)
+            panel.text(item.title, Point(x: x, y: bar.y + bar.height * 0.76), 10, .medium, color, scale: fontScale)
+            if let badge = item.badge {
+                let label = String(badge)
+                let badgeFrame = Rect(x: x + 8, y: bar.y + 6, width: Self.badgeWidth(label), height: Self.badgeHeight)
+                panel.fill(.capsule, badgeFrame, ControlPalette.destructive, foreground: true)
+                panel.text(label, Point(x: badgeFrame.midX, y: badgeFrame.midY), 11, .bold, .white, scale: 1)
+            }
+        }
+        let action = Rect(
+            x: frame.x + frame.width - frame.height, y: frame.y, width: frame.height, height: frame.height)
+        panel.glass(.circle, action)
+        panel.text(
+            "+", Point(x: action.midX, y: action.midY), Self.actionSymbolSize, .regular, colors.label, scale: fontScale)
+    }
+
+    private func drawBottomSheet(into panel: inout PanelBuilder, colors: ControlPalette) {
+        guard presented else { return }
+        panel.glass(.roundedRectangle(cornerRadii: [24, 24, 0, 0]), frame)
+        panel.fill(
+            .capsule, Rect(x: frame.midX - 18, y: frame.y + 6, width: 36, height: 5), colors.secondary,
+            foreground: true)
+        drawText(
+            title, Point(x: frame.midX, y: frame.y + 18 + scaledFontSize / 2), colors.label, weight: .semibold,
+            into: &panel)
     }
 }

@@ -102,23 +102,48 @@ public struct GlassControlsPanel: Sendable {
     /// The controls top to bottom, each row as tall as its text needs, and where the last ends.
     /// (A caption under the switches when it does not fit beside them.)
     public func layOut() -> (controls: [GlassControl], bottom: Double, caption: (text: String, center: Point)?) {
+        var rows = Rows()
+        layOutBars(&rows)
+        layOutButtons(&rows)
+        let caption = layOutSwitches(&rows)
+        layOutSliderCardAndField(&rows)
+        let bottom = layOutTabBarAndSheet(&rows)
+        return (rows.controls, bottom, caption)
+    }
+
+    /// The controls laid out so far and the top of the next row.
+    private struct Rows {
         var controls: [GlassControl] = []
         var y = 0.0
-        func control(_ kind: GlassControl.Kind, _ frame: Rect, title: String? = nil) -> GlassControl {
-            GlassControl(kind, frame: frame, title: title, appearance: appearance, contentSize: contentSize)
-        }
+
         /// Gives a control the height its text needs at its width and appends it; returns that height.
-        func append(fitted control: GlassControl) -> Double {
+        mutating func append(fitted control: GlassControl) -> Double {
             var fitted = control
             fitted.frame.height = control.fittingHeight
             controls.append(fitted)
             return fitted.frame.height
         }
-        let barScale = min(fontScale, 1.3)
+    }
 
-        y = append(fitted: control(.navigationBar, Rect(x: 0, y: 0, width: 360, height: 0), title: "Controls")) + 12
-        y += append(fitted: control(.searchBar, Rect(x: 16, y: y, width: 328, height: 0))) + 14
+    /// Bars keep their type within 1.3× of the default, as the system's do.
+    private var barScale: Double { min(fontScale, 1.3) }
 
+    /// A control of `kind` in this panel's appearance and text size.
+    private func control(_ kind: GlassControl.Kind, _ frame: Rect, title: String? = nil) -> GlassControl {
+        GlassControl(kind, frame: frame, title: title, appearance: appearance, contentSize: contentSize)
+    }
+
+    /// The navigation bar and the search bar below it.
+    private func layOutBars(_ rows: inout Rows) {
+        rows.y =
+            rows.append(fitted: control(.navigationBar, Rect(x: 0, y: 0, width: 360, height: 0), title: "Controls"))
+            + 12
+        rows.y += rows.append(fitted: control(.searchBar, Rect(x: 16, y: rows.y, width: 328, height: 0))) + 14
+    }
+
+    /// Three button sizes, then three button states: a row each, or one button a row past 1.3×
+    /// Dynamic Type.
+    private func layOutButtons(_ rows: inout Rows) {
         let sizes: [(title: String, height: Double, font: Double)] = [
             ("Small", 28, 13), ("Medium", 36, 15), ("Large", 48, 17),
         ]
@@ -131,80 +156,97 @@ public struct GlassControlsPanel: Sendable {
             button.state = state
             return button
         }
-        if fontScale <= 1.3 {
-            let heights = sizes.map { max($0.height, $0.font * fontScale * 1.6) }
-            let rowHeight = heights.max()!
-            for (index, (x, width)) in [(16.0, 76.0), (104, 100), (216, 128)].enumerated() {
-                let frame = Rect(x: x, y: y + (rowHeight - heights[index]) / 2, width: width, height: heights[index])
-                controls.append(button(sizes[index].title, frame, font: sizes[index].font))
-            }
-            y += rowHeight + 12
-            let stateHeight = max(40, 15 * fontScale * 1.6)
-            for (index, x) in [16.0, 128, 240].enumerated() {
-                let frame = Rect(x: x, y: y, width: 104, height: stateHeight)
-                controls.append(button(states[index].title, frame, font: 15, state: states[index].state))
-            }
-            y += stateHeight + 16
-        } else {
+        let stateHeight = max(40, 15 * fontScale * 1.6)
+        guard fontScale <= 1.3 else {
             for size in sizes {
                 let height = max(size.height, size.font * fontScale * 1.6)
-                controls.append(button(size.title, Rect(x: 16, y: y, width: 328, height: height), font: size.font))
-                y += height + 10
+                rows.controls.append(
+                    button(size.title, Rect(x: 16, y: rows.y, width: 328, height: height), font: size.font))
+                rows.y += height + 10
             }
             for state in states {
-                let height = max(40, 15 * fontScale * 1.6)
-                controls.append(
-                    button(state.title, Rect(x: 16, y: y, width: 328, height: height), font: 15, state: state.state))
-                y += height + 10
+                rows.controls.append(
+                    button(
+                        state.title, Rect(x: 16, y: rows.y, width: 328, height: stateHeight), font: 15,
+                        state: state.state))
+                rows.y += stateHeight + 10
             }
-            y += 6
+            rows.y += 6
+            return
         }
+        let heights = sizes.map { max($0.height, $0.font * fontScale * 1.6) }
+        let rowHeight = heights.max()!
+        for (index, (x, width)) in [(16.0, 76.0), (104, 100), (216, 128)].enumerated() {
+            let frame = Rect(x: x, y: rows.y + (rowHeight - heights[index]) / 2, width: width, height: heights[index])
+            rows.controls.append(button(sizes[index].title, frame, font: sizes[index].font))
+        }
+        rows.y += rowHeight + 12
+        for (index, x) in [16.0, 128, 240].enumerated() {
+            let frame = Rect(x: x, y: rows.y, width: 104, height: stateHeight)
+            rows.controls.append(button(states[index].title, frame, font: 15, state: states[index].state))
+        }
+        rows.y += stateHeight + 16
+    }
 
+    /// Switches off, on and held, 7 pt into their row; their caption beside the last, or under
+    /// the row (returned) when it does not fit.
+    private func layOutSwitches(_ rows: inout Rows) -> (text: String, center: Point)? {
+        let inset = 7.0
+        let captionText = "Off · On · Held"
         let captionSize = 13 * fontScale
-        let captionBeside = PanelBuilder.wrap("Off · On · Held", size: captionSize, width: 100).count == 1
+        let captionBeside = PanelBuilder.wrap(captionText, size: captionSize, width: 100).count == 1
         for (index, x) in [16.0, 100, 184].enumerated() {
             var toggle = control(
                 .switch,
-                Rect(x: x, y: y + 7, width: GlassControl.switchWellWidth, height: GlassControl.switchWellHeight))
+                Rect(
+                    x: x, y: rows.y + inset, width: GlassControl.switchWellWidth, height: GlassControl.switchWellHeight)
+            )
             toggle.isOn = index > 0
             toggle.held = index == 2 ? 1 : 0
-            if index == 2 && captionBeside { toggle.title = "Off · On · Held" }
+            if index == 2 && captionBeside { toggle.title = captionText }
             toggle.fontSize = 13
-            controls.append(toggle)
+            rows.controls.append(toggle)
         }
-        var caption: (text: String, center: Point)?
-        if !captionBeside { caption = ("Off · On · Held", Point(x: 180, y: y + 7 + 42 + captionSize / 2)) }
-        y += captionBeside ? 7 + 28 + 20 : 7 + 48 + captionSize + 12
+        defer { rows.y += captionBeside ? inset + GlassControl.switchWellHeight + 20 : inset + 48 + captionSize + 12 }
+        return captionBeside ? nil : (captionText, Point(x: 180, y: rows.y + inset + 42 + captionSize / 2))
+    }
 
-        var slider = control(.slider, Rect(x: 16, y: y, width: 328, height: 24))
-        slider.value = (197.0 - 16) / (328 - 38)
-        controls.append(slider)
-        y += 24 + 20
+    /// A slider with its knob at x = 197 pt, a card, and a focused text field.
+    private func layOutSliderCardAndField(_ rows: inout Rows) {
+        let trackWidth = 328.0
+        var slider = control(.slider, Rect(x: 16, y: rows.y, width: trackWidth, height: GlassControl.sliderKnobHeight))
+        slider.value = (197.0 - 16) / (trackWidth - GlassControl.sliderKnobWidth)
+        rows.controls.append(slider)
+        rows.y += GlassControl.sliderKnobHeight + 20
 
-        var card = control(.card, Rect(x: 16, y: y, width: 328, height: 0), title: "Liquid Glass")
+        var card = control(.card, Rect(x: 16, y: rows.y, width: 328, height: 0), title: "Liquid Glass")
         card.detail =
             "\(theme.material.name) material, \(appearance.rawValue)\nrefracts, frosts and tints what is below"
-        y += append(fitted: card) + 20
+        rows.y += rows.append(fitted: card) + 20
 
-        var field = control(.textField, Rect(x: 16, y: y, width: 328, height: 0))
+        var field = control(.textField, Rect(x: 16, y: rows.y, width: 328, height: 0))
         field.focused = true
-        y += append(fitted: field) + 22
+        rows.y += rows.append(fitted: field) + 22
+    }
 
+    /// The floating tab bar and, at 596 pt or below the rest, the bottom sheet; returns where the
+    /// panel's content ends.
+    private func layOutTabBarAndSheet(_ rows: inout Rows) -> Double {
         let tabHeight = max(56, 10 * barScale + 20 * barScale + 22)
-        var tabs = control(.floatingTabBar, Rect(x: 16, y: y, width: 256 + 16 + tabHeight, height: tabHeight))
+        var tabs = control(.floatingTabBar, Rect(x: 16, y: rows.y, width: 256 + 16 + tabHeight, height: tabHeight))
         tabs.items = [
             ControlItem(title: "Home", symbol: "⌂"), ControlItem(title: "Starred", symbol: "★"),
             ControlItem(title: "Inbox", symbol: "✉", badge: 3),
         ]
-        controls.append(tabs)
-        y += tabHeight + 12
+        rows.controls.append(tabs)
+        rows.y += tabHeight + 12
 
-        let sheetTop = max(596, y)
+        let sheetTop = max(596, rows.y)
         let sheetHeight = max(80, 15 * barScale + 50)
         var sheet = control(.bottomSheet, Rect(x: 0, y: sheetTop, width: 360, height: sheetHeight))
         sheet.presented = sheetPresented
-        controls.append(sheet)
-        return (controls, sheetPresented ? sheetTop + 44 : y + 16, caption)
+        rows.controls.append(sheet)
+        return sheetPresented ? sheetTop + 44 : rows.y + 16
     }
 
     private func content(_ panel: inout PanelBuilder) {
