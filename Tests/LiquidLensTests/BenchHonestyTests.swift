@@ -3,6 +3,18 @@ import Testing
 
 @Suite("bench prints only what it measured", .serialized)
 struct BenchHonestyTests {
+    /// Runs `bench` on lens-heavy on Vulkan with `options` in `folder`; its JSON report, and
+    /// the one workload's result in it.
+    func bench(_ options: [String], in folder: URL) throws -> (report: [String: Any], result: [String: Any]) {
+        let run = try runCLI(
+            ["bench", "--workload", "lens-heavy", "--backend", "vulkan", "--json", "report.json"] + options, in: folder)
+        try #require(run.status == 0, "\(run.stderr)")
+        let report = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("report.json")))
+                as? [String: Any])
+        return (report, try #require((report["results"] as? [[String: Any]])?.first))
+    }
+
     /// A frame count too small for a distribution (ring filling and draining, compile waits,
     /// stand-in frames rendered at submission) once reported the time between two frames that
     /// finished together: 1.5 ms for a 30 ms frame.
@@ -10,16 +22,7 @@ struct BenchHonestyTests {
     func perFrameMatchesAFrameAlone() throws {
         let folder = try temporaryFolder("bench-honesty")
         for frames in 1...8 {
-            let result = try runCLI(
-                [
-                    "bench", "--workload", "lens-heavy", "--frames", String(frames), "--backend", "vulkan", "--json",
-                    "report.json",
-                ], in: folder)
-            try #require(result.status == 0, "\(result.stderr)")
-            let report =
-                try JSONSerialization.jsonObject(
-                    with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
-            let measured = try #require((report?["results"] as? [[String: Any]])?.first)
+            let measured = try bench(["--frames", String(frames)], in: folder).result
             let perFrame = try #require((measured["frameMs"] as? [String: Any])?["median"] as? Double)
             let alone = try #require(measured["frameAloneMs"] as? Double)
             #expect(
@@ -31,18 +34,10 @@ struct BenchHonestyTests {
     @Test("A sweep point of two frames times the second frame, not the gap after the first")
     func sweepOfTwoFrames() throws {
         let folder = try temporaryFolder("bench-sweep-honesty")
-        let result = try runCLI(
-            [
-                "bench", "--workload", "lens-heavy", "--frames", "2", "--backend", "vulkan", "--sweeps", "resolution",
-                "--sweep-frames", "2", "--json", "report.json",
-            ], in: folder)
-        try #require(result.status == 0, "\(result.stderr)")
-        let report =
-            try JSONSerialization.jsonObject(
-                with: Data(contentsOf: folder.appendingPathComponent("report.json"))) as? [String: Any]
-        let measured = try #require((report?["results"] as? [[String: Any]])?.first)
+        let (report, measured) = try bench(
+            ["--frames", "2", "--sweeps", "resolution", "--sweep-frames", "2"], in: folder)
         let alone = try #require(measured["frameAloneMs"] as? Double)
-        let sweep = try #require((report?["sweeps"] as? [[String: Any]])?.first)
+        let sweep = try #require((report["sweeps"] as? [[String: Any]])?.first)
         let points = try #require(sweep["points"] as? [[String: Any]])
         let fullHD = try #require(points.first { $0["label"] as? String == "1920×1080" })
         let steady = try #require(fullHD["frameMs"] as? Double)
