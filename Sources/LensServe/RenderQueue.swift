@@ -73,6 +73,15 @@ package final class RenderQueue<Outcome: Sendable>: @unchecked Sendable {
         return job.outcome.map { .rendered($0) } ?? .busy
     }
 
+    /// What the queue holds now: the key of the render under way, and each waiting render's key
+    /// with the clients that wait for it. For tests that must know a request has arrived before
+    /// they send the next, instead of sleeping and hoping.
+    package var snapshot: (running: String?, waiting: [(key: String, clients: Set<String>)]) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (running?.key, waiting.map { ($0.key, $0.clients) })
+    }
+
     /// Withdraws `client` from the renders it waits for that have not started (its newest edit
     /// could not be rendered at all, an invalid scene): they are answered superseded.
     package func withdraw(_ client: String) {

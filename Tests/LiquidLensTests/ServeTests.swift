@@ -165,7 +165,7 @@ struct ServeTests {
     }
 
     @Test("The render queue: a newer request from the same client replaces its waiting one; equal frames render once")
-    func renderQueueNewestWins() async throws {
+    func renderQueueNewestWins() throws {
         let queue = RenderQueue<Int>(waitingLimit: 2)
         defer { queue.stop() }
         let gate = DispatchSemaphore(value: 0)
@@ -174,7 +174,9 @@ struct ServeTests {
         let group = DispatchGroup()
         func submit(_ key: String, _ client: String, _ value: Int, blocking: Bool = false) {
             group.enter()
-            DispatchQueue.global().async {
+            // A thread of its own: each request blocks until answered, as a connection's does,
+            // and the shared pool would add threads for them only slowly.
+            Thread.detachNewThread {
                 let answer = queue.render(key: key, client: client) {
                     counter.add()
                     if blocking { gate.wait() }
@@ -184,17 +186,22 @@ struct ServeTests {
                 group.leave()
             }
         }
+        // Each request is sent once the queue shows the one before it has arrived.
+        func waiting() -> [String] { queue.snapshot.waiting.map { "\($0.key):\($0.clients.sorted().joined())" } }
         submit("busy", "a", 0, blocking: true)
-        try await Task.sleep(for: .milliseconds(200))
+        try waitUntil("the busy render to start") { queue.snapshot.running == "busy" }
         submit("first", "b", 1)
-        try await Task.sleep(for: .milliseconds(100))
+        try waitUntil("b's first request to wait") { waiting() == ["first:b"] }
         submit("second", "b", 2)
-        try await Task.sleep(for: .milliseconds(100))
+        try waitUntil("b's second request to replace its first") {
+            waiting() == ["second:b"] && answers.values["b:first"] != nil
+        }
         submit("second", "c", 2)
+        try waitUntil("c to share b's render") { waiting() == ["second:bc"] }
         submit("other", "d", 3)
-        try await Task.sleep(for: .milliseconds(100))
+        try waitUntil("d's request to wait") { waiting() == ["second:bc", "other:d"] }
         submit("third", "e", 4)
-        try await Task.sleep(for: .milliseconds(200))
+        try waitUntil("e to be told the queue is busy") { answers.values["e:third"] != nil }
         gate.signal()
         group.wait()
         #expect(answers.values["b:first"] == "superseded")
