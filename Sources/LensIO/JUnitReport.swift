@@ -14,7 +14,9 @@ extension DiffReport {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        let failures = pairs.filter(\.isFailure).count + (nothingCompared == nil ? 0 : 1)
+        // A run that compared nothing carries one more failing case, `(comparison)`.
+        let comparisonCases = nothingCompared == nil ? 0 : 1
+        let failures = pairs.filter(\.isFailure).count + comparisonCases
         let skipped = pairs.filter { !$0.wasCompared && !$0.isFailure }.count
         let className = suiteName.replacingOccurrences(of: " ", with: ".")
         var xml = """
@@ -22,7 +24,7 @@ extension DiffReport {
             <testsuites>
               <testsuite name="\(escape(suiteName))" package="\(escape(className))" id="0" \
             timestamp="\(formatter.string(from: date))" hostname="\(escape(hostname.isEmpty ? "localhost" : hostname))" \
-            tests="\(pairs.count + (nothingCompared == nil ? 0 : 1))" failures="\(failures)" errors="0" skipped="\(skipped)" \
+            tests="\(pairs.count + comparisonCases)" failures="\(failures)" errors="0" skipped="\(skipped)" \
             time="\(String(format: "%.3f", seconds))">
                 <properties>
                   <property name="title" value="\(escape(title))"/>

@@ -233,7 +233,7 @@ struct LostTemporaryFile: Error {
 
 /// Writes all of `data` to `descriptor`, going on after signals; false with `errno` set when the
 /// system refuses.
-private func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
+package func writeAll(_ data: Data, to descriptor: Int32) -> Bool {
     data.withUnsafeBytes { bytes in
         var offset = 0
         while offset < bytes.count {

@@ -100,8 +100,8 @@ func makeRenderer(
     if !quiet {
         if let reason = renderer.fallbackReason {
             printError("note: rendering on the CPU reference; Vulkan is unavailable: \(reason)")
-        } else if announceChoice, let choice = renderer.automaticChoice {
-            printError("liquidlens: backend \(choice.backend.rawValue) (auto: \(choice.reason))")
+        } else if announceChoice {
+            announceAutomaticChoice(renderer)
         }
     }
     return renderer

@@ -1,6 +1,5 @@
 import Foundation
 import LensIO
-import LensModel
 
 /// The three standard streams, made safe to write whatever the shell did with them: a message
 /// that cannot be written is dropped, never a reason to stop the work or to trap.
@@ -33,46 +32,30 @@ enum StandardStreams {
     /// Writes `text` and a newline on stderr in one write where it fits, so lines from processes
     /// sharing a log do not interleave; dropped when stderr is closed or its reader went away.
     static func writeError(_ text: String) {
-        _ = write(text + "\n", to: STDERR_FILENO)
+        _ = writeAll(Data((text + "\n").utf8), to: STDERR_FILENO)
     }
 
     /// Writes `text` on stderr without a newline (a progress bar redrawn in place).
     static func writeErrorPart(_ text: String) {
-        _ = write(text, to: STDERR_FILENO)
+        _ = writeAll(Data(text.utf8), to: STDERR_FILENO)
     }
 
     /// Writes `text` on stdout now, past stdio's buffer (a line a waiting script reads at once);
     /// dropped when stdout is closed or its reader went away.
     static func writeOutputNow(_ text: String) {
         fflush(nil)
-        _ = write(text, to: STDOUT_FILENO)
+        _ = writeAll(Data(text.utf8), to: STDOUT_FILENO)
     }
 
     /// Writes `text` on stdout, where it is what the command makes (a listing, a script, a
-    /// schema): a reader that went away is ``OutputReaderGone``, as for an image sent there.
+    /// schema), as an image sent there is written: a reader that went away is ``OutputReaderGone``.
     static func writeProduct(_ text: String) throws {
         fflush(nil)
-        guard write(text, to: STDOUT_FILENO) else {
-            if errno == EPIPE { throw OutputReaderGone(name: "standard output") }
-            throw CommandFailure(message: "cannot write standard output: \(FileAccess.reason(errno))")
-        }
+        try StreamingOutput().write(Data(text.utf8))
     }
 
     private static func isClosed(_ descriptor: Int32) -> Bool {
         fcntl(descriptor, F_GETFD) == -1 && errno == EBADF
-    }
-
-    /// Writes all of `text`, going on after signals; false with `errno` set when the system refuses.
-    private static func write(_ text: String, to descriptor: Int32) -> Bool {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { return false }
-            offset += count
-        }
-        return true
     }
 }
 

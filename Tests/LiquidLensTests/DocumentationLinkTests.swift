@@ -14,19 +14,21 @@ enum DocumentationLinks {
         var description: String { (isImage ? "image " : "link ") + destination }
     }
 
-    /// The text outside fenced code blocks, paragraph by paragraph, without its code spans.
-    static func prose(_ text: String) -> [String] {
-        var lines: [Substring] = []
+    /// The lines of `text`, those of fenced code blocks (fences included) left empty.
+    static func linesOutsideFences(_ text: String) -> [Substring] {
         var fenced = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             if line.hasPrefix("```") {
                 fenced.toggle()
-                lines.append("")
-            } else {
-                lines.append(fenced ? "" : line)
+                return ""
             }
+            return fenced ? "" : line
         }
-        return lines.joined(separator: "\n").components(separatedBy: "\n\n").map(withoutCodeSpans)
+    }
+
+    /// The text outside fenced code blocks, paragraph by paragraph, without its code spans.
+    static func prose(_ text: String) -> [String] {
+        linesOutsideFences(text).joined(separator: "\n").components(separatedBy: "\n\n").map(withoutCodeSpans)
     }
 
     /// `paragraph` without its code spans: a run of backticks up to the next run of the same length
@@ -111,15 +113,10 @@ enum DocumentationLinks {
     /// The ATX headings (`## Title`) outside fenced code blocks, without their `#` marks.
     static func headings(_ text: String) -> [String] {
         var found: [String] = []
-        var fenced = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                fenced.toggle()
-                continue
-            }
+        for line in linesOutsideFences(text) {
             let level = line.prefix { $0 == "#" }.count
             let rest = line.dropFirst(level)
-            guard !fenced, (1...6).contains(level), rest.first == " " || rest.first == "\t" else { continue }
+            guard (1...6).contains(level), rest.first == " " || rest.first == "\t" else { continue }
             var title = rest.trimmingCharacters(in: .whitespaces)
             let closing = title.reversed().prefix { $0 == "#" }.count
             if closing == title.count || title.dropLast(closing).last == " " {
