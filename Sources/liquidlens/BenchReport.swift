@@ -86,8 +86,9 @@ struct BenchReport: Codable {
         /// The time between finished frames of the render-only batch once every pipeline is
         /// compiled (the steady per-frame cost).
         var frameMs: Distribution
-        /// The median of a few frames rendered alone, one call each, after the batch: what the
-        /// per-frame times are checked against (absent in reports from before it was measured).
+        /// A few frames rendered alone, one call each, after the batch: the median of each frame's
+        /// faster of two passes, what the per-frame times are checked against (absent in reports
+        /// from before it was measured).
         var frameAloneMs: Double?
         var framesPerSecond: Double
         /// Frames over the whole render-only batch's time, compile stalls included (absent in
@@ -206,7 +207,7 @@ struct BenchReport: Codable {
                     "required": ["median", "p90"],
                     "properties": { "median": { "type": "number", "minimum": 0 }, "p90": { "type": "number", "minimum": 0 } }
                   },
-                  "frameAloneMs": { "type": "number", "minimum": 0, "description": "median of a few frames rendered alone, one call each, after the batch" },
+                  "frameAloneMs": { "type": "number", "minimum": 0, "description": "a few frames rendered alone, one call each, after the batch: the median of each frame's faster of two passes" },
                   "framesPerSecond": { "type": "number", "minimum": 0, "description": "1000 / median frame" },
                   "batchFramesPerSecond": { "type": "number", "minimum": 0, "description": "frames / whole render-only batch, compiles included" },
                   "standInFrames": { "type": "integer", "minimum": 0, "description": "frames the CPU reference rendered while Vulkan pipelines compiled (--while-compiling cpu)" },
