@@ -5,6 +5,8 @@ let package = Package(
     name: "LiquidLens",
     products: [
         .library(name: "LiquidLens", targets: ["LiquidLens"]),
+        // Comparing images and reporting on them: an app that only renders does not link it.
+        .library(name: "LensCompare", targets: ["LensCompare"]),
         .executable(name: "liquidlens", targets: ["liquidlens"]),
     ],
     targets: [
@@ -68,6 +70,7 @@ let package = Package(
         .target(
             name: "LensIO",
             dependencies: ["LensModel", "CPNG", "CDeflate", "CJPEG", "CWebP", "CHeif", "CRsvg", "CLCMS"]),
+        .target(name: "LensCompare", dependencies: ["LensModel", "LensIO"]),
         .target(name: "LensText", dependencies: ["LensModel", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(
             name: "LiquidLens",
@@ -77,17 +80,19 @@ let package = Package(
             ]),
         // The tuning page's server (`liquidlens serve`): a sink of the library, like the CLI.
         .target(
-            name: "LensServe", dependencies: ["LiquidLens", "LensModel", "LensResolve", "LensIO", "CMicroHTTPD"]),
+            name: "LensServe",
+            dependencies: ["LiquidLens", "LensModel", "LensResolve", "LensIO", "LensCompare", "CMicroHTTPD"]),
         // The command line uses the package's plumbing (output files, name suggestions, fault injection)
         // from the layers themselves; users get the LiquidLens surface.
         .executableTarget(
-            name: "liquidlens", dependencies: ["LiquidLens", "LensModel", "LensIO", "LensVulkan", "LensServe"]),
+            name: "liquidlens",
+            dependencies: ["LiquidLens", "LensModel", "LensIO", "LensCompare", "LensVulkan", "LensServe"]),
 
         .testTarget(
             name: "LiquidLensTests",
             dependencies: [
                 "LiquidLens", "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan",
-                "LensShaders", "LensIO", "LensText", "LensServe", "liquidlens",
+                "LensShaders", "LensIO", "LensCompare", "LensText", "LensServe", "liquidlens",
                 "CHarfBuzz", "CFreeType",
             ],
             // Read through #filePath, never bundled.

@@ -32,7 +32,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
     }
 
     /// Frame `index` of a run of `count` frames; `text` sets the lens-heavy label row.
-    public func scene(_ index: Int, of count: Int, text: any TextRasterizer) throws -> Scene {
+    package func scene(_ index: Int, of count: Int, text: any TextRasterizer) throws -> Scene {
         let progress = count > 1 ? Double(index) / Double(count - 1) : 0
         switch self {
         case .lensHeavy:
@@ -48,7 +48,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
 
     /// The lens-heavy optics: band 60 px, amount 120 px, ×1.22, dispersion 0.02, frost σ 4,
     /// saturation 1.5, white tint 0.1, rim lights, drop shadow, tint softness 10 px.
-    public static var lensHeavyOptics: Optics {
+    package static var lensHeavyOptics: Optics {
         var optics = Optics()
         optics.bevelWidth = 60
         optics.bevelAmount = 120
@@ -66,7 +66,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
 
     /// The lens-heavy frame, optionally at another size (geometry scales with the width), with
     /// other optics on its lens, or other glass instead of it; `text` sets the label row.
-    public static func lensHeavy(
+    package static func lensHeavy(
         lensCenterX: Double, width: Double = 1920, height: Double = 1080, optics: Optics = lensHeavyOptics,
         glass: [GlassElement]? = nil, text: any TextRasterizer
     ) throws -> Scene {
@@ -156,7 +156,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
     // MARK: thumbnails
 
     /// Thumbnail `index`: background, shape and material chosen from the index by a fixed hash.
-    public static func thumbnail(_ index: Int) -> Scene {
+    package static func thumbnail(_ index: Int) -> Scene {
         var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D
         func next() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407

@@ -5,6 +5,8 @@ import LensModel
 /// A failure reading or writing an image file, with the path and the reason.
 public struct ImageFileError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    package init(description: String) { self.description = description }
 }
 
 /// PNG in and out through libpng's simplified API. Reading converts any PNG to 8-bit sRGB RGBA

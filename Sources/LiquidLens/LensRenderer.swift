@@ -110,13 +110,13 @@ public final class LensRenderer {
     /// Validation-layer messages so far (Vulkan with validation on only).
     public var validationMessages: [String] { vulkan?.validationMessages ?? [] }
     /// GPU stage times of the last frame (Vulkan only).
-    public var lastStageTimes: GPUStageTimes? { vulkan?.lastStageTimes }
+    package var lastStageTimes: GPUStageTimes? { vulkan?.lastStageTimes }
     /// The Vulkan backend's memory path, `.unified` or `.discrete` (Vulkan only).
     public var memoryPath: MemoryPath? { vulkan?.memoryPath }
     /// Frames the CPU reference rendered while their Vulkan pipelines compiled (``WhileCompiling/cpu``).
     public var standInFrames: Int { vulkan?.standInFrames ?? 0 }
     /// What crossed between host and device for the last frame submitted (Vulkan only).
-    public var lastTransfers: FrameTransfers? { vulkan?.lastTransfers }
+    package var lastTransfers: FrameTransfers? { vulkan?.lastTransfers }
 
     /// Compiles the Vulkan pipelines the CPU reference's stand-in frames needed
     /// (``WhileCompiling/cpu``) and the label-free variants the GPU's frames could have used, and
@@ -212,13 +212,13 @@ extension BatchManifest {
 
 extension BenchmarkWorkload {
     /// Frame `index` of a run of `count` frames, its text set with the shared text renderer.
-    public func scene(_ index: Int, of count: Int) throws -> Scene {
+    package func scene(_ index: Int, of count: Int) throws -> Scene {
         try scene(index, of: count, text: LensRenderer.sharedText())
     }
 
-    /// The lens-heavy frame (see ``BenchmarkWorkload/lensHeavy(lensCenterX:width:height:optics:glass:text:)``)
+    /// The lens-heavy frame (see `BenchmarkWorkload.lensHeavy(lensCenterX:width:height:optics:glass:text:)`)
     /// with its text set by the shared text renderer.
-    public static func lensHeavy(
+    package static func lensHeavy(
         lensCenterX: Double, width: Double = 1920, height: Double = 1080, optics: Optics = lensHeavyOptics,
         glass: [GlassElement]? = nil
     ) throws -> Scene {

@@ -1,6 +1,8 @@
 // What `import LiquidLens` gives a user, by topic: each type named once, from the layer that
 // declares it. The layers' other declarations are `package` (for the command line and the tests)
-// or internal; nothing is re-exported wholesale. Grouped by topic, not sorted.
+// or internal; nothing is re-exported wholesale. Grouped by topic, not sorted. Comparing images
+// and reporting on them is a product of its own, LensCompare; the bench's GPU counters and the
+// workloads' scene builders are the command line's (`package`).
 // swift-format-ignore-file: OrderedImports
 
 // Scenes: the document, its canvas, backdrop, label row and glass.
@@ -81,14 +83,15 @@
 @_exported import struct LensModel.Easing
 @_exported import struct LensModel.TimingCurve
 
-// The catalog: built-in scenes and animations, the feature gallery, benchmark workloads, batches.
+// The catalog: built-in scenes and animations, the feature gallery, batches and the workloads
+// their manifests may name.
 @_exported import enum LensCatalog.BuiltInScene
 @_exported import enum LensCatalog.BuiltInAnimation
 @_exported import enum LensCatalog.FeatureGallery
 @_exported import enum LensCatalog.BenchmarkWorkload
 @_exported import struct LensCatalog.BatchManifest
 
-// Rendering: resolved frames for batches, and the Vulkan backend's options and reports.
+// Rendering: resolved frames for batches, and the Vulkan backend's options, devices and errors.
 @_exported import struct LensResolve.FrameParameters
 @_exported import class LensResolve.ResolveCache
 @_exported import struct LensVulkan.VulkanOptions
@@ -96,9 +99,6 @@
 @_exported import struct LensVulkan.DeviceDescription
 @_exported import enum LensVulkan.DeviceKind
 @_exported import struct LensVulkan.DeviceMemoryLayout
-@_exported import struct LensVulkan.GPUStageTimes
-@_exported import struct LensVulkan.FrameTransfers
-@_exported import struct LensVulkan.LensDispatches
 @_exported import struct LensVulkan.VulkanError
 @_exported import struct LensVulkan.VulkanResult
 
@@ -115,14 +115,3 @@
 @_exported import class LensIO.AnimationWriter
 @_exported import enum LensIO.AnimationFormat
 @_exported import class LensIO.EncodingQueue
-
-// Diffs and reports.
-@_exported import struct LensIO.ImageDiff
-@_exported import struct LensIO.DiffConfiguration
-@_exported import struct LensIO.DiffThresholds
-@_exported import enum LensIO.DiffMetric
-@_exported import struct LensIO.DiffReport
-@_exported import enum LensIO.HTMLReport
-@_exported import struct LensIO.ColorDifference
-@_exported import struct LensIO.FLIPError
-@_exported import struct LensIO.PixelmatchCount

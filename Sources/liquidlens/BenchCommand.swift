@@ -1,5 +1,7 @@
 import Foundation
+import LensCompare
 import LensIO
+import LensVulkan
 import LiquidLens
 
 /// `liquidlens bench`: GPU vs CPU parity on the benchmark workloads, then their timings.

@@ -1,4 +1,5 @@
 import Foundation
+import LensCompare
 import LensModel
 import LiquidLens
 

@@ -1,4 +1,5 @@
 import Foundation
+import LensCompare
 import LiquidLens
 
 /// A threshold given on the command line: a limit, or `off` to drop one the config or the

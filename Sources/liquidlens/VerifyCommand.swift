@@ -1,4 +1,5 @@
 import Foundation
+import LensCompare
 import LensIO
 import LensModel
 import LiquidLens

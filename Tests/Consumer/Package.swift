@@ -12,12 +12,20 @@ let package = Package(
     dependencies: [.package(url: liquidLensURL, from: "0.1.0")],
     targets: [
         .executableTarget(
-            name: "LensConsumer", dependencies: [.product(name: "LiquidLens", package: "LiquidLens")])
+            name: "LensConsumer",
+            dependencies: [
+                .product(name: "LiquidLens", package: "LiquidLens"),
+                .product(name: "LensCompare", package: "LiquidLens"),
+            ])
     ]
 )
 
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Sources/DocExamples/main.swift") {
     package.targets.append(
         .executableTarget(
-            name: "DocExamples", dependencies: [.product(name: "LiquidLens", package: "LiquidLens")]))
+            name: "DocExamples",
+            dependencies: [
+                .product(name: "LiquidLens", package: "LiquidLens"),
+                .product(name: "LensCompare", package: "LiquidLens"),
+            ]))
 }

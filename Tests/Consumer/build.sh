@@ -15,7 +15,7 @@ rm -rf "$work/LensConsumer/.build" "$work/LensConsumer/Package.resolved"
 examples="$work/LensConsumer/Sources/DocExamples"
 mkdir -p "$examples"
 {
-    printf 'import Foundation\nimport LiquidLens\n'
+    printf 'import Foundation\nimport LensCompare\nimport LiquidLens\n'
     for document in "$work/LiquidLens/README.md" "$work/LiquidLens/Sources/LiquidLens/LiquidLens.docc/"*.md; do
         awk -v name="${document#"$work/LiquidLens/"}" '
             $0 == "```swift" { inside = 1; count += 1; printf "\n// %s, example %d\ndo {\n", name, count; next }

@@ -1,4 +1,5 @@
 import Foundation
+import LensCompare
 import LiquidLens
 import Testing
 

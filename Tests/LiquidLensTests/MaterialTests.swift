@@ -1,4 +1,5 @@
 import Foundation
+import LensCompare
 import LensVulkan
 import LiquidLens
 import Testing

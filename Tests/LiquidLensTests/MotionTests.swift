@@ -1,4 +1,5 @@
 import Foundation
+import LensCompare
 import LensReference
 import LiquidLens
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 import LiquidLens
 import Testing
 
-@testable import LensIO
+@testable import LensCompare
 
 /// Image pairs with known kinds of difference, built from a rendered frame.
 enum MetricPairs {

@@ -11,11 +11,14 @@ struct PublicSurfaceTests {
         "LensModel", "LensControls", "LensResolve", "LensCatalog", "LensReference", "LensVulkan", "LensIO", "LensText",
     ]
 
-    /// `Module.Type` for each top-level type declared `public` (or `open`) in the layers.
-    static func publicTypes() throws -> Set<String> {
+    /// LensCompare: a product of its own, not exported by the façade.
+    static let ownProducts = ["LensCompare"]
+
+    /// `Module.Type` for each top-level type declared `public` (or `open`) in `modules`.
+    static func publicTypes(in modules: [String] = layers) throws -> Set<String> {
         let declaration = try Regex(#"^(?:public|open) (?:final )?(?:class|struct|enum|protocol) (\w+)"#)
         var names = Set<String>()
-        for layer in layers {
+        for layer in modules {
             let folder = sources.appendingPathComponent(layer)
             for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift")
             {
@@ -56,6 +59,18 @@ struct PublicSurfaceTests {
             "exported but not public: \(Set(exported).subtracting(publicTypes))")
     }
 
+    @Test("The renderer's product links no comparison code: LensCompare is a product of its own")
+    func comparisonIsItsOwnProduct() throws {
+        let manifest = try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        for product in Self.ownProducts {
+            #expect(manifest.contains(#".library(name: "\#(product)", targets: ["\#(product)"])"#))
+        }
+        let facade = try #require(manifest.firstRange(of: try Regex(#"\.target\(\s*name: "LiquidLens","#))).upperBound
+        let facadeDependencies = manifest[facade...].prefix { $0 != "]" }
+        #expect(Self.ownProducts.allSatisfy { !facadeDependencies.contains($0) }, "\(facadeDependencies)")
+        #expect(try Self.facadeImports().allSatisfy { line in Self.ownProducts.allSatisfy { !line.contains($0) } })
+    }
+
     @Test("No layer is re-exported wholesale")
     func noBlanketExports() throws {
         let blanket = try Self.facadeImports().filter {
@@ -68,13 +83,14 @@ struct PublicSurfaceTests {
     /// itself public, in every module below the command line: they promise a reach they do not
     /// have. Each as `file:line`.
     static func overstatedMembers() throws -> [String] {
-        let publicNames = Set(try publicTypes().map { $0.split(separator: ".").last.map(String.init)! })
+        let publicNames = Set(
+            try publicTypes(in: layers + ownProducts).map { $0.split(separator: ".").last.map(String.init)! })
         let declaration = try Regex(
             #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*((?:(?:public|package|internal|private|fileprivate|open|final|indirect)\s+)*)(struct|enum|class|actor|protocol|extension)\s+([\w.]+)"#
         )
         let publicMember = try Regex(#"^\s*(?:@[\w()" ,:.]+\s+)*(?:public|open)\s"#)
         var found: [String] = []
-        for layer in layers + ["LiquidLens", "LensServe"] {
+        for layer in layers + ownProducts + ["LiquidLens", "LensServe"] {
             let folder = sources.appendingPathComponent(layer)
             for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift")
             {

@@ -2,6 +2,7 @@
 // limits with a DiffReport (as a test suite in another package would), and writes the showcase
 // and the JUnit results: what a user of the library does first.
 import Foundation
+import LensCompare
 import LiquidLens
 
 let output = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "consumer.png")

@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 
 extension DiffReport {
     /// The report as JUnit XML, in the Apache Ant format CI systems read (Jenkins, GitLab, GitHub

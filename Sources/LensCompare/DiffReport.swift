@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LensModel
 
 /// The outcome of comparing pairs of images: what each pair measured against its thresholds,

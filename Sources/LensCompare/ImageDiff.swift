@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LensModel
 
 /// How two images of the same size differ, per channel (R, G, B, A) in 8-bit levels.

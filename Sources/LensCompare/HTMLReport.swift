@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 
 /// A diff report as one HTML page with no network fetches (styles and script inline, a Content
 /// Security Policy that allows nothing else): a summary, filters (failed only, by name) and per

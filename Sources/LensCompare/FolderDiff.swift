@@ -1,4 +1,5 @@
 import Foundation
+import LensIO
 import LensModel
 
 extension DiffReport {
