@@ -70,7 +70,10 @@ let package = Package(
         .target(
             name: "LensIO",
             dependencies: ["LensModel", "CPNG", "CDeflate", "CJPEG", "CWebP", "CHeif", "CRsvg", "CLCMS"]),
-        .target(name: "LensCompare", dependencies: ["LensModel", "LensIO"]),
+        // Web pages are files (Web/), embedded in the binary at build time as the shaders are.
+        .target(
+            name: "LensCompare", dependencies: ["LensModel", "LensIO"],
+            resources: [.embedInCode("Web/report.css"), .embedInCode("Web/report.js")]),
         .target(name: "LensText", dependencies: ["LensModel", "CFreeType", "CHarfBuzz", "CFontconfig"]),
         .target(
             name: "LiquidLens",
@@ -81,7 +84,11 @@ let package = Package(
         // The tuning page's server (`liquidlens serve`): a sink of the library, like the CLI.
         .target(
             name: "LensServe",
-            dependencies: ["LiquidLens", "LensModel", "LensResolve", "LensIO", "LensCompare", "CMicroHTTPD"]),
+            dependencies: ["LiquidLens", "LensModel", "LensResolve", "LensIO", "LensCompare", "CMicroHTTPD"],
+            resources: [
+                .embedInCode("Web/tuning-page.html"), .embedInCode("Web/tuning-page.css"),
+                .embedInCode("Web/tuning-page.js"),
+            ]),
         // The command line uses the package's plumbing (output files, name suggestions, fault injection)
         // from the layers themselves; users get the LiquidLens surface.
         .executableTarget(
