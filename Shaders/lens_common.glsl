@@ -3,6 +3,7 @@
 // both use the same fp32 operation order so the two backends agree to 1/255.
 // One file on purpose (over 400 lines): it is the whole lens model, read side by side with its
 // Swift twin, and every shader includes it.
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
 
 // ---- Parameter block: twin of Sources/LensResolve/ParameterBlock.swift (a test compares offsets). ----
 struct FrameParams {

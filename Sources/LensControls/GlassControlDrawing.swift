@@ -1,6 +1,8 @@
 import Foundation
 import LensModel
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 extension GlassControl {
     /// The black wash a presented sheet lays over the backdrop.
     static let dimming = RGBAColor(red: 0, green: 0, blue: 0, alpha: 0.3)

@@ -1,6 +1,8 @@
 import Foundation
 import LensModel
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 /// The label-row family (LensTintSegmentedControl's segmented control, the tab bar, the lens
 /// menu in `LensMenuLayout.swift`): rails and platters become backdrop layers and glass, titles
 /// and icons are stamped into the one label row the lens tints, badges lie on the glass.

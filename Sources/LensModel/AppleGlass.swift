@@ -1,5 +1,7 @@
 import Foundation
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 /// QuartzCore's YCbCr composite without its fill (`ColorMatrix::set_ycc_composite`): Rec. 709 luma
 /// Y becomes `black + (white − black)·Y` and the chroma is scaled by `saturation`. Apple's glass
 /// tones its face with it (then lays the fill over) and recolours its rim with it.

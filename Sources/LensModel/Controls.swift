@@ -1,5 +1,7 @@
 import Foundation
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 /// Light or dark appearance of a control (title colours, rail fill, glass tint).
 public enum ControlAppearance: String, Codable, Sendable, CaseIterable {
     case light, dark

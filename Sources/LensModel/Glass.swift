@@ -1,5 +1,7 @@
 import Foundation
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 /// The silhouette of a glass shape inside its frame.
 /// JSON: `"circle"`, `"ellipse"`, `"capsule"`, `{"type": "roundedRectangle", "cornerRadii": [tl, tr, br, bl]}`
 /// (or `"cornerRadius": r`), or `{"type": "squircle", "cornerRadius": r, "exponent": 4.5}`; radii in points.

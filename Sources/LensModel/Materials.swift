@@ -1,5 +1,7 @@
 import Foundation
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 /// Apple's own glass, `UIGlassEffect`: the ``OpticsPreset`` of the same name gives its face, fill,
 /// rim and the size laws that set its refraction, blur and shadow from the shape.
 public enum AppleGlass: String, Codable, Sendable, CaseIterable {

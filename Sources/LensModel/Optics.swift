@@ -1,5 +1,7 @@
 import Foundation
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 /// How the glass bends the view ray.
 public enum RefractionModel: String, Codable, Sendable, CaseIterable {
     /// Apple's fit: the band of width H shifts samples inward by A·(1 − √(1 − x²)).

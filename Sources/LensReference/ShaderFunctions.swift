@@ -1,6 +1,8 @@
 import LensModel
 import LensResolve
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 /// The buffers a shader invocation reads, and the functions of `Shaders/lens_common.glsl` with the
 /// same names, arguments and fp32 operation order. Read the two side by side. The GLSL
 /// specialisation constants (`SHAPE_KINDS`, `SINGLE_SHAPE`) only let the driver drop code a group

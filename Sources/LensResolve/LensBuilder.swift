@@ -1,6 +1,8 @@
 import Foundation
 import LensModel
 
+// Capture names (`union-resting`, `cn-tab-bar`, …) are explained in Fidelity.md, "Against iOS".
+
 /// The shapes, tiles and tables the lenses of one frame share, in the order the shaders read them.
 struct LensLists {
     var lenses: [LensParams] = []

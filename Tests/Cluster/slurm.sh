@@ -180,6 +180,9 @@ start_now() {
         scontrol update JobId="$1" StartTime=now
     fi
 }
+# True once the clock is 2 s past second $1, when a job was seen ended: past the second slurmd
+# revoked its credentials in (see above), so a requeue and start is not refused.
+past_revocation() { (($(date +%s) >= $1 + 2)); }
 
 for repetition in $(seq "$repetitions"); do
     rm -rf "$work/frames" "$work"/logs/*
@@ -198,6 +201,7 @@ for repetition in $(seq "$repetitions"); do
     first_pid="$(cat "$work/logs/task-1.pid" 2>/dev/null)" || fail "task 1 wrote no PID"
     kill -KILL "$first_pid" || fail "task 1 ended before it was killed"
     wait_for 60 task1_ended || fail "task 1 did not end after SIGKILL"
+    task1_ended_at="$(date +%s)"
     killed_with="$(task1_frames)"
     ((killed_with < 64)) || fail "task 1 finished before it was killed"
     # Pause the others at a moment one of them is writing a frame: its temporary file is then on
@@ -236,7 +240,7 @@ for repetition in $(seq "$repetitions"); do
         sleep 0.01
     done
     [[ -n "$held" ]] || fail "tasks 0, 2 and 3 were never caught writing a frame ($tries tries)"
-    sleep 2
+    wait_for 5 past_revocation "$task1_ended_at"
     scontrol requeue "${job}_1"
     # The second attempt has begun once it has written its PID.
     task1_restarted() {
@@ -279,7 +283,7 @@ lost="$(sbatch --parsable "$work/lost.sh")"
 jobs+=("$lost")
 lost_requeued() { scontrol show job "$lost" | grep -q "Restarts=1"; }
 wait_for 60 lost_requeued || fail "exit 75 did not requeue the job"
-sleep 2
+wait_for 5 past_revocation "$(date +%s)"
 lost_done() {
     start_now "$lost"
     scontrol show job "$lost" | grep -q JobState=COMPLETED
