@@ -51,57 +51,10 @@ public struct BatchManifest: Sendable {
 
     /// Parses manifest JSON; errors name the key.
     public static func decode(_ data: Data, baseDirectory: URL) throws -> BatchManifest {
-        guard data.count <= Limits.sceneFileBytes else {
-            throw SceneError(
-                keyPath: "", message: "manifest is \(data.count) bytes; the limit is \(Limits.sceneFileBytes)")
-        }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            throw SceneError.notJSON(data, document: "manifest", parserError: error)
-        }
-        guard let object = root as? [String: Any] else {
-            throw SceneError(keyPath: "", message: "the manifest must be a JSON object")
-        }
-        let known: Set<String> = ["scenes", "scene", "sweep", "name", "scale"]
-        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
-            throw SceneError(
-                keyPath: unknown, message: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
-        }
+        let object = try topLevelObject(data)
         var manifest = BatchManifest(
             scenes: [], sweeps: [], name: "frame", scale: nil, baseDirectory: baseDirectory)
-        switch (object["scenes"], object["scene"]) {
-        case (let list?, nil):
-            guard let list = list as? [Any], !list.isEmpty, list.count <= Limits.batchFrames else {
-                throw SceneError(keyPath: "scenes", message: "expected a list of 1…\(Limits.batchFrames) scenes")
-            }
-            manifest.scenes = try list.enumerated().map { try source($1, keyPath: "scenes[\($0)]") }
-            if object["sweep"] != nil {
-                throw SceneError(keyPath: "sweep", message: "sweeps apply to one \"scene\", not to a \"scenes\" list")
-            }
-        case (nil, let single?):
-            manifest.scenes = [try source(single, keyPath: "scene")]
-            manifest.sweeps = try sweeps(object["sweep"] ?? [Any]())
-            if case .workload = manifest.scenes[0], !manifest.sweeps.isEmpty {
-                throw SceneError(
-                    keyPath: "scene.workload",
-                    message: "a benchmark workload's frame cannot be swept (sweep a scene file or an example)")
-            }
-            if case .example = manifest.scenes[0],
-                let index = manifest.sweeps.firstIndex(where: { Self.setsPreset($0.key) })
-            {
-                throw SceneError(
-                    keyPath: "sweep[\(index)].key",
-                    message:
-                        "a preset cannot be swept over a built-in example: the example spells out every key the preset sets, and those would override it (sweep a scene file that names its preset)"
-                )
-            }
-        case (nil, nil):
-            throw SceneError(keyPath: "", message: "give \"scenes\" (a list) or \"scene\" (with \"sweep\")")
-        case (_?, _?):
-            throw SceneError(keyPath: "", message: "give either \"scenes\" or \"scene\", not both")
-        }
+        try manifest.decodeScenes(object)
         if let name = object["name"] {
             guard let name = name as? String, !name.isEmpty, name.count <= Limits.batchNameLength,
                 name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
@@ -127,6 +80,63 @@ public struct BatchManifest: Sendable {
                 message: "the sweeps make \(manifest.count) frames; the limit is \(Limits.batchFrames)")
         }
         return manifest
+    }
+
+    /// The manifest's JSON object, within the size limit and with no key a manifest does not have.
+    private static func topLevelObject(_ data: Data) throws -> [String: Any] {
+        guard data.count <= Limits.sceneFileBytes else {
+            throw SceneError(
+                keyPath: "", message: "manifest is \(data.count) bytes; the limit is \(Limits.sceneFileBytes)")
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw SceneError.notJSON(data, document: "manifest", parserError: error)
+        }
+        guard let object = root as? [String: Any] else {
+            throw SceneError(keyPath: "", message: "the manifest must be a JSON object")
+        }
+        let known: Set<String> = ["scenes", "scene", "sweep", "name", "scale"]
+        if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
+            throw SceneError(
+                keyPath: unknown, message: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
+        }
+        return object
+    }
+
+    /// `scenes` (a list), or `scene` with its `sweep`: one of the two, and nothing swept that
+    /// cannot be (a workload's frame; a preset over an example, whose keys would override it).
+    private mutating func decodeScenes(_ object: [String: Any]) throws {
+        switch (object["scenes"], object["scene"]) {
+        case (let list?, nil):
+            guard let list = list as? [Any], !list.isEmpty, list.count <= Limits.batchFrames else {
+                throw SceneError(keyPath: "scenes", message: "expected a list of 1…\(Limits.batchFrames) scenes")
+            }
+            scenes = try list.enumerated().map { try Self.source($1, keyPath: "scenes[\($0)]") }
+            if object["sweep"] != nil {
+                throw SceneError(keyPath: "sweep", message: "sweeps apply to one \"scene\", not to a \"scenes\" list")
+            }
+        case (nil, let single?):
+            scenes = [try Self.source(single, keyPath: "scene")]
+            sweeps = try Self.sweeps(object["sweep"] ?? [Any]())
+            if case .workload = scenes[0], !sweeps.isEmpty {
+                throw SceneError(
+                    keyPath: "scene.workload",
+                    message: "a benchmark workload's frame cannot be swept (sweep a scene file or an example)")
+            }
+            if case .example = scenes[0], let index = sweeps.firstIndex(where: { Self.setsPreset($0.key) }) {
+                throw SceneError(
+                    keyPath: "sweep[\(index)].key",
+                    message:
+                        "a preset cannot be swept over a built-in example: the example spells out every key the preset sets, and those would override it (sweep a scene file that names its preset)"
+                )
+            }
+        case (nil, nil):
+            throw SceneError(keyPath: "", message: "give \"scenes\" (a list) or \"scene\" (with \"sweep\")")
+        case (_?, _?):
+            throw SceneError(keyPath: "", message: "give either \"scenes\" or \"scene\", not both")
+        }
     }
 
     private static func source(_ value: Any, keyPath: String) throws -> Source {

@@ -222,27 +222,8 @@ public final class AnimationWriter {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    private func start(width: Int, height: Int) throws {
-        guard let ffmpeg = Self.findFFmpeg() else {
-            throw ImageFileError(
-                description:
-                    "writing \(format.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg); a folder output needs nothing"
-            )
-        }
-        // Beside the file it becomes, so the rename is atomic; a stream gets a copy once complete.
-        let temporary: URL
-        switch destination {
-        case .file(let target), .folder(let target):
-            do {
-                try FileAccess.createFolders(target.deletingLastPathComponent())
-            } catch {
-                throw ImageFileError(description: "cannot write \(output.path): \(error)")
-            }
-            temporary = URL(fileURLWithPath: AtomicFile.temporaryPath(for: target, suffix: ".\(format.rawValue)"))
-        case .standardOutput, .stream:
-            temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "liquidlens-animation-\(getpid())-\(UUID().uuidString).\(format.rawValue)")
-        }
+    /// ffmpeg's arguments: raw RGBA frames on standard input, encoded as `format` (its output path follows).
+    private func ffmpegArguments(width: Int, height: Int) -> [String] {
         var arguments = [
             "-hide_banner", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s",
             "\(width)x\(height)",
@@ -266,7 +247,33 @@ public final class AnimationWriter {
             ]
         case .folder: break
         }
-        arguments.append(temporary.path)
+        return arguments
+    }
+
+    /// Starts ffmpeg writing into a temporary file beside the output (or in the temporary folder
+    /// for a stream), frames to come on its standard input.
+    private func start(width: Int, height: Int) throws {
+        guard let ffmpeg = Self.findFFmpeg() else {
+            throw ImageFileError(
+                description:
+                    "writing \(format.rawValue) needs ffmpeg, which is not installed (apt-get install ffmpeg); a folder output needs nothing"
+            )
+        }
+        // Beside the file it becomes, so the rename is atomic; a stream gets a copy once complete.
+        let temporary: URL
+        switch destination {
+        case .file(let target), .folder(let target):
+            do {
+                try FileAccess.createFolders(target.deletingLastPathComponent())
+            } catch {
+                throw ImageFileError(description: "cannot write \(output.path): \(error)")
+            }
+            temporary = URL(fileURLWithPath: AtomicFile.temporaryPath(for: target, suffix: ".\(format.rawValue)"))
+        case .standardOutput, .stream:
+            temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "liquidlens-animation-\(getpid())-\(UUID().uuidString).\(format.rawValue)")
+        }
+        let arguments = ffmpegArguments(width: width, height: height) + [temporary.path]
         let process = Process()
         process.executableURL = ffmpeg
         process.arguments = arguments

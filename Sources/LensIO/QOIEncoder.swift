@@ -17,6 +17,9 @@ enum QOIEncoder {
         return Data(output)
     }
 
+    /// The QOI encoder's one pass over the pixels, op by op as the specification lists them; the
+    /// bytes written.
+    // Over 60 lines on purpose: kept whole to be read against the specification.
     private static func encode(
         _ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, into out: UnsafeMutableBufferPointer<UInt8>
     ) -> Int {

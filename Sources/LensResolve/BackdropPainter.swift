@@ -245,22 +245,7 @@ struct BackdropPainter {
             let value = Self.vector(color)
             return { _, _ in value }
         case .gradient(let colors, let angle):
-            let stops = colors.map(Self.vector)
-            let direction = SIMD2(cos(angle * .pi / 180), sin(angle * .pi / 180))
-            let corners = [
-                SIMD2<Double>(0, 0), SIMD2(Double(width), 0), SIMD2(0, Double(height)),
-                SIMD2(Double(width), Double(height)),
-            ]
-            let projections = corners.map { ($0 * direction).sum() }
-            let start = projections.min()!
-            let span = max(projections.max()! - start, 1e-9)
-            return { x, y in
-                let t = ((SIMD2(Double(x) + 0.5, Double(y) + 0.5) * direction).sum() - start) / span
-                let position = min(max(t, 0), 1) * Double(stops.count - 1)
-                let index = min(Int(position), stops.count - 2)
-                let fraction = position - Double(index)
-                return stops[index] + (stops[index + 1] - stops[index]) * fraction
-            }
+            return gradientShader(colors, angle: angle)
         case .checker(let size, let colors):
             let cell = size * scale
             let first = Self.vector(colors[0])
@@ -270,17 +255,7 @@ struct BackdropPainter {
                 return parity & 1 == 0 ? first : second
             }
         case .lines(let spacing, let lineWidth, let angle, let color):
-            let period = spacing * scale
-            let halfWidth = lineWidth * scale / 2
-            let across = SIMD2(-sin(angle * .pi / 180), cos(angle * .pi / 180))
-            let value = Self.vector(color)
-            return { x, y in
-                let u = (SIMD2(Double(x) + 0.5, Double(y) + 0.5) * across).sum()
-                let phase = u - (u / period).rounded(.down) * period
-                let distance = min(phase, period - phase)
-                let coverage = min(max(halfWidth + 0.5 - distance, 0), 1)
-                return SIMD4(value.x, value.y, value.z, value.w * coverage)
-            }
+            return linesShader(spacing: spacing, lineWidth: lineWidth, angle: angle, color: color)
         case .fill(let shape, let frame, let color):
             let value = Self.vector(color)
             let box = ShapeGeometry(shape: shape, frame: frame, scale: scale)
@@ -317,6 +292,43 @@ struct BackdropPainter {
                 guard mx >= 0, my >= 0, mx < mask.width, my < mask.height else { return .zero }
                 return SIMD4(value.x, value.y, value.z, value.w * Double(mask.coverage[my * mask.width + mx]) / 255)
             }
+        }
+    }
+
+    /// A linear gradient through `colors` at `angle` degrees, spanning the frame corner to corner.
+    private func gradientShader(_ colors: [RGBAColor], angle: Double) -> (Int, Int) -> SIMD4<Double> {
+        let stops = colors.map(Self.vector)
+        let direction = SIMD2(cos(angle * .pi / 180), sin(angle * .pi / 180))
+        let corners = [
+            SIMD2<Double>(0, 0), SIMD2(Double(width), 0), SIMD2(0, Double(height)),
+            SIMD2(Double(width), Double(height)),
+        ]
+        let projections = corners.map { ($0 * direction).sum() }
+        let start = projections.min()!
+        let span = max(projections.max()! - start, 1e-9)
+        return { x, y in
+            let t = ((SIMD2(Double(x) + 0.5, Double(y) + 0.5) * direction).sum() - start) / span
+            let position = min(max(t, 0), 1) * Double(stops.count - 1)
+            let index = min(Int(position), stops.count - 2)
+            let fraction = position - Double(index)
+            return stops[index] + (stops[index + 1] - stops[index]) * fraction
+        }
+    }
+
+    /// Parallel lines `spacing` points apart at `angle` degrees, antialiased across their width.
+    private func linesShader(spacing: Double, lineWidth: Double, angle: Double, color: RGBAColor)
+        -> (Int, Int) -> SIMD4<Double>
+    {
+        let period = spacing * scale
+        let halfWidth = lineWidth * scale / 2
+        let across = SIMD2(-sin(angle * .pi / 180), cos(angle * .pi / 180))
+        let value = Self.vector(color)
+        return { x, y in
+            let u = (SIMD2(Double(x) + 0.5, Double(y) + 0.5) * across).sum()
+            let phase = u - (u / period).rounded(.down) * period
+            let distance = min(phase, period - phase)
+            let coverage = min(max(halfWidth + 0.5 - distance, 0), 1)
+            return SIMD4(value.x, value.y, value.z, value.w * coverage)
         }
     }
 
@@ -376,85 +388,5 @@ struct BackdropPainter {
 
     private static func vector(_ color: RGBAColor) -> SIMD4<Double> {
         SIMD4(color.red, color.green, color.blue, color.alpha)
-    }
-}
-
-/// A shape in pixel space, evaluated in `Double` for the model's own rasterising (backdrop fills)
-/// and turned into the shaders' `ShapeParams`.
-package struct ShapeGeometry: Sendable {
-    /// Centre x in pixels.
-    package let centerX: Double
-    /// Centre y in pixels.
-    package let centerY: Double
-    /// Half the width in pixels, growth included (a circle's is its radius).
-    package let halfWidth: Double
-    /// Half the height in pixels, growth included (a circle's is its radius).
-    package let halfHeight: Double
-    /// Top-left, top-right, bottom-right, bottom-left.
-    package let radii: [Double]
-    /// 0 rounded box, 1 ellipse, 2 squircle (the shaders' `ShapeParams.kind`).
-    package let kind: UInt32
-    /// Superellipse exponent of a squircle's corners; 2 for the other kinds.
-    package let exponent: Double
-
-    /// `growth` (pixels) is added to width and height about the centre.
-    package init(shape: Shape, frame: Rect, scale: Double, growth: (x: Double, y: Double) = (0, 0)) {
-        centerX = frame.midX * scale
-        centerY = frame.midY * scale
-        var halfWidth = (frame.width * scale + growth.x) / 2
-        var halfHeight = (frame.height * scale + growth.y) / 2
-        var kind: UInt32 = 0
-        var exponent = 2.0
-        switch shape {
-        case .circle:
-            halfWidth = min(halfWidth, halfHeight)
-            halfHeight = halfWidth
-            radii = Array(repeating: halfWidth, count: 4)
-        case .ellipse:
-            kind = 1
-            radii = [0, 0, 0, 0]
-        case .capsule:
-            radii = Array(repeating: min(halfWidth, halfHeight), count: 4)
-        case .roundedRectangle(let cornerRadii):
-            radii = cornerRadii.map { min($0 * scale, min(halfWidth, halfHeight)) }
-        case .squircle(let cornerRadii, let squircleExponent):
-            kind = 2
-            exponent = squircleExponent
-            radii = cornerRadii.map { min($0 * scale, min(halfWidth, halfHeight)) }
-        }
-        self.halfWidth = halfWidth
-        self.halfHeight = halfHeight
-        self.kind = kind
-        self.exponent = exponent
-    }
-
-    /// Signed distance in pixels from pixel-space point (x, y): negative inside.
-    package func distance(_ x: Double, _ y: Double) -> Double {
-        let localX = x - centerX
-        let localY = y - centerY
-        if kind == 1 {
-            let k0 = ((localX / halfWidth) * (localX / halfWidth) + (localY / halfHeight) * (localY / halfHeight))
-                .squareRoot()
-            let k1x = localX / (halfWidth * halfWidth)
-            let k1y = localY / (halfHeight * halfHeight)
-            let k1 = (k1x * k1x + k1y * k1y).squareRoot()
-            return k1 > 1e-9 ? k0 * (k0 - 1) / k1 : -min(halfWidth, halfHeight)
-        }
-        let radius = localX < 0 ? (localY < 0 ? radii[0] : radii[3]) : (localY < 0 ? radii[1] : radii[2])
-        let qx = abs(localX) - halfWidth + radius
-        let qy = abs(localY) - halfHeight + radius
-        let ox = max(qx, 0)
-        let oy = max(qy, 0)
-        let outside =
-            kind == 2 ? pow(pow(ox, exponent) + pow(oy, exponent), 1 / exponent) : (ox * ox + oy * oy).squareRoot()
-        return min(max(qx, qy), 0) + outside - radius
-    }
-
-    /// The shaders' description of this shape.
-    package var parameters: ShapeParams {
-        ShapeParams(
-            centerHalfSize: SIMD4(Float(centerX), Float(centerY), Float(halfWidth), Float(halfHeight)),
-            cornerRadii: SIMD4(Float(radii[0]), Float(radii[1]), Float(radii[2]), Float(radii[3])),
-            kind: kind, exponent: Float(exponent))
     }
 }

@@ -112,6 +112,16 @@ package final class FrameReuse {
         linearBlending = parameters.frame.linearBlending
         baseIsCurrent = true
 
+        let trimmed = withoutKeptFrost(parameters, columns: columns, rows: rows)
+        return Plan(
+            parameters: trimmed, uploadBackdrop: backdropChanged, uploadLabel: labelChanged,
+            uploadForeground: foregroundChanged, baseFromBackdrop: baseFromBackdrop, composeRegion: composeRegion)
+    }
+
+    /// `parameters` without the frost and row tiles the scratch and frosted buffers already hold
+    /// blurred with the same kernel (a blur of the composite is of this frame only: never kept), and
+    /// the buffers' record of what they will hold.
+    private func withoutKeptFrost(_ parameters: FrameParameters, columns: Int, rows: Int) -> FrameParameters {
         var trimmed = parameters
         trimmed.tiles = []
         for index in parameters.lenses.indices {
@@ -121,7 +131,6 @@ package final class FrameReuse {
             // A tile's blur is its kernel at its pyramid level (the level's texels share the tile's memory).
             let kernel =
                 Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)]) + [Float(lens.frostLevel)]
-            // A blur of the composite (glass lying on glass) is of this frame only: never kept.
             let composite = lens.readsComposite != 0
             let id = composite ? -1 : kernelIDs[kernel] ?? Int32(kernelIDs.count)
             if !composite {
@@ -144,9 +153,7 @@ package final class FrameReuse {
         let foregroundStart = Int(parameters.frame.foregroundTileOffset)
         trimmed.frame.foregroundTileOffset = UInt32(trimmed.tiles.count)
         trimmed.tiles += parameters.tiles[foregroundStart..<foregroundStart + Int(parameters.frame.foregroundTileCount)]
-        return Plan(
-            parameters: trimmed, uploadBackdrop: backdropChanged, uploadLabel: labelChanged,
-            uploadForeground: foregroundChanged, baseFromBackdrop: baseFromBackdrop, composeRegion: composeRegion)
+        return trimmed
     }
 
     /// The box of the regular label row's ink (the first `wordsPerRow × height` words, 4 pixels a

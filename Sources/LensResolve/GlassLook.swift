@@ -23,12 +23,46 @@ struct GlassLook {
     init(_ element: GlassElement, scene: Scene, minor: Double) {
         let theme = element.theme ?? scene.theme
         let material = element.material ?? theme?.material
-        let path = element.renderingPath ?? theme?.renderingPath ?? .automatic
         optics = element.optics.sizeLaw.applied(to: element.optics, minor: minor)
         opacity = 1
         gradientTint = element.gradientTint ?? theme?.gradientTint
+        edgeHighlight = .off
+        shimmerPosition = nil
+        shimmerAlpha = 0
+        apply(material, theme: theme, minor: minor)
+        switch element.renderingPath ?? theme?.renderingPath ?? .automatic {
+        case .automatic, .native:
+            edgeHighlight = element.edgeHighlight ?? .off
+        case .fallback:
+            optics.removeLensing()
+            optics.rimLight = .off
+            optics.fresnel = 0
+            optics.innerShadow = .off
+            let themeHighlight = material == nil ? nil : (theme?.edgeHighlight ?? .standard)
+            edgeHighlight = element.edgeHighlight ?? themeHighlight ?? .standard
+        }
+        let accessibility = scene.accessibility
+        if accessibility.reduceTransparency { reduceTransparency(material) }
+        if accessibility.increaseContrast {
+            let base = edgeHighlight.width > 0 ? edgeHighlight : EdgeHighlight.standard
+            edgeHighlight = EdgeHighlight(width: max(base.width, 1), alphas: base.alphas.map { min(1, $0 * 2) })
+            optics.contour = Contour(width: 1, opacity: 0.35)
+        }
+        if let highlight = element.highlight, !accessibility.reduceMotion {
+            let scale = highlight.highlightScale(at: scene.time)
+            optics.rimLight.key.amount *= scale
+            optics.rimLight.fill.amount *= scale
+            edgeHighlight.alphas = edgeHighlight.alphas.map { $0 * scale }
+            optics.brightness = min(1, optics.brightness + highlight.brightness(at: scene.time))
+            shimmerPosition = highlight.shimmerPosition(at: scene.time)
+            shimmerAlpha = 0.35 * highlight.intensity
+        }
+    }
+
+    /// What a material brings: Apple's glass its face, fill, rim and inner shadow (its laws set the
+    /// rest); a theme material its blur, tint, saturation, shadow and opacity.
+    private mutating func apply(_ material: Material?, theme: Theme?, minor: Double) {
         if case .apple(let glass) = material {
-            // Apple's glass brings its face, fill, rim and inner shadow; its laws set the rest.
             let apple = Optics(preset: glass.preset)
             optics.face = apple.face
             optics.tint = apple.tint
@@ -42,53 +76,28 @@ struct GlassLook {
             optics.shadow = theme?.shadow ?? Theme.materialShadow
             opacity = material.opacity
         }
-        let themeHighlight = material == nil ? nil : (theme?.edgeHighlight ?? .standard)
-        switch path {
-        case .automatic, .native:
-            edgeHighlight = element.edgeHighlight ?? .off
-        case .fallback:
-            optics.bevelAmount = 0
-            optics.stages = []
-            optics.aberration = .off
-            optics.magnification = 1
-            optics.dispersion = 0
-            optics.rimLight = .off
-            optics.fresnel = 0
-            optics.innerShadow = .off
-            edgeHighlight = element.edgeHighlight ?? themeHighlight ?? .standard
-        }
+    }
 
-        let accessibility = scene.accessibility
-        if accessibility.reduceTransparency {
-            let surface = (material?.isDark ?? (optics.appearance == .dark)) ? Self.opaqueDark : Self.opaqueLight
-            optics.tint = surface
-            optics.frost = 0
-            optics.bevelAmount = 0
-            optics.stages = []
-            optics.aberration = .off
-            optics.magnification = 1
-            optics.dispersion = 0
-            optics.saturation = 1
-            optics.brightness = 0
-            optics.contrast = 1
-            gradientTint = nil
-            opacity = 1
-        }
-        if accessibility.increaseContrast {
-            let base = edgeHighlight.width > 0 ? edgeHighlight : EdgeHighlight.standard
-            edgeHighlight = EdgeHighlight(width: max(base.width, 1), alphas: base.alphas.map { min(1, $0 * 2) })
-            optics.contour = Contour(width: 1, opacity: 0.35)
-        }
-        shimmerPosition = nil
-        shimmerAlpha = 0
-        if let highlight = element.highlight, !accessibility.reduceMotion {
-            let scale = highlight.highlightScale(at: scene.time)
-            optics.rimLight.key.amount *= scale
-            optics.rimLight.fill.amount *= scale
-            edgeHighlight.alphas = edgeHighlight.alphas.map { $0 * scale }
-            optics.brightness = min(1, optics.brightness + highlight.brightness(at: scene.time))
-            shimmerPosition = highlight.shimmerPosition(at: scene.time)
-            shimmerAlpha = 0.35 * highlight.intensity
-        }
+    /// Reduce Transparency: an opaque grouped-background surface, nothing seen through it.
+    private mutating func reduceTransparency(_ material: Material?) {
+        optics.tint = (material?.isDark ?? (optics.appearance == .dark)) ? Self.opaqueDark : Self.opaqueLight
+        optics.frost = 0
+        optics.removeLensing()
+        optics.saturation = 1
+        optics.brightness = 0
+        optics.contrast = 1
+        gradientTint = nil
+        opacity = 1
+    }
+}
+
+extension Optics {
+    /// No bending and no colour fringes: the fallback path and Reduce Transparency draw flat glass.
+    fileprivate mutating func removeLensing() {
+        bevelAmount = 0
+        stages = []
+        aberration = .off
+        magnification = 1
+        dispersion = 0
     }
 }

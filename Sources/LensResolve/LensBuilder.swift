@@ -116,38 +116,11 @@ struct LensBuilder {
         // Largest sample offset: the surface shift plus the magnification's pull at the far corner.
         let maxOffset = maxShift + longest * abs(1 - 1 / magnification)
         let rim = optics.rimLight
-        func direction(_ degrees: Double) -> (Float, Float) {
-            let radians = degrees * .pi / 180
-            return (Float(cos(radians)), Float(sin(radians)))
-        }
-        let key = direction(rim.key.angle)
-        let fill = direction(rim.fill.angle)
-        // A lens at rest is flat, a fill under the label row: its rim, Fresnel, contour and inner
-        // shadow come with the lift, its drop shadow from its resting share (the captures
-        // cn-segmented, cnb-segmented, union-resting and mecid-tabs show resting thumbs and pills
-        // without any; cn-slider's resting knob casts its shadow).
+        // Fresnel and the contour come with the lift, as the rim does (see lightAndShadow).
         let lit = Float(progress)
-        let restingShadow = element.lift?.restingShadow ?? 1
-        func shadowVector(_ shadow: DropShadow, share: Float) -> SIMD4<Float> {
-            SIMD4(
-                Float(shadow.offset.x * scale), Float(shadow.offset.y * scale), Float(shadow.radius * scale),
-                Float(shadow.opacity) * share)
-        }
-        var resting = element.lift?.restingBackground ?? .clear
-        resting.alpha *= 1 - progress
-
         var lens = LensParams()
         lens.tint = optics.tint.premultiplied(for: scene.blending)
-        lens.keyLight = SIMD4(key.0, key.1, Float(rim.key.amount) * lit, 0)
-        lens.fillLight = SIMD4(fill.0, fill.1, Float(rim.fill.amount) * lit, 0)
-        lens.shadow = shadowVector(optics.shadow, share: Float(restingShadow + (1 - restingShadow) * progress))
-        lens.innerShadow = shadowVector(optics.innerShadow, share: lit)
-        lens.restingFill = resting.premultiplied(for: scene.blending)
-        if let glow = element.touchGlow {
-            lens.touchGlow = SIMD4(
-                Float(glow.center.x * scale), Float(glow.center.y * scale), Float(glow.radius * scale),
-                Float(glow.amount))
-        }
+        lightAndShadow(element, progress: progress, into: &lens)
         lens.shapeCount = UInt32(geometry.count)
         lens.blend = Float(element.blend * scale)
         lens.bevelWidth = Float(bevelWidth)
@@ -179,6 +152,42 @@ struct LensBuilder {
             stages(optics, progress: progress, magnification: magnification, geometry: geometry, into: &lens)
         }
         return lens
+    }
+
+    /// The rim's key and fill lights, the drop and inner shadows, the resting fill and the touch
+    /// glow, in pixels, each as far as the lift has gone.
+    private func lightAndShadow(_ element: GlassElement, progress: Double, into lens: inout LensParams) {
+        let rim = element.optics.rimLight
+        func direction(_ degrees: Double) -> (Float, Float) {
+            let radians = degrees * .pi / 180
+            return (Float(cos(radians)), Float(sin(radians)))
+        }
+        let key = direction(rim.key.angle)
+        let fill = direction(rim.fill.angle)
+        // A lens at rest is flat, a fill under the label row: its rim, Fresnel, contour and inner
+        // shadow come with the lift, its drop shadow from its resting share (the captures
+        // cn-segmented, cnb-segmented, union-resting and mecid-tabs show resting thumbs and pills
+        // without any; cn-slider's resting knob casts its shadow).
+        let lit = Float(progress)
+        let restingShadow = element.lift?.restingShadow ?? 1
+        func shadowVector(_ shadow: DropShadow, share: Float) -> SIMD4<Float> {
+            SIMD4(
+                Float(shadow.offset.x * scale), Float(shadow.offset.y * scale), Float(shadow.radius * scale),
+                Float(shadow.opacity) * share)
+        }
+        var resting = element.lift?.restingBackground ?? .clear
+        resting.alpha *= 1 - progress
+
+        lens.keyLight = SIMD4(key.0, key.1, Float(rim.key.amount) * lit, 0)
+        lens.fillLight = SIMD4(fill.0, fill.1, Float(rim.fill.amount) * lit, 0)
+        lens.shadow = shadowVector(element.optics.shadow, share: Float(restingShadow + (1 - restingShadow) * progress))
+        lens.innerShadow = shadowVector(element.optics.innerShadow, share: lit)
+        lens.restingFill = resting.premultiplied(for: scene.blending)
+        if let glow = element.touchGlow {
+            lens.touchGlow = SIMD4(
+                Float(glow.center.x * scale), Float(glow.center.y * scale), Float(glow.radius * scale),
+                Float(glow.amount))
+        }
     }
 
     /// The stage model's fields (pixel units): each target's stages in sampling order, their amounts

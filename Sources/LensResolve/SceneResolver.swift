@@ -38,22 +38,7 @@ package struct SceneResolver: Sendable {
     package func resolve(_ scene: Scene, scale: Double? = nil) throws -> FrameParameters {
         try scene.validate()
         let scale = scale ?? scene.canvas.scale
-        try check(scale, Limits.scale, "canvas.scale")
-        let width = Int((scene.canvas.width * scale).rounded())
-        let height = Int((scene.canvas.height * scale).rounded())
-        let side = Limits.pixelSide
-        guard side.contains(width), side.contains(height) else {
-            throw SceneError(
-                keyPath: "canvas",
-                message:
-                    "\(width)×\(height) px is outside \(side.lowerBound)…\(side.upperBound) px per side at scale \(scale.formatted)"
-            )
-        }
-        guard width * height <= pixelBudget else {
-            throw SceneError(
-                keyPath: "canvas", message: "\(width)×\(height) px exceeds the pixel budget of \(pixelBudget)")
-        }
-
+        let (width, height) = try pixelSize(of: scene, scale: scale)
         let scene = try expandControls(scene, scale: scale, width: width, height: height)
         let backdropKey = ResolveCache.LayersKey(
             width: width, height: height, scale: scale, layers: scene.background, blending: scene.blending)
@@ -72,11 +57,7 @@ package struct SceneResolver: Sendable {
             restingColor: LabelLayer.restingLight.premultiplied(for: scene.blending),
             accentColor: LabelLayer.defaultAccent.premultiplied(for: scene.blending))
         frame.linearBlending = scene.blending == .linear ? 1 : 0
-        let labelKey = ResolveCache.LabelKey(width: width, height: height, scale: scale, label: scene.label)
-        func rasterize() throws -> [UInt32] {
-            try labelRaster.words(scene.label, scale: scale, width: width, height: height)
-        }
-        let labelWords = try cache?.labelWords(for: labelKey, rasterize: rasterize) ?? rasterize()
+        let labelWords = try rasterizeLabel(scene, scale: scale, width: width, height: height)
         let hasLiftedLabel = scene.label?.liftedMask != nil
         if let label = scene.label {
             frame.restingColor = label.resting.premultiplied(for: scene.blending)
@@ -109,6 +90,35 @@ package struct SceneResolver: Sendable {
             backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lists.lenses, shapes: lists.shapes,
             tiles: lists.tiles, tileShapes: lists.tileShapes, regions: lists.regions, tables: lists.tables,
             foreground: foreground.pixels)
+    }
+
+    /// The frame's size in pixels at `scale`, within the per-side limits and the pixel budget.
+    private func pixelSize(of scene: Scene, scale: Double) throws -> (width: Int, height: Int) {
+        try check(scale, Limits.scale, "canvas.scale")
+        let width = Int((scene.canvas.width * scale).rounded())
+        let height = Int((scene.canvas.height * scale).rounded())
+        let side = Limits.pixelSide
+        guard side.contains(width), side.contains(height) else {
+            throw SceneError(
+                keyPath: "canvas",
+                message:
+                    "\(width)×\(height) px is outside \(side.lowerBound)…\(side.upperBound) px per side at scale \(scale.formatted)"
+            )
+        }
+        guard width * height <= pixelBudget else {
+            throw SceneError(
+                keyPath: "canvas", message: "\(width)×\(height) px exceeds the pixel budget of \(pixelBudget)")
+        }
+        return (width, height)
+    }
+
+    /// The label row's coverage words (kept by the cache while the label is the same).
+    private func rasterizeLabel(_ scene: Scene, scale: Double, width: Int, height: Int) throws -> [UInt32] {
+        let labelKey = ResolveCache.LabelKey(width: width, height: height, scale: scale, label: scene.label)
+        func rasterize() throws -> [UInt32] {
+            try labelRaster.words(scene.label, scale: scale, width: width, height: height)
+        }
+        return try cache?.labelWords(for: labelKey, rasterize: rasterize) ?? rasterize()
     }
 
     /// The scene with its controls laid out as backdrop layers, glass, foreground and a label row.

@@ -199,11 +199,13 @@ package final class TextRenderer: TextRasterizer, @unchecked Sendable {
         return hb_buffer_get_direction(buffer) == HB_DIRECTION_RTL
     }
 
-    /// Shapes each run with its face, one pen across them; the line's metrics are the primary
-    /// face's, the mask tall enough for every face used.
-    private func render(_ runs: [(text: String, face: FT_Face)], primary: FT_Face) throws -> TextLine {
+    /// A glyph placed on the line: its face, its index and its pen position in pixels.
+    private typealias PlacedGlyph = (face: FT_Face, glyph: UInt32, x: Double, y: Double)
+
+    /// Shapes each run with HarfBuzz, one pen across them: the glyphs placed, and the pen's end.
+    private func shape(_ runs: [(text: String, face: FT_Face)]) throws -> (placed: [PlacedGlyph], pen: Double) {
         var pen = 0.0
-        var placed: [(face: FT_Face, glyph: UInt32, x: Double, y: Double)] = []
+        var placed: [PlacedGlyph] = []
         for run in runs {
             guard let font = hb_ft_font_create_referenced(run.face) else {
                 throw TextError(description: "HarfBuzz could not open the font")
@@ -229,6 +231,41 @@ package final class TextRenderer: TextRasterizer, @unchecked Sendable {
             }
         }
 
+        return (placed, pen)
+    }
+
+    /// Renders `glyph` with FreeType at `x` (its subpixel part moves the outline) on `baseline`,
+    /// adding its coverage into `mask`, clipped.
+    private func stamp(_ glyph: PlacedGlyph, into mask: inout AlphaImage, x: Double, baseline: Double) {
+        let face = glyph.face
+        let whole = x.rounded(.down)
+        guard FT_Load_Glyph(face, glyph.glyph, FT_Int32(FT_LOAD_NO_BITMAP)) == 0 else { return }
+        let slot = face.pointee.glyph!
+        if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+            FT_Outline_Translate(&slot.pointee.outline, FT_Pos(((x - whole) * 64).rounded()), 0)
+        }
+        guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return }
+        let bitmap = slot.pointee.bitmap
+        let left = Int(whole) + Int(slot.pointee.bitmap_left)
+        let top = Int(baseline + glyph.y) - Int(slot.pointee.bitmap_top)
+        guard let source = bitmap.buffer else { return }
+        for row in 0..<Int(bitmap.rows) {
+            let y = top + row
+            guard y >= 0, y < mask.height else { continue }
+            for column in 0..<Int(bitmap.width) {
+                let px = left + column
+                guard px >= 0, px < mask.width else { continue }
+                let value = source[row * Int(bitmap.pitch) + column]
+                let index = y * mask.width + px
+                mask.coverage[index] = UInt8(min(255, Int(mask.coverage[index]) + Int(value)))
+            }
+        }
+    }
+
+    /// Shapes each run with its face, one pen across them; the line's metrics are the primary
+    /// face's, the mask tall enough for every face used.
+    private func render(_ runs: [(text: String, face: FT_Face)], primary: FT_Face) throws -> TextLine {
+        let (placed, pen) = try shape(runs)
         func metrics(_ face: FT_Face) -> FT_Size_Metrics { face.pointee.size.pointee.metrics }
         let ascent = Double(metrics(primary).ascender) / 64
         let descent = -Double(metrics(primary).descender) / 64
@@ -242,32 +279,7 @@ package final class TextRenderer: TextRasterizer, @unchecked Sendable {
         let originX = padding
         let baseline = (padding + max(ascent, maskAscent)).rounded()
         var mask = AlphaImage(width: width, height: height, coverage: [UInt8](repeating: 0, count: width * height))
-        for glyph in placed {
-            let face = glyph.face
-            let x = originX + glyph.x
-            let whole = x.rounded(.down)
-            guard FT_Load_Glyph(face, glyph.glyph, FT_Int32(FT_LOAD_NO_BITMAP)) == 0 else { continue }
-            let slot = face.pointee.glyph!
-            if slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
-                FT_Outline_Translate(&slot.pointee.outline, FT_Pos(((x - whole) * 64).rounded()), 0)
-            }
-            guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { continue }
-            let bitmap = slot.pointee.bitmap
-            let left = Int(whole) + Int(slot.pointee.bitmap_left)
-            let top = Int(baseline + glyph.y) - Int(slot.pointee.bitmap_top)
-            guard let source = bitmap.buffer else { continue }
-            for row in 0..<Int(bitmap.rows) {
-                let y = top + row
-                guard y >= 0, y < height else { continue }
-                for column in 0..<Int(bitmap.width) {
-                    let px = left + column
-                    guard px >= 0, px < width else { continue }
-                    let value = source[row * Int(bitmap.pitch) + column]
-                    let index = y * width + px
-                    mask.coverage[index] = UInt8(min(255, Int(mask.coverage[index]) + Int(value)))
-                }
-            }
-        }
+        for glyph in placed { stamp(glyph, into: &mask, x: originX + glyph.x, baseline: baseline) }
         return TextLine(
             mask: mask, originX: originX, baseline: baseline, advance: pen, ascent: ascent, descent: descent,
             lineHeight: lineHeight)

@@ -35,36 +35,9 @@ final class Buffer {
     init(device: Device, size: Int, placement: Placement, queueFamilies: [UInt32] = []) throws {
         self.device = device
         self.size = max(size, 16)
-        // What the shaders read them as (uniform blocks, texel buffers) and what copies do.
-        let shaderUsage =
-            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue
-            | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
-            | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
-        let hostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue
+        let (usage, required, preferred, avoided) = placement.memoryNeeds
         let coherent = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue
-        let deviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue
-        let (usage, required, preferred, avoided): (UInt32, UInt32, UInt32, UInt32) =
-            switch placement {
-            case .shared: (shaderUsage, hostVisible | coherent, deviceLocal, 0)
-            case .deviceLocal: (shaderUsage, 0, deviceLocal, hostVisible)
-            case .staging: (VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue, hostVisible | coherent, 0, deviceLocal)
-            case .readback:
-                (VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, hostVisible, VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue, 0)
-            }
-        var info = VkBufferCreateInfo()
-        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
-        info.size = VkDeviceSize(self.size)
-        info.usage = usage
-        info.sharingMode = queueFamilies.count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE
-        let handle: VkBuffer = try vkCreate("vkCreateBuffer") { created in
-            queueFamilies.withUnsafeBufferPointer { families in
-                if queueFamilies.count > 1 {
-                    info.queueFamilyIndexCount = UInt32(families.count)
-                    info.pQueueFamilyIndices = families.baseAddress
-                }
-                return vkCreateBuffer(device.handle, &info, nil, &created)
-            }
-        }
+        let handle = try Self.createHandle(device, size: self.size, usage: usage, queueFamilies: queueFamilies)
         var requirements = VkMemoryRequirements()
         vkGetBufferMemoryRequirements(device.handle, handle, &requirements)
         var allocation = VkMemoryAllocateInfo()
@@ -101,6 +74,26 @@ final class Buffer {
         isCoherent = flags & coherent != 0
     }
 
+    /// A buffer of `size` bytes for `usage`, shared by `queueFamilies` when they are more than one.
+    private static func createHandle(_ device: Device, size: Int, usage: UInt32, queueFamilies: [UInt32]) throws
+        -> VkBuffer
+    {
+        var info = VkBufferCreateInfo()
+        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO
+        info.size = VkDeviceSize(size)
+        info.usage = usage
+        info.sharingMode = queueFamilies.count > 1 ? VK_SHARING_MODE_CONCURRENT : VK_SHARING_MODE_EXCLUSIVE
+        return try vkCreate("vkCreateBuffer") { created in
+            queueFamilies.withUnsafeBufferPointer { families in
+                if queueFamilies.count > 1 {
+                    info.queueFamilyIndexCount = UInt32(families.count)
+                    info.pQueueFamilyIndices = families.baseAddress
+                }
+                return vkCreateBuffer(device.handle, &info, nil, &created)
+            }
+        }
+    }
+
     /// Copies `bytes` into the mapped memory at `offset`.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int = 0) {
         guard let mapped, let source = bytes.baseAddress else {
@@ -126,5 +119,26 @@ final class Buffer {
         if mapped != nil { vkUnmapMemory(device.handle, memory) }
         vkDestroyBuffer(device.handle, handle, nil)
         vkFreeMemory(device.handle, memory, nil)
+    }
+}
+
+extension Buffer.Placement {
+    /// The buffer's usage, and the memory properties it requires, prefers and avoids.
+    fileprivate var memoryNeeds: (usage: UInt32, required: UInt32, preferred: UInt32, avoided: UInt32) {
+        // What the shaders read them as (uniform blocks, texel buffers) and what copies do.
+        let shaderUsage =
+            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT.rawValue
+            | VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT.rawValue | VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue
+            | VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue
+        let hostVisible = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT.rawValue
+        let coherent = VK_MEMORY_PROPERTY_HOST_COHERENT_BIT.rawValue
+        let deviceLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT.rawValue
+        return switch self {
+        case .shared: (shaderUsage, hostVisible | coherent, deviceLocal, 0)
+        case .deviceLocal: (shaderUsage, 0, deviceLocal, hostVisible)
+        case .staging: (VK_BUFFER_USAGE_TRANSFER_SRC_BIT.rawValue, hostVisible | coherent, 0, deviceLocal)
+        case .readback:
+            (VK_BUFFER_USAGE_TRANSFER_DST_BIT.rawValue, hostVisible, VK_MEMORY_PROPERTY_HOST_CACHED_BIT.rawValue, 0)
+        }
     }
 }

@@ -22,30 +22,77 @@ final class FrameRecorder {
         self.overlayPipeline = overlayPipeline
     }
 
+    /// The frame's stage timestamps, written in order into the slot's query pool when it has one.
+    private struct Timestamps {
+        let commands: VkCommandBuffer
+        let queries: TimestampQueryPool?
+        private var next: UInt32 = 0
+
+        init(_ commands: VkCommandBuffer, _ queries: TimestampQueryPool?) {
+            self.commands = commands
+            self.queries = queries
+            if let queries { vkCmdResetQueryPool(commands, queries.handle, 0, queries.capacity) }
+        }
+
+        mutating func write() {
+            guard let queries else { return }
+            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries.handle, next)
+            next += 1
+        }
+    }
+
     /// Records the frame's passes into `commands`, and returns how its lens tiles were dispatched.
     /// `baseFromBackdrop` and `composeRegion` come from the slot's reuse plan.
     func record(
         _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, baseFromBackdrop: Bool,
         composeRegion: PixelRegion?, lensPipelines: [LensPipelines]
     ) -> LensDispatches {
-        var dispatched = LensDispatches()
-        let queries = slot.queries
-        var query: UInt32 = 0
-        func timestamp() {
-            guard let queries else { return }
-            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries.handle, query)
-            query += 1
-        }
-        if let queries { vkCmdResetQueryPool(commands, queries.handle, 0, queries.capacity) }
+        var timestamps = Timestamps(commands, slot.queries)
         // This slot's previous frame (compute passes, base copies) → this frame's copies and passes.
         Self.memoryBarrier(
             commands, from: (Self.computeAndTransferStages, Self.allWrites),
             to: (Self.computeAndTransferStages, Self.allReadsAndWrites))
+        timestamps.write()
+        recordBase(
+            commands, parameters, on: slot, baseFromBackdrop: baseFromBackdrop, composeRegion: composeRegion,
+            timestamps: &timestamps)
+        timestamps.write()
+        // The base copy read or wrote output, the composite reset wrote composite → the lens
+        // passes read and write both.
+        Self.memoryBarrier(
+            commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
+            to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
+        var dispatched = LensDispatches()
+        for index in parameters.regions.indices {
+            recordLens(
+                index, commands, parameters, on: slot, pipelines: lensPipelines[index], timestamps: &timestamps,
+                dispatched: &dispatched)
+        }
+        // The lenses wrote output → the foreground goes over it.
+        Self.computeBarrier(commands)
+        dispatch(
+            commands, overlayPipeline, slot, DispatchConstants(region: parameters.fullFrame),
+            workgroups: (parameters.frame.foregroundTileCount, 1))
+        timestamps.write()
+        // Discrete path: the `rendered` semaphore hands output to the readback copy instead.
+        guard slot.transfers == nil else { return dispatched }
+        // The last compute pass wrote output → the host reads it after the fence.
+        Self.memoryBarrier(
+            commands, from: (Self.computeAndTransferStages, Self.allWrites),
+            to: (VK_PIPELINE_STAGE_HOST_BIT.rawValue, VK_ACCESS_HOST_READ_BIT.rawValue))
+        return dispatched
+    }
 
+    /// The output starts as the base layer: the kept base copied in, or (when the plan says the
+    /// base changed) the backdrop, with the label's region composed over it, kept as the new base.
+    /// The composite starts as the backdrop when glass sees glass.
+    private func recordBase(
+        _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, baseFromBackdrop: Bool,
+        composeRegion: PixelRegion?, timestamps: inout Timestamps
+    ) {
         let output = slot.buffer(.output)
         let base = slot.base!
         let frameBytes = VkDeviceSize(parameters.width * parameters.height * 4)
-        timestamp()
         if baseFromBackdrop || composeRegion != nil {
             // Off the label the base is the backdrop itself; a partly damaged base starts from the kept one.
             Self.copy(commands, from: baseFromBackdrop ? slot.buffer(.backdrop) : base, to: output, bytes: frameBytes)
@@ -56,71 +103,57 @@ final class FrameRecorder {
                     to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
                 dispatch(commands, composePipeline, slot, DispatchConstants(region: composeRegion))
             }
-            timestamp()
+            timestamps.write()
             // The copy or compose wrote output → the copy reads it into the kept base.
             Self.memoryBarrier(
                 commands, from: (Self.computeAndTransferStages, Self.allWrites),
                 to: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_READ_BIT.rawValue))
             Self.copy(commands, from: output, to: base, bytes: frameBytes)
         } else {
-            timestamp()
+            timestamps.write()
             Self.copy(commands, from: base, to: output, bytes: frameBytes)
         }
         if parameters.usesComposite {
             Self.copy(commands, from: slot.buffer(.backdrop), to: slot.buffer(.composite), bytes: frameBytes)
         }
-        timestamp()
-        // The base copy read or wrote output, the composite reset wrote composite → the lens
-        // passes read and write both.
-        Self.memoryBarrier(
-            commands, from: (VK_PIPELINE_STAGE_TRANSFER_BIT.rawValue, VK_ACCESS_TRANSFER_WRITE_BIT.rawValue),
-            to: (VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT.rawValue, Self.shaderReadWrite))
-        for (index, regions) in parameters.regions.enumerated() {
-            // Earlier passes wrote scratch/frosted/output/composite → this lens's frost reads composite,
-            // overwrites scratch/frosted.
-            Self.computeBarrier(commands)
-            let lens = parameters.lenses[index]
-            let pipelines = lensPipelines[index]
-            dispatch(
-                commands, pipelines.frost[0], slot, DispatchConstants(region: parameters.fullFrame),
-                lens: index, workgroups: (lens.rowTileCount, 1))
-            // Horizontal frost wrote scratch → vertical frost reads it.
-            Self.computeBarrier(commands)
-            dispatch(
-                commands, pipelines.frost[1], slot, DispatchConstants(region: parameters.fullFrame),
-                lens: index, workgroups: (lens.frostTileCount, 1))
-            timestamp()
-            // Vertical frost wrote frosted, the base copy/earlier lenses wrote output and composite → this
-            // lens reads them, writes output and composite.
-            Self.computeBarrier(commands)
-            if let pipeline = pipelines.lens {
-                let split = PipelinePolicy.lensDispatches(
-                    tileOffset: lens.tileOffset, tileCount: lens.tileCount, labelTileCount: lens.labelTileCount,
-                    hasLabelFree: pipelines.labelFree != nil)
-                for part in split {
-                    dispatch(
-                        commands, part.labelFree ? pipelines.labelFree! : pipeline, slot,
-                        DispatchConstants(region: regions.lens, firstTile: part.firstTile),
-                        lens: index, workgroups: (part.count, 1))
-                    dispatched.lensTiles += Int(part.count)
-                    if part.labelFree { dispatched.labelFreeVariantTiles += Int(part.count) }
-                }
-            }
-            timestamp()
-        }
-        // The lenses wrote output → the foreground goes over it.
+    }
+
+    /// Lens `index`: its two frost passes, then the lens pass over its tiles (split between the
+    /// label-free variant and the full pipeline), counted into `dispatched`.
+    private func recordLens(
+        _ index: Int, _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot,
+        pipelines: LensPipelines, timestamps: inout Timestamps, dispatched: inout LensDispatches
+    ) {
+        let lens = parameters.lenses[index]
+        // Earlier passes wrote scratch/frosted/output/composite → this lens's frost reads composite,
+        // overwrites scratch/frosted.
         Self.computeBarrier(commands)
         dispatch(
-            commands, overlayPipeline, slot, DispatchConstants(region: parameters.fullFrame),
-            workgroups: (parameters.frame.foregroundTileCount, 1))
-        timestamp()
-        // Discrete path: the `rendered` semaphore hands output to the readback copy instead.
-        guard slot.transfers == nil else { return dispatched }
-        // The last compute pass wrote output → the host reads it after the fence.
-        Self.memoryBarrier(
-            commands, from: (Self.computeAndTransferStages, Self.allWrites),
-            to: (VK_PIPELINE_STAGE_HOST_BIT.rawValue, VK_ACCESS_HOST_READ_BIT.rawValue))
-        return dispatched
+            commands, pipelines.frost[0], slot, DispatchConstants(region: parameters.fullFrame),
+            lens: index, workgroups: (lens.rowTileCount, 1))
+        // Horizontal frost wrote scratch → vertical frost reads it.
+        Self.computeBarrier(commands)
+        dispatch(
+            commands, pipelines.frost[1], slot, DispatchConstants(region: parameters.fullFrame),
+            lens: index, workgroups: (lens.frostTileCount, 1))
+        timestamps.write()
+        // Vertical frost wrote frosted, the base copy/earlier lenses wrote output and composite → this
+        // lens reads them, writes output and composite.
+        Self.computeBarrier(commands)
+        if let pipeline = pipelines.lens {
+            let split = PipelinePolicy.lensDispatches(
+                tileOffset: lens.tileOffset, tileCount: lens.tileCount, labelTileCount: lens.labelTileCount,
+                hasLabelFree: pipelines.labelFree != nil)
+            for part in split {
+                dispatch(
+                    commands, part.labelFree ? pipelines.labelFree! : pipeline, slot,
+                    DispatchConstants(region: parameters.regions[index].lens, firstTile: part.firstTile),
+                    lens: index, workgroups: (part.count, 1))
+                dispatched.lensTiles += Int(part.count)
+                if part.labelFree { dispatched.labelFreeVariantTiles += Int(part.count) }
+            }
+        }
+        timestamps.write()
     }
 
     /// Records the discrete path's upload: the staged inputs copied into their device-local buffers.

@@ -48,28 +48,32 @@ final class FrameSubmitter {
             transferQueue: memoryPath == .discrete ? device.transfer ?? device.compute : nil)
     }
 
+    /// The bytes each buffer needs for `parameters` (the composite a token 16 unless glass sees glass).
+    private func bufferSizes(_ parameters: FrameParameters) -> [Binding: Int] {
+        let pixelCount = parameters.width * parameters.height
+        return [
+            .params: paramsLayout.byteCount(lensCount: parameters.lenses.count),
+            .tables: parameters.tables.count * 4,
+            .backdrop: pixelCount * 4,
+            .label: parameters.labelWords.count * 4,
+            .scratch: pixelCount * 16,
+            .frosted: pixelCount * 16,
+            .output: pixelCount * 4,
+            .shapes: parameters.shapes.count * MemoryLayout<ShapeParams>.stride,
+            .tiles: parameters.tiles.count * MemoryLayout<SIMD4<UInt32>>.stride,
+            .tileShapes: parameters.tileShapes.count * 4,
+            .foreground: parameters.foreground.count * 4,
+            .composite: parameters.usesComposite ? pixelCount * 4 : 16,
+        ]
+    }
+
     /// Plans, uploads what changed, records and submits one frame on `slot` without waiting. On
     /// the discrete path that is three submits: the upload copies on the transfer queue (when an
     /// input changed), the passes on the compute queue, the readback copy on the transfer queue,
     /// each waiting for the one before through a semaphore; the last signals the slot's fence.
     func submit(_ parameters: FrameParameters, running lensPipelines: [LensPipelines], on slot: FrameSlot) throws {
         let pixelCount = parameters.width * parameters.height
-        let allocatedBytes = try ensureBuffers(
-            slot,
-            sizes: [
-                .params: paramsLayout.byteCount(lensCount: parameters.lenses.count),
-                .tables: parameters.tables.count * 4,
-                .backdrop: pixelCount * 4,
-                .label: parameters.labelWords.count * 4,
-                .scratch: pixelCount * 16,
-                .frosted: pixelCount * 16,
-                .output: pixelCount * 4,
-                .shapes: parameters.shapes.count * MemoryLayout<ShapeParams>.stride,
-                .tiles: parameters.tiles.count * MemoryLayout<SIMD4<UInt32>>.stride,
-                .tileShapes: parameters.tileShapes.count * 4,
-                .foreground: parameters.foreground.count * 4,
-                .composite: parameters.usesComposite ? pixelCount * 4 : 16,
-            ], baseSize: pixelCount * 4)
+        let allocatedBytes = try ensureBuffers(slot, sizes: bufferSizes(parameters), baseSize: pixelCount * 4)
         framesSubmitted += 1
         try faults.failSubmitIfInjected(frameNumber: framesSubmitted)
         let timestampCount = UInt32(4 + 2 * parameters.lenses.count)

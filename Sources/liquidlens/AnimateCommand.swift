@@ -78,6 +78,45 @@ struct AnimateCommand: Command {
         }
         let source = try loadSource()
         let outputURL = Console.outputURL(output.path ?? source.name + ".gif")
+        let chosenFormat = try outputFormat(outputURL)
+        let frameCount = max(1, Int(((duration ?? source.naturalDuration) * fps).rounded()))
+        let firstFrame = try backdrop.apply(to: source.frameAt(0), scale: scale.pixelsPerPoint)
+        var renderer = try makeRenderer(
+            backend.choice, device.vulkanOptions,
+            job: RenderJob(frames: frameCount, scene: firstFrame, scale: scale.pixelsPerPoint),
+            whileCompiling: compile.policy, quiet: progress.style == .none)
+        noteUnusedOptions(chosenFormat)
+        let writer = try makeWriter(outputURL, format: chosenFormat, frameCount: frameCount)
+        let progress = Progress(total: frameCount, style: self.progress.style)
+        Interruption.watch()
+        for index in 0..<frameCount {
+            if Interruption.requested {
+                writer.abandon()
+                let howToGoOn =
+                    writer.format == .folder
+                    ? "rerun the same command with --resume to render the rest"
+                    : "nothing was written to \(Console.name(outputURL))"
+                throw Interrupted(message: "interrupted after \(index) of \(frameCount) frames; \(howToGoOn)")
+            }
+            if writer.completeFrames.contains(index) {
+                writer.skip()
+            } else {
+                try writer.append(try renderFrame(index, of: source, renderer: &renderer, writer: writer))
+            }
+            progress.advance(index: index)
+        }
+        try writer.finish()
+        progress.finish()
+        if self.progress.style != .none { noteStandIn(renderer) }
+        guard !self.progress.quiet else { return }
+        Console.say(
+            "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
+        )
+    }
+
+    /// `--format`, else the one the output's name says; `--frame-format` only with a folder, and a
+    /// note when a name without an extension makes one.
+    private func outputFormat(_ outputURL: URL) throws -> AnimationFormat {
         let chosenFormat: AnimationFormat
         do {
             chosenFormat = try format ?? AnimationFormat(path: output.path ?? outputURL.path)
@@ -98,77 +137,61 @@ struct AnimateCommand: Command {
                 "animate: \(Console.name(outputURL)) has no extension: writing a folder of numbered \((frameFormat ?? .png).rawValue.uppercased()) frames (.gif, .png, .mp4 or .webm make one file)"
             )
         }
-        let frameCount = max(1, Int(((duration ?? source.naturalDuration) * fps).rounded()))
-        let firstFrame = try backdrop.apply(to: source.frameAt(0), scale: scale.pixelsPerPoint)
-        var renderer = try makeRenderer(
-            backend.choice, device.vulkanOptions,
-            job: RenderJob(frames: frameCount, scene: firstFrame, scale: scale.pixelsPerPoint),
-            whileCompiling: compile.policy, quiet: progress.style == .none)
+        return chosenFormat
+    }
+
+    /// A note for each option given that changes nothing with this output.
+    private func noteUnusedOptions(_ chosenFormat: AnimationFormat) {
         noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: progress.quiet)
         if chosenFormat == .folder {
             quality.noteIfUnused(writing: frameFormat ?? .png, quiet: progress.quiet)
         } else if let given = quality.given, !progress.quiet {
             printError("note: --quality \(given) changes nothing: it sets JPEG and WebP frames of a folder output")
         }
+    }
+
+    /// The writer, told what to do with frames already there; a note on frames it will not touch.
+    private func makeWriter(_ outputURL: URL, format: AnimationFormat, frameCount: Int) throws -> AnimationWriter {
         let existing: AnimationWriter.Existing = resume ? .resume : force ? .replace : .overwrite
         let writer = try AnimationWriter(
-            output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: chosenFormat,
+            output: outputURL, fps: fps, frameCount: frameCount, existing: existing, format: format,
             frameFormat: frameFormat ?? .png, quality: quality.value)
         if let first = writer.otherFrames.first, !progress.quiet {
             printError(
                 "note: \(Console.name(outputURL)) also holds \(writer.otherFrames.count) frame(s) this run does not write (\(first)\(writer.otherFrames.count > 1 ? " …" : "")); --force removes them first"
             )
         }
-        let progress = Progress(total: frameCount, style: self.progress.style)
-        Interruption.watch()
-        for index in 0..<frameCount {
-            if Interruption.requested {
-                writer.abandon()
-                let howToGoOn =
-                    writer.format == .folder
-                    ? "rerun the same command with --resume to render the rest"
-                    : "nothing was written to \(Console.name(outputURL))"
-                throw Interrupted(message: "interrupted after \(index) of \(frameCount) frames; \(howToGoOn)")
-            }
-            if writer.completeFrames.contains(index) {
-                writer.skip()
-                progress.advance(index: index)
-                continue
-            }
-            let parameters: FrameParameters
-            do {
-                parameters = try LensRenderer.resolve(
-                    try backdrop.apply(to: source.frameAt(Double(index) / fps), scale: scale.pixelsPerPoint),
-                    baseDirectory: source.baseDirectory,
-                    scale: scale.pixelsPerPoint, pixelBudget: CommandEnvironment.pixelBudget)
-            } catch let error as SceneError {
-                throw CommandFailure(message: "\(scenePath ?? source.name) at frame \(index + 1): \(error)")
-            }
-            let image: RGBA8Image
-            do {
-                image = try renderer.render(parameters)
-            } catch let error as VulkanError {
-                guard fallback == .cpu else {
-                    writer.abandon()
-                    throw CommandFailure(
-                        message: "frame \(index + 1): \(error) (add --fallback cpu to go on on the CPU reference)",
-                        status: error.isDeviceLost ? ExitStatus.deviceLost : ExitStatus.failure)
-                }
-                printError(
-                    "warning: the Vulkan device failed at frame \(index + 1) (\(error)); going on on the CPU reference")
-                renderer = try makeRenderer(.cpu)
-                image = try renderer.render(parameters)
-            }
-            try writer.append(image)
-            progress.advance(index: index)
+        return writer
+    }
+
+    /// Frame `index`, resolved and rendered; with `--fallback cpu`, a Vulkan failure moves the rest
+    /// of the run to the CPU reference (`renderer` is replaced).
+    private func renderFrame(
+        _ index: Int, of source: Source, renderer: inout LensRenderer, writer: AnimationWriter
+    ) throws -> RGBA8Image {
+        let parameters: FrameParameters
+        do {
+            parameters = try LensRenderer.resolve(
+                try backdrop.apply(to: source.frameAt(Double(index) / fps), scale: scale.pixelsPerPoint),
+                baseDirectory: source.baseDirectory,
+                scale: scale.pixelsPerPoint, pixelBudget: CommandEnvironment.pixelBudget)
+        } catch let error as SceneError {
+            throw CommandFailure(message: "\(scenePath ?? source.name) at frame \(index + 1): \(error)")
         }
-        try writer.finish()
-        progress.finish()
-        if self.progress.style != .none { noteStandIn(renderer) }
-        guard !self.progress.quiet else { return }
-        Console.say(
-            "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
-        )
+        do {
+            return try renderer.render(parameters)
+        } catch let error as VulkanError {
+            guard fallback == .cpu else {
+                writer.abandon()
+                throw CommandFailure(
+                    message: "frame \(index + 1): \(error) (add --fallback cpu to go on on the CPU reference)",
+                    status: error.isDeviceLost ? ExitStatus.deviceLost : ExitStatus.failure)
+            }
+            printError(
+                "warning: the Vulkan device failed at frame \(index + 1) (\(error)); going on on the CPU reference")
+            renderer = try makeRenderer(.cpu)
+            return try renderer.render(parameters)
+        }
     }
 
     /// The scene file's animation (or highlight pulse), else the built-in example.

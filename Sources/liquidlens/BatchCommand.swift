@@ -55,23 +55,8 @@ struct BatchCommand: Command {
         let sink = try frameSink(outputURL)
         quality.noteIfUnused(writing: format, quiet: progress.quiet)
         noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: progress.quiet)
-        let slice = manifest.shard(shard.index, of: shard.count)
-        func fileName(_ index: Int) -> String { manifest.outputStem(index) + "." + format.fileExtension }
-        var todo = Array(slice)
-        if case .folder(let folder) = sink {
-            // Another shard, or a second run of this one, may be writing into the same folder.
-            TemporaryFile.removeLeftovers(in: folder, ownNames: Set(slice.map(fileName)))
-            if resume { todo.removeAll { format.isComplete(folder.appendingPathComponent(fileName($0))) } }
-        }
-        let skipped = slice.count - todo.count
-        let style = progress.style
-        let quiet = style == .none
-        if !quiet {
-            printError(
-                "batch: \(slice.count) of \(manifest.count) frames (shard \(shard.index)/\(shard.count))"
-                    + (skipped > 0 ? ", \(skipped) already complete" : ""))
-        }
-
+        let todo = framesToRender(manifest, sink: sink)
+        let quiet = progress.style == .none
         if todo.isEmpty {
             if !quiet { printError("nothing to render: every frame of this shard is complete") }
             return
@@ -79,32 +64,60 @@ struct BatchCommand: Command {
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: try job(manifest, frames: todo.count, first: todo[0]),
             whileCompiling: compile.policy, quiet: quiet)
+        let rendered = try render(todo, of: manifest, with: renderer, into: sink)
+        if !quiet {
+            printError(
+                "wrote \(rendered) frames to \(Console.name(outputURL)) (\(format.rawValue), \(renderer.backendName))"
+            )
+            noteStandIn(renderer)
+        }
+    }
+
+    /// The file name of frame `index` in a folder output.
+    private func fileName(_ manifest: BatchManifest, _ index: Int) -> String {
+        manifest.outputStem(index) + "." + format.fileExtension
+    }
+
+    /// This shard's frames still to render, announced: with `--resume`, those whose file in the
+    /// output folder is not complete. Leftover temporary files of this shard's frames are removed
+    /// first; another shard, or a second run of this one, may be writing into the same folder.
+    private func framesToRender(_ manifest: BatchManifest, sink: FrameSink) -> [Int] {
+        let slice = manifest.shard(shard.index, of: shard.count)
+        var todo = Array(slice)
+        if case .folder(let folder) = sink {
+            TemporaryFile.removeLeftovers(in: folder, ownNames: Set(slice.map { fileName(manifest, $0) }))
+            if resume { todo.removeAll { format.isComplete(folder.appendingPathComponent(fileName(manifest, $0))) } }
+        }
+        let skipped = slice.count - todo.count
+        if progress.style != .none {
+            printError(
+                "batch: \(slice.count) of \(manifest.count) frames (shard \(shard.index)/\(shard.count))"
+                    + (skipped > 0 ? ", \(skipped) already complete" : ""))
+        }
+        return todo
+    }
+
+    /// Renders the frames `todo` into `sink`, encoding on `--jobs` workers while the next frames
+    /// render; the number of frames written. An interruption stops it with every written file complete.
+    private func render(
+        _ todo: [Int], of manifest: BatchManifest, with renderer: LensRenderer, into sink: FrameSink
+    ) throws -> Int {
         let encoder = EncodingQueue(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
-        let progress = Progress(total: todo.count, style: style)
+        let progress = Progress(total: todo.count, style: self.progress.style)
         let cache = ResolveCache()
         Interruption.watch()
         var rendered = 0
         do {
             try renderer.renderBatch(count: todo.count, framesInFlight: framesInFlight.count) { position in
                 if Interruption.requested { throw Interrupted(message: "") }
-                let index = todo[position]
-                do {
-                    let (scene, directory) = try manifest.scene(index)
-                    return try LensRenderer.resolve(
-                        try backdrop.apply(to: scene, scale: manifest.scale), baseDirectory: directory,
-                        scale: manifest.scale, cache: cache,
-                        pixelBudget: CommandEnvironment.pixelBudget)
-                } catch let error as SceneError {
-                    throw CommandFailure(
-                        message: "\(manifestPath), frame \(index + 1) (\(manifest.outputStem(index))): \(error)")
-                }
+                return try resolveFrame(todo[position], of: manifest, cache: cache)
             } deliver: { position, image in
                 switch sink {
                 case .stream(let stream):
                     try stream.write(try format.encode(image, compression: compression, quality: quality.value))
                 case .folder(let folder):
                     try encoder.write(
-                        image, to: folder.appendingPathComponent(fileName(todo[position])), format: format,
+                        image, to: folder.appendingPathComponent(fileName(manifest, todo[position])), format: format,
                         compression: compression, quality: quality.value)
                 }
                 rendered += 1
@@ -125,11 +138,19 @@ struct BatchCommand: Command {
             throw error
         }
         progress.finish()
-        if !quiet {
-            printError(
-                "wrote \(rendered) frames to \(Console.name(outputURL)) (\(format.rawValue), \(renderer.backendName))"
-            )
-            noteStandIn(renderer)
+        return rendered
+    }
+
+    /// Frame `index` of the manifest, resolved; a scene error names the manifest, the frame and its output.
+    private func resolveFrame(_ index: Int, of manifest: BatchManifest, cache: ResolveCache) throws -> FrameParameters {
+        do {
+            let (scene, directory) = try manifest.scene(index)
+            return try LensRenderer.resolve(
+                try backdrop.apply(to: scene, scale: manifest.scale), baseDirectory: directory,
+                scale: manifest.scale, cache: cache, pixelBudget: CommandEnvironment.pixelBudget)
+        } catch let error as SceneError {
+            throw CommandFailure(
+                message: "\(manifestPath), frame \(index + 1) (\(manifest.outputStem(index))): \(error)")
         }
     }
 

@@ -213,37 +213,14 @@ struct BenchCommand: Command {
         let wholeBatch = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
         let wholeBatchFPS = Double(frames) / (wholeBatch.intervals.reduce(0, +) / 1000)
         let standInFrames = renderer.standInFrames - standInsBefore
-        // The steady cost: the same batch again once every pipeline is compiled, so no interval
-        // holds a compile wait or a stand-in frame rendered at submission (which made a frame
-        // that finished right after it look free).
-        try renderer.waitForPipelines()
-        if backend == .vulkan {
-            // Every frame slot of the ring renders on the device once, so none starts cold.
-            _ = try BenchClock.timeBatch(renderer, Array(parameters.prefix(inFlight)), inFlight: inFlight)
-        }
-        let (steadyIntervals, stages) =
-            backend == .cpu ? wholeBatch : try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
-        let intervals = BenchClock.perFrame(steadyIntervals, inFlight: backend == .vulkan ? inFlight : 1)
+        let (intervals, stages) = try steadyFrames(
+            renderer, parameters, inFlight: inFlight, wholeBatch: wholeBatch, onDevice: backend == .vulkan)
         let frameAloneMs = try BenchClock.timeAlone(renderer, parameters)
         // The end-to-end batches run with every pipeline compiled, so they are held to the steady rate.
         let renderOnlyFPS = 1000 / BenchClock.percentile(intervals, 0.5)
 
-        /// Frames/s of the whole batch: resolve, render, encode as `format` on the other cores, write.
         func endToEnd(_ format: ImageFormat) throws -> Double {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-bench-\(getpid())")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let encoder = EncodingQueue(workers: ProcessInfo.processInfo.activeProcessorCount)
-            let cache = ResolveCache()
-            clock.lap()
-            try renderer.renderBatch(count: frames, framesInFlight: inFlight) {
-                try LensRenderer.resolve(try workload.scene($0, of: frames), cache: cache)
-            } deliver: { index, image in
-                try encoder.write(
-                    image, to: folder.appendingPathComponent("frame-\(index).\(format.fileExtension)"), format: format,
-                    compression: .fast)
-            }
-            try encoder.finish()
-            return Double(frames) / (clock.lap() / 1000)
+            try endToEndFramesPerSecond(workload, renderer, frames: frames, inFlight: inFlight, format: format)
         }
         let endToEndFPS = try endToEnd(.png)
         let formats = try endToEndFormats.map { format in
@@ -264,17 +241,46 @@ struct BenchCommand: Command {
             framesPerSecond: 1000 / median,
             batchFramesPerSecond: wholeBatchFPS, standInFrames: standInFrames,
             megapixelsPerSecond: Double(width * height) / 1e6 * 1000 / median,
-            gpuStagesMs: stages.isEmpty
-                ? nil
-                : .init(
-                    compose: BenchClock.percentile(stages.map(\.compose), 0.5),
-                    copy: BenchClock.percentile(stages.map(\.copy), 0.5),
-                    frost: BenchClock.percentile(stages.map(\.frost), 0.5),
-                    lens: BenchClock.percentile(stages.map(\.lens), 0.5),
-                    readback: BenchClock.percentile(stages.map(\.readback), 0.5)),
+            gpuStagesMs: BenchReport.Stages(medianOf: stages),
             endToEnd: .init(
                 pngCompression: "fast", framesPerSecond: endToEndFPS, ratioToRenderOnly: endToEndFPS / renderOnlyFPS),
             endToEndFormats: formats.isEmpty ? nil : formats)
+    }
+
+    /// The steady cost: the same batch again once every pipeline is compiled, so no interval
+    /// holds a compile wait or a stand-in frame rendered at submission (which made a frame that
+    /// finished right after it look free); the CPU's whole batch is already steady. Per-frame
+    /// times (``BenchClock/perFrame(_:inFlight:)``) and the GPU's stage times.
+    private func steadyFrames(
+        _ renderer: LensRenderer, _ parameters: [FrameParameters], inFlight: Int,
+        wholeBatch: (intervals: [Double], stages: [GPUStageTimes]), onDevice: Bool
+    ) throws -> (intervals: [Double], stages: [GPUStageTimes]) {
+        try renderer.waitForPipelines()
+        guard onDevice else { return (BenchClock.perFrame(wholeBatch.intervals, inFlight: 1), wholeBatch.stages) }
+        // Every frame slot of the ring renders on the device once, so none starts cold.
+        _ = try BenchClock.timeBatch(renderer, Array(parameters.prefix(inFlight)), inFlight: inFlight)
+        let steady = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
+        return (BenchClock.perFrame(steady.intervals, inFlight: inFlight), steady.stages)
+    }
+
+    /// Frames/s of the whole batch: resolve, render, encode as `format` on the other cores, write.
+    private func endToEndFramesPerSecond(
+        _ workload: BenchmarkWorkload, _ renderer: LensRenderer, frames: Int, inFlight: Int, format: ImageFormat
+    ) throws -> Double {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let encoder = EncodingQueue(workers: ProcessInfo.processInfo.activeProcessorCount)
+        let cache = ResolveCache()
+        let clock = BenchClock()
+        try renderer.renderBatch(count: frames, framesInFlight: inFlight) {
+            try LensRenderer.resolve(try workload.scene($0, of: frames), cache: cache)
+        } deliver: { index, image in
+            try encoder.write(
+                image, to: folder.appendingPathComponent("frame-\(index).\(format.fileExtension)"), format: format,
+                compression: .fast)
+        }
+        try encoder.finish()
+        return Double(frames) / (clock.lap() / 1000)
     }
 
     func printResult(_ result: BenchReport.Result) {
@@ -305,74 +311,6 @@ struct BenchCommand: Command {
                 "    end-to-end with \(format.format): \(f(format.framesPerSecond)) frames/s "
                     + "(\(f(format.ratioToRenderOnly * 100, 0)) % of render-only)")
         }
-    }
-}
-
-/// Milliseconds between laps.
-final class BenchClock {
-    private var last = DispatchTime.now().uptimeNanoseconds
-
-    /// Milliseconds since the previous lap (or since creation).
-    @discardableResult
-    func lap() -> Double {
-        let now = DispatchTime.now().uptimeNanoseconds
-        defer { last = now }
-        return Double(now - last) / 1e6
-    }
-
-    /// Renders `parameters` as one batch: the milliseconds between finished frames (the first
-    /// from the start of the batch) and the stage times of each frame.
-    static func timeBatch(_ renderer: LensRenderer, _ parameters: [FrameParameters], inFlight: Int) throws -> (
-        intervals: [Double], stages: [GPUStageTimes]
-    ) {
-        let clock = BenchClock()
-        var intervals: [Double] = []
-        var stages: [GPUStageTimes] = []
-        try renderer.renderBatch(count: parameters.count, framesInFlight: inFlight) {
-            parameters[$0]
-        } deliver: { _, _ in
-            intervals.append(clock.lap())
-            if let times = renderer.lastStageTimes { stages.append(times) }
-        }
-        return (intervals, stages)
-    }
-
-    /// Per-frame times from the times between finished frames of a batch with `inFlight` frames
-    /// submitted at once: without the first `inFlight − 1` intervals (the ring filling: the first
-    /// delivery also waits out the frames behind it) and the last `inFlight − 1` (draining: those
-    /// frames were already done), which hold one frame's work too many and too few. Where fewer
-    /// than three intervals remain, each frame's share of the whole batch stands for every frame.
-    static func perFrame(_ intervals: [Double], inFlight: Int) -> [Double] {
-        let edge = max(0, inFlight - 1)
-        let steady = Array(intervals.dropFirst(edge).dropLast(edge))
-        guard steady.count < 3 else { return steady }
-        return Array(repeating: intervals.reduce(0, +) / Double(max(1, intervals.count)), count: intervals.count)
-    }
-
-    /// A frame's cost with nothing overlapping it: up to three frames of `parameters` (its middle
-    /// ones), each rendered alone in its own call, in two passes so that no frame follows itself;
-    /// each frame's faster pass (a burst of other work on a shared machine only adds time), then
-    /// their median.
-    static func timeAlone(_ renderer: LensRenderer, _ parameters: [FrameParameters]) throws -> Double {
-        let chosen =
-            parameters.count <= 3 ? Array(parameters) : Array(parameters[(parameters.count / 2 - 1)...].prefix(3))
-        let clock = BenchClock()
-        var fastest = [Double](repeating: .infinity, count: chosen.count)
-        for _ in 0..<2 {
-            for (index, frame) in chosen.enumerated() {
-                clock.lap()
-                _ = try renderer.render(frame)
-                fastest[index] = min(fastest[index], clock.lap())
-            }
-        }
-        return percentile(fastest, 0.5)
-    }
-
-    /// The value at fraction `q` of the sorted values (nearest rank).
-    static func percentile(_ values: [Double], _ q: Double) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted[min(sorted.count - 1, max(0, Int((Double(sorted.count) * q).rounded(.up)) - 1))]
     }
 }
 

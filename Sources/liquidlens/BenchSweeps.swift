@@ -99,6 +99,8 @@ enum BenchSweeps {
 /// The SVG chart of the sweeps: one panel per sweep, a line per backend; solid lines are the
 /// steady per-frame median, dashed lines the cold first frame.
 enum BenchChart {
+    // Over 60 lines on purpose: one drawing top to bottom (panels, axes, lines, legend) sharing
+    // its scales, rather than passing them between pieces.
     static func svg(_ sweeps: [BenchReport.Sweep]) -> String {
         let names = BenchSweeps.all.map(\.name).filter { name in sweeps.contains { $0.name == name } }
         let panelWidth = 460.0

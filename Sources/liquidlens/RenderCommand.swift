@@ -58,6 +58,34 @@ struct RenderCommand: Command {
     var quiet = QuietOption()
 
     func run() throws {
+        try checkOptionsTogether()
+        let source = try loadScene()
+        let (outputURL, format) = try Console.imageOutputURL(
+            output.path, defaultStem: source.defaultOutput, format: imageFormat.format)
+        noteUnusedOptions(writing: format)
+        let scene = try backdrop.apply(to: source.scene, scale: scale.pixelsPerPoint)
+
+        let resolveStart = Stopwatch()
+        let parameters = try resolveFrame(scene, baseDirectory: source.baseDirectory)
+        let resolveTime = resolveStart.seconds
+        let setupStart = Stopwatch()
+        let (renderer, measuresGPU) = try makeFrameRenderer(for: parameters)
+        let setupTime = setupStart.seconds
+        let firstStart = Stopwatch()
+        let image = try renderer.render(parameters)
+        let firstTime = firstStart.seconds
+
+        if !quiet.isOn && !measuresGPU { announceAutomaticChoice(renderer) }
+        try write(image, by: renderer, to: outputURL, format: format)
+        if timing {
+            try printTiming(
+                renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
+        }
+        if !quiet.isOn && renderer.automaticChoice == nil { noteStandIn(renderer) }
+    }
+
+    /// Options that exclude each other: a scene file and an example, or a file with the example-only options.
+    private func checkOptionsTogether() throws {
         if scenePath != nil && example != nil {
             throw UsageError(message: "Give either <scene> or --example, not both")
         }
@@ -67,36 +95,37 @@ struct RenderCommand: Command {
                     "--appearance and --content-size apply to --example; a scene file sets its own colours and type sizes"
             )
         }
-        var scene: Scene
-        let baseDirectory: URL?
-        let defaultOutput: String
+    }
+
+    /// The scene file or example to render, the folder its paths are read from, and the output's
+    /// name when `-o` gives none; a note when the file is animated or `--content-size` changes nothing.
+    private func loadScene() throws -> (scene: Scene, baseDirectory: URL?, defaultOutput: String) {
         if let scenePath {
             let url = URL(fileURLWithPath: scenePath)
             try hintAtExampleName(scenePath, verb: "render", command: Self.name)
-            scene = try loadFile(scenePath, expected: .scene, Scene.load(contentsOf:))
+            let scene = try loadFile(scenePath, expected: .scene, Scene.load(contentsOf:))
             if scene.animation != nil && !quiet.isOn {
                 printError(
                     "note: \(scenePath) is animated; this is its first frame (t = 0). liquidlens animate \(scenePath) renders every frame"
                 )
             }
-            baseDirectory = url.deletingLastPathComponent()
-            defaultOutput = url.deletingPathExtension().lastPathComponent
-        } else {
-            let example = example ?? .segmented
-            scene = exampleScene(example, contentSize: contentSize)
-            baseDirectory = nil
-            defaultOutput = example.rawValue
-            if contentSize != .large && !quiet.isOn && sameScenes(scene, exampleScene(example, contentSize: .large)) {
-                printError(
-                    "note: --content-size \(contentSize.rawValue) changes nothing in \(example.rawValue): it has no text that follows Dynamic Type"
-                )
-            }
+            return (scene, url.deletingLastPathComponent(), url.deletingPathExtension().lastPathComponent)
         }
+        let example = example ?? .segmented
+        let scene = exampleScene(example, contentSize: contentSize)
+        if contentSize != .large && !quiet.isOn && sameScenes(scene, exampleScene(example, contentSize: .large)) {
+            printError(
+                "note: --content-size \(contentSize.rawValue) changes nothing in \(example.rawValue): it has no text that follows Dynamic Type"
+            )
+        }
+        return (scene, nil, example.rawValue)
+    }
+
+    /// A note for each option given that changes nothing in this run.
+    private func noteUnusedOptions(writing format: ImageFormat) {
         if frames != nil && !timing && !quiet.isOn {
             printError("note: --frames counts the frames --timing times; without --timing it changes nothing")
         }
-        let (outputURL, format) = try Console.imageOutputURL(
-            output.path, defaultStem: defaultOutput, format: imageFormat.format)
         quality.noteIfUnused(writing: format, quiet: quiet.isOn)
         noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: quiet.isOn)
         if let compression, format != .png, !quiet.isOn {
@@ -104,26 +133,26 @@ struct RenderCommand: Command {
                 "note: --png-compression \(compression.rawValue) changes nothing: the output is \(format.rawValue), not PNG"
             )
         }
-        scene = try backdrop.apply(to: scene, scale: scale.pixelsPerPoint)
+    }
 
-        var vulkanOptions = try device.vulkanOptions
-        vulkanOptions.validation = validation.isEnabled
-
-        let resolveStart = Stopwatch()
-        let parameters: FrameParameters
+    /// The frame's parameters; a scene error names the file.
+    private func resolveFrame(_ scene: Scene, baseDirectory: URL?) throws -> FrameParameters {
         do {
-            parameters = try LensRenderer.resolve(
+            return try LensRenderer.resolve(
                 scene, baseDirectory: baseDirectory, scale: scale.pixelsPerPoint,
                 pixelBudget: CommandEnvironment.pixelBudget)
         } catch let error as SceneError {
             throw CommandFailure(message: "\(scenePath ?? "scene"): \(error)")
         }
-        let resolveTime = resolveStart.seconds
+    }
 
+    /// The renderer for this frame, and whether `auto` took Vulkan because the run measures the GPU.
+    private func makeFrameRenderer(for parameters: FrameParameters) throws -> (LensRenderer, measuresGPU: Bool) {
+        var vulkanOptions = try device.vulkanOptions
+        vulkanOptions.validation = validation.isEnabled
         // Timing and validation are about the GPU: `auto` takes Vulkan for them whatever the size,
         // waiting for its pipelines (and the CPU, saying so, only when no device works).
         let measuresGPU = backend.choice == .automatic && (timing || validation.isEnabled)
-        let setupStart = Stopwatch()
         let renderer = try makeRenderer(
             backend.choice, vulkanOptions,
             job: measuresGPU
@@ -131,7 +160,6 @@ struct RenderCommand: Command {
                 : RenderJob(frames: timing ? 1 + timedFrames : 1, width: parameters.width, height: parameters.height),
             whileCompiling: measuresGPU ? compile.policy ?? .wait : compile.policy, quiet: quiet.isOn,
             announceChoice: false)
-        let setupTime = setupStart.seconds
         if measuresGPU && renderer.activeBackend == .vulkan && !quiet.isOn {
             printError("liquidlens: backend vulkan (auto: \(timing ? "--timing" : "--validation") is about the GPU)")
         }
@@ -139,14 +167,13 @@ struct RenderCommand: Command {
             printError(
                 "warning: --validation checks Vulkan calls; the CPU reference rendered this, so nothing was validated")
         }
+        return (renderer, measuresGPU)
+    }
 
-        let firstStart = Stopwatch()
-        let image = try renderer.render(parameters)
-        let firstTime = firstStart.seconds
-        if !quiet.isOn && !measuresGPU { announceAutomaticChoice(renderer) }
+    /// Writes the image, says so, and prints the validation layer's messages.
+    private func write(_ image: RGBA8Image, by renderer: LensRenderer, to outputURL: URL, format: ImageFormat) throws {
         try OutputFile.write(
             try format.encode(image, compression: compression ?? .default, quality: quality.value), to: outputURL)
-
         let renderedBy =
             renderer.standInFrames > 0 ? "cpu reference, while the Vulkan pipelines compiled" : renderer.backendName
         if !quiet.isOn {
@@ -155,11 +182,6 @@ struct RenderCommand: Command {
         for message in renderer.validationMessages {
             printError("validation: \(message)")
         }
-        if timing {
-            try printTiming(
-                renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
-        }
-        if !quiet.isOn && renderer.automaticChoice == nil { noteStandIn(renderer) }
     }
 
     /// The built-in `example` at `contentSize`, in `--appearance` (the controls: both rows without it).
