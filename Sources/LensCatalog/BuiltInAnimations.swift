@@ -12,6 +12,12 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
     case tabBarDrag = "tab-bar-drag"
     /// Two glass capsules joining through a liquid bridge and parting again.
     case merge
+    /// A button's glass growing into its menu as one shape (UIKit's `UIMenu`), its rows fading
+    /// in as it settles; the re-creation of the capture `jarx-menu-morph`.
+    case menuMorph = "menu-morph"
+    /// Glass materialising, a press swelling a button under a moving touch, glass leaving, and a
+    /// plain cut.
+    case glassTransitions = "glass-transitions"
 
     /// One line for `liquidlens examples`: what the animation shows.
     public var summary: String {
@@ -20,6 +26,8 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
         case .lensMenuDrag: "circular lens menu: drag from Chats to Settings, settle on release"
         case .tabBarDrag: "tab bar: drag the lens from Home to Settings"
         case .merge: "two glass capsules join and part"
+        case .menuMorph: "a button's glass grows into its menu, the rows fading in"
+        case .glassTransitions: "glass materialises, swells under a press, leaves, and cuts in"
         }
     }
 
@@ -30,6 +38,8 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
         case .lensMenuDrag: 2.2
         case .tabBarDrag: 2.4
         case .merge: 3
+        case .menuMorph: 1
+        case .glassTransitions: 2.4
         }
     }
 
@@ -94,6 +104,10 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
             return scene
         case .merge:
             return mergeScene(at: 0)
+        case .menuMorph:
+            return BuiltInMotionScenes.menuMorph(duration: duration)
+        case .glassTransitions:
+            return BuiltInMotionScenes.glassTransitions(duration: duration)
         }
     }
 

@@ -171,9 +171,10 @@ struct LensMotion {
 }
 
 extension Scene {
-    /// The scene at time `t` of its animation: the first control moved by the gesture.
+    /// The scene at time `t` of its animation: the first control moved by the gesture, the glass
+    /// through its transitions.
     public func frame(at t: Double) -> Scene {
-        var scene = self
+        var scene = applyingTransitions(at: t)
         scene.time = t
         guard let animation, let control = controls.first else { return scene }
         switch control {

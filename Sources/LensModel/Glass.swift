@@ -140,6 +140,12 @@ public struct GlassElement: Codable, Sendable {
     public var highlight: AnimatedHighlight?
     /// The light a finger makes on interactive glass; nil: none.
     public var touchGlow: TouchGlow?
+    /// The name an animation's transitions find this glass by (SwiftUI's `glassEffectID`);
+    /// unique in a scene. nil: none.
+    public var id: String?
+    /// How far the glass has materialised, 0…1: its lensing, frost, tint, rim and shadow scale
+    /// together (``GlassTransition/Kind/materialize`` animates it). 1: whole.
+    public var presence: Double = 1
 
     /// A single-shape element; default optics, fully lifted, and the theme's material, if any.
     public init(
@@ -166,7 +172,7 @@ public struct GlassElement: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case shape, frame, shapes, blend, optics, lift, material, theme, renderingPath, edgeHighlight, gradientTint,
-            highlight, touchGlow
+            highlight, touchGlow, id, presence
     }
 
     public init(from decoder: any Decoder) throws {
@@ -201,6 +207,12 @@ public struct GlassElement: Codable, Sendable {
         gradientTint = try container.decodeIfPresent(GradientTint.self, forKey: .gradientTint)
         highlight = try container.decodeIfPresent(AnimatedHighlight.self, forKey: .highlight)
         touchGlow = try container.decodeIfPresent(TouchGlow.self, forKey: .touchGlow)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
+        if let id, id.isEmpty || id.count > Limits.glassIDLength {
+            throw DecodingError.dataCorruptedError(
+                forKey: .id, in: container, debugDescription: "expected 1…\(Limits.glassIDLength) characters")
+        }
+        presence = try container.number(.presence, default: 1, in: Limits.unit)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -221,6 +233,8 @@ public struct GlassElement: Codable, Sendable {
         try container.encodeIfPresent(gradientTint, forKey: .gradientTint)
         try container.encodeIfPresent(highlight, forKey: .highlight)
         try container.encodeIfPresent(touchGlow, forKey: .touchGlow)
+        try container.encodeIfPresent(id, forKey: .id)
+        if presence != 1 { try container.encode(presence, forKey: .presence) }
     }
 }
 

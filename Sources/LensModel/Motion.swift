@@ -24,6 +24,15 @@ public struct Spring: Sendable, Equatable {
     public static let reduceMotion = Spring(dampingRatio: 0.9, response: 0.2)
     /// The article's circular menu settling on an item (duration 0.28 s, damping 0.72).
     public static let menuSettle = Spring(dampingRatio: 0.72, response: 0.28)
+    /// A press swelling glass and letting go: damping 0.55 with a 0.74 s damped period, the held
+    /// loupe's measured on iOS 27 (`shared/reference/ios27-measurements.md`): T = 0.74 · √(1 − ζ²).
+    public static let press = Spring(dampingRatio: 0.55, response: 0.62)
+    /// Glass materialising or leaving: SwiftUI's default `.smooth` spring (no overshoot, 0.5 s).
+    public static let materialize = Spring(dampingRatio: 1, response: 0.5)
+    /// A button's glass growing into its menu: fitted to the capture `jarx-menu-morph` (a 44 pt
+    /// button growing into a 257 × 541 pt menu; its edges at the capture's four times within
+    /// 2.7 pt at the sides and 7.6 pt at the bottom, whose growth one spring does not follow).
+    public static let morph = Spring(dampingRatio: 0.9, response: 0.29)
 
     /// Position and velocity `t` seconds after leaving `from` with `velocity`, heading to `to`.
     public func value(from: Double, to: Double, velocity: Double, at t: Double) -> (position: Double, velocity: Double)
@@ -250,19 +259,30 @@ public struct SceneAnimation: Codable, Sendable, Equatable {
     public var duration: Double
     /// The touch on the first control; nil: the lens rests where the control puts it, unlifted.
     public var gesture: GestureTimeline?
+    /// What the glass elements go through, in order: morphs, materialising, presses.
+    public var transitions: [GlassTransition]
 
-    /// An animation `duration` seconds long driven by `gesture`.
-    public init(duration: Double, gesture: GestureTimeline?) {
+    /// An animation `duration` seconds long driven by `gesture`, its glass going through `transitions`.
+    public init(duration: Double, gesture: GestureTimeline?, transitions: [GlassTransition] = []) {
         self.duration = duration
         self.gesture = gesture
+        self.transitions = transitions
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case duration, gesture }
+    enum CodingKeys: String, CodingKey, CaseIterable { case duration, gesture, transitions }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         duration = try container.number(.duration, in: Limits.animationDuration)
         gesture = try container.decodeIfPresent(GestureTimeline.self, forKey: .gesture)
+        transitions = try container.value(.transitions, default: [])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(duration, forKey: .duration)
+        try container.encodeIfPresent(gesture, forKey: .gesture)
+        if !transitions.isEmpty { try container.encode(transitions, forKey: .transitions) }
     }
 }

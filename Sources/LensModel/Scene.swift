@@ -100,6 +100,7 @@ public struct Scene: Codable, Sendable {
                 forKey: .label, in: container,
                 debugDescription: "controls draw the label row themselves; remove \"label\"")
         }
+        try checkGlassIdentities()
     }
 
     /// Reads and validates a scene file.

@@ -48,6 +48,7 @@ struct GlassLook {
             edgeHighlight = EdgeHighlight(width: max(base.width, 1), alphas: base.alphas.map { min(1, $0 * 2) })
             optics.contour = Contour(width: 1, opacity: 0.35)
         }
+        if element.presence < 1 { materialize(element.presence) }
         if let highlight = element.highlight, !accessibility.reduceMotion {
             let scale = highlight.highlightScale(at: scene.time)
             optics.rimLight.key.amount *= scale
@@ -76,6 +77,33 @@ struct GlassLook {
             optics.shadow = theme?.shadow ?? Theme.materialShadow
             opacity = material.opacity
         }
+    }
+
+    /// Glass part of the way in (``GlassElement/presence``): its bending, colour fringes, frost,
+    /// tint, colour changes, rim, shadows and edge highlight at that share, together.
+    private mutating func materialize(_ presence: Double) {
+        optics.bevelAmount *= presence
+        optics.magnification = 1 + (optics.magnification - 1) * presence
+        optics.dispersion *= presence
+        optics.stages = optics.stages.map { stage in
+            var stage = stage
+            stage.amount *= presence
+            return stage
+        }
+        optics.aberration.amount *= presence
+        optics.frost *= presence
+        optics.tint.alpha *= presence
+        optics.saturation = 1 + (optics.saturation - 1) * presence
+        optics.brightness *= presence
+        optics.contrast = 1 + (optics.contrast - 1) * presence
+        optics.rimLight.key.amount *= presence
+        optics.rimLight.fill.amount *= presence
+        optics.fresnel *= presence
+        optics.contour.opacity *= presence
+        optics.shadow.opacity *= presence
+        optics.innerShadow.opacity *= presence
+        edgeHighlight.alphas = edgeHighlight.alphas.map { $0 * presence }
+        opacity *= presence
     }
 
     /// Reduce Transparency: an opaque grouped-background surface, nothing seen through it.

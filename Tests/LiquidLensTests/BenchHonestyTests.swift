@@ -21,13 +21,20 @@ struct BenchHonestyTests {
     @Test("For every frame count from 1 to 8, the per-frame time is within 1.5× of a frame rendered alone")
     func perFrameMatchesAFrameAlone() throws {
         let folder = try temporaryFolder("bench-honesty")
+        // A burst of other work on the shared machine (the rest of the suite runs beside this)
+        // slows one of the two measurements of a run; the misreport this guards against (a 20×
+        // error) shows in every run. So each count gets a second run when its first disagrees.
         for frames in 1...8 {
-            let measured = try bench(["--frames", String(frames)], in: folder).result
-            let perFrame = try #require((measured["frameMs"] as? [String: Any])?["median"] as? Double)
-            let alone = try #require(measured["frameAloneMs"] as? Double)
-            #expect(
-                perFrame <= alone * 1.5 && perFrame >= alone / 1.5,
-                "\(frames) frames: per frame \(perFrame) ms, a frame alone \(alone) ms")
+            var runs: [String] = []
+            var agreed = false
+            while !agreed && runs.count < 2 {
+                let measured = try bench(["--frames", String(frames)], in: folder).result
+                let perFrame = try #require((measured["frameMs"] as? [String: Any])?["median"] as? Double)
+                let alone = try #require(measured["frameAloneMs"] as? Double)
+                runs.append("per frame \(perFrame) ms, a frame alone \(alone) ms")
+                agreed = perFrame <= alone * 1.5 && perFrame >= alone / 1.5
+            }
+            #expect(agreed, "\(frames) frames: \(runs.joined(separator: "; again: "))")
         }
     }
 

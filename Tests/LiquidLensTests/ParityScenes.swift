@@ -185,6 +185,19 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
                     glass: [lens(.circle, frame: Rect(x: 40, y: 10, width: 120, height: 120))]))
         }
         + BuiltInScene.allCases.map { ParityScene(name: "example-\($0.rawValue)", scene: $0.scene) }
+        // Glass in motion: the morph as a button, growing, nearly settled and settled; glass
+        // materialising, pressed and leaving; a still half materialised.
+        + [(BuiltInAnimation.menuMorph, [0.1, 0.25, 0.3, 0.45, 1.0]), (.glassTransitions, [0.35, 0.8, 1.1, 1.8])]
+        .flatMap { animation, times in
+            times.map { ParityScene(name: "\(animation.rawValue)-at-\($0)", scene: animation.frame(at: $0)) }
+        }
+        + [
+            {
+                var glass = lens { $0.frost = 3 }
+                glass.presence = 0.5
+                return busy("presence-half", [glass])
+            }()
+        ]
         + FeatureGallery.cells.map { ParityScene(name: "gallery-\($0.name)", scene: $0.scene) }
         + [ContentSizeCategory.extraSmall, .large, .accessibility3, .accessibility5].flatMap { size in
             ControlAppearance.allCases.map { appearance in

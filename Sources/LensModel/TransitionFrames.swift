@@ -1,0 +1,307 @@
+import Foundation
+
+extension Scene {
+    /// The glass and foreground at time `t` of the animation's transitions: morphing glass drawn
+    /// as the one shape between its two states (its content faded in as it settles), glass that
+    /// has not appeared yet or has gone left out, presence and press applied.
+    func applyingTransitions(at t: Double) -> Scene {
+        guard let transitions = animation?.transitions, !transitions.isEmpty else { return self }
+        var scene = self
+        var hidden = Set<Int>()
+        for transition in transitions {
+            guard let index = glass.firstIndex(where: { $0.id == transition.glass }) else { continue }
+            let elapsed = t - transition.time
+            let progress =
+                elapsed < 0 ? 0 : transition.effectiveSpring.value(from: 0, to: 1, velocity: 0, at: elapsed).position
+            switch transition.kind {
+            case .morph:
+                guard let target = glass.firstIndex(where: { $0.id == transition.to }) else { continue }
+                hidden.insert(target)
+                let settled = elapsed >= 0 ? GlassTransition.contentOpacity(progress) : 0
+                if elapsed >= 0 {
+                    scene.glass[index] = GlassElement.morph(scene.glass[index], into: scene.glass[target], progress)
+                }
+                // The content is laid out in the end state's frame and moves and scales with the
+                // shape (the capture: rows at 0.58× their pitch when the shape is half grown).
+                let (laidOut, now) = (scene.glass[target].shapes[0].frame, scene.glass[index].shapes[0].frame)
+                for layer in transition.content {
+                    scene.foreground[layer] = scene.foreground[layer].mapped(from: laidOut, to: now)
+                    scene.foreground[layer].opacity *= settled
+                }
+            case .materialize:
+                if elapsed < 0 { hidden.insert(index) }
+                scene.glass[index].presence *= min(max(progress, 0), 1)
+            case .dematerialize:
+                scene.glass[index].presence *= 1 - min(max(progress, 0), 1)
+            case .appear:
+                if elapsed < 0 { hidden.insert(index) }
+            case .disappear:
+                if elapsed >= 0 { hidden.insert(index) }
+            case .press:
+                scene.glass[index].press(transition.pressAmount(at: t), touch: transition.touchPoint(at: t))
+            }
+        }
+        scene.glass = scene.glass.enumerated().filter { !hidden.contains($0.offset) && $0.element.presence > 0 }
+            .map(\.element)
+        // The frame holds the transitions' outcome; the glass they name may be gone from it.
+        scene.animation?.transitions = []
+        return scene
+    }
+}
+
+extension GlassTransition {
+    /// A morph's content at morph progress `progress`: none until the shape is half grown, then
+    /// fading in to whole as it settles (the capture `jarx-menu-morph`: rows faint mid-morph,
+    /// whole in the settled menu).
+    static func contentOpacity(_ progress: Double) -> Double {
+        let x = min(max((progress - 0.5) / 0.5, 0), 1)
+        return x * x * (3 - 2 * x)
+    }
+
+    /// How far a press has gone at `t`: the spring toward 1 from `time`, back toward 0 from
+    /// `release`; above 1 while it overshoots.
+    func pressAmount(at t: Double) -> Double {
+        guard t >= time else { return 0 }
+        let spring = effectiveSpring
+        guard let release, t >= release else { return spring.value(from: 0, to: 1, velocity: 0, at: t - time).position }
+        let atRelease = spring.value(from: 0, to: 1, velocity: 0, at: release - time)
+        return spring.value(from: atRelease.position, to: 0, velocity: atRelease.velocity, at: t - release).position
+    }
+
+    /// The touch at `t`: the path's point, linearly between its times; nil without one.
+    func touchPoint(at t: Double) -> Point? {
+        guard let touch, let first = touch.first else { return nil }
+        guard let after = touch.firstIndex(where: { $0.time > t }) else {
+            return Point(x: touch.last!.x, y: touch.last!.y)
+        }
+        guard after > 0 else { return Point(x: first.x, y: first.y) }
+        let a = touch[after - 1]
+        let b = touch[after]
+        let f = (t - a.time) / max(b.time - a.time, 1e-9)
+        return Point(x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f)
+    }
+}
+
+extension GlassElement {
+    /// The one shape between `self` and `other` at `progress` (0: `self`, 1: `other`; past 1 while
+    /// the spring overshoots): each frame edge and corner radius, and the optics' numbers, between
+    /// the two; the rest of the look (material, theme, id) is `other`'s.
+    static func morph(_ start: GlassElement, into end: GlassElement, _ progress: Double) -> GlassElement {
+        var element = end
+        element.id = start.id
+        let from = start.shapes[0]
+        let to = end.shapes[0]
+        let frame = Rect(
+            x: lerp(from.frame.x, to.frame.x, progress), y: lerp(from.frame.y, to.frame.y, progress),
+            width: max(1, lerp(from.frame.width, to.frame.width, progress)),
+            height: max(1, lerp(from.frame.height, to.frame.height, progress)))
+        // Corners as a share of half the short side: the shape stays round while it grows and its
+        // corners tighten as it settles, on the cube of the progress (the capture `jarx-menu-morph`:
+        // 1, 0.9, 0.72 and 0.29 of the half width at 31, 52, 72 and 100 % of its width).
+        let startShare = from.shape.cornerRadii(in: from.frame).map {
+            $0 / (min(from.frame.width, from.frame.height) / 2)
+        }
+        let endShare = to.shape.cornerRadii(in: to.frame).map { $0 / (min(to.frame.width, to.frame.height) / 2) }
+        let half = min(frame.width, frame.height) / 2
+        let settling = pow(min(max(progress, 0), 1), 3)
+        let radii = (0..<4).map { half * min(1, max(0, lerp(startShare[$0], endShare[$0], settling))) }
+        element.shapes = [PlacedShape(shape: .roundedRectangle(cornerRadii: radii), frame: frame)]
+        element.optics = Optics.between(start.optics, end.optics, progress)
+        element.presence = lerp(start.presence, end.presence, min(max(progress, 0), 1))
+        return element
+    }
+
+    /// Swells the glass about its centre by `amount` of a press (``GlassTransition/pressScale``
+    /// at 1), brightens it, and lights its touch glow at `touch` (its centre without one).
+    mutating func press(_ amount: Double, touch: Point?) {
+        guard amount != 0 else { return }
+        let frames = shapes.map(\.frame)
+        let left = frames.map(\.x).min()!
+        let top = frames.map(\.y).min()!
+        let bounds = Rect(
+            x: left, y: top, width: frames.map { $0.x + $0.width }.max()! - left,
+            height: frames.map { $0.y + $0.height }.max()! - top)
+        let center = Point(x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2)
+        let scale = 1 + (GlassTransition.pressScale - 1) * amount
+        for index in shapes.indices {
+            let frame = shapes[index].frame
+            shapes[index].frame = Rect(
+                x: center.x + (frame.x - center.x) * scale, y: center.y + (frame.y - center.y) * scale,
+                width: frame.width * scale, height: frame.height * scale)
+            shapes[index].shape = shapes[index].shape.scaled(by: scale)
+        }
+        let held = min(max(amount, 0), 1)
+        optics.brightness = min(
+            Limits.brightness.upperBound, optics.brightness + GlassTransition.pressBrightness * held)
+        let glow = touchGlow ?? TouchGlow(center: center, radius: max(bounds.width, bounds.height) / 2, amount: 0.5)
+        touchGlow = TouchGlow(center: touch ?? glow.center, radius: glow.radius, amount: glow.amount * held)
+    }
+}
+
+extension BackgroundLayer {
+    /// The layer with its geometry carried from `source` to `destination`: positions kept in
+    /// proportion, text sizes and corner radii by the width's scale. Layers without geometry of
+    /// their own (fills of the whole canvas, images) stay.
+    func mapped(from source: Rect, to destination: Rect) -> BackgroundLayer {
+        let sx = destination.width / source.width
+        let sy = destination.height / source.height
+        func point(_ p: Point) -> Point {
+            Point(x: destination.x + (p.x - source.x) * sx, y: destination.y + (p.y - source.y) * sy)
+        }
+        func rect(_ r: Rect) -> Rect {
+            let origin = point(Point(x: r.x, y: r.y))
+            return Rect(x: origin.x, y: origin.y, width: max(0.5, r.width * sx), height: max(0.5, r.height * sy))
+        }
+        var layer = self
+        switch kind {
+        case .text(let string, let center, let size, let weight, let color):
+            layer.kind = .text(string, center: point(center), size: max(1, size * sx), weight: weight, color: color)
+        case .fill(let shape, let frame, let color):
+            layer.kind = .fill(shape: shape.scaled(by: sx), frame: rect(frame), color: color)
+        case .stroke(let shape, let frame, let width, let color):
+            layer.kind = .stroke(shape: shape.scaled(by: sx), frame: rect(frame), width: width, color: color)
+        case .solid, .gradient, .checker, .lines, .image, .probe, .mask:
+            break
+        }
+        return layer
+    }
+}
+
+extension Shape {
+    /// Corner radii (tl, tr, br, bl) in points of this shape in `frame`, for a morph: a circle or
+    /// capsule's half its short side. Only circles, capsules and rounded rectangles morph
+    /// (``SceneAnimation`` validation refuses the others).
+    func cornerRadii(in frame: Rect) -> [Double] {
+        switch self {
+        case .circle, .capsule, .ellipse: Array(repeating: min(frame.width, frame.height) / 2, count: 4)
+        case .roundedRectangle(let radii), .squircle(let radii, _): radii
+        }
+    }
+
+    /// Whether a morph can start or end in this shape.
+    var morphs: Bool {
+        switch self {
+        case .circle, .capsule, .roundedRectangle: true
+        case .ellipse, .squircle: false
+        }
+    }
+
+    /// The shape with its corner radii scaled by `scale` (with its frame).
+    func scaled(by scale: Double) -> Shape {
+        switch self {
+        case .circle, .capsule, .ellipse: self
+        case .roundedRectangle(let radii): .roundedRectangle(cornerRadii: radii.map { $0 * scale })
+        case .squircle(let radii, let exponent): .squircle(cornerRadii: radii.map { $0 * scale }, exponent: exponent)
+        }
+    }
+}
+
+extension Optics {
+    /// The optics between `start` and `end` at `progress`: every number on the way, the choices
+    /// (model, profile, stages) `end`'s.
+    static func between(_ start: Optics, _ end: Optics, _ progress: Double) -> Optics {
+        func mix(_ path: WritableKeyPath<Optics, Double>) -> Double {
+            lerp(start[keyPath: path], end[keyPath: path], progress)
+        }
+        var optics = end
+        let clamped = min(max(progress, 0), 1)
+        optics.bevelWidth = max(0, mix(\.bevelWidth))
+        optics.bevelAmount = max(0, mix(\.bevelAmount))
+        optics.magnification = max(Limits.magnification.lowerBound, mix(\.magnification))
+        optics.dispersion = min(max(mix(\.dispersion), 0), Limits.dispersion.upperBound)
+        optics.frost = max(0, mix(\.frost))
+        optics.saturation = max(0, mix(\.saturation))
+        optics.brightness = min(max(mix(\.brightness), -1), 1)
+        optics.contrast = max(0, mix(\.contrast))
+        optics.fresnel = max(0, mix(\.fresnel))
+        optics.tint = RGBAColor.between(start.tint, end.tint, clamped)
+        optics.shadow = DropShadow.between(start.shadow, end.shadow, clamped)
+        optics.innerShadow = DropShadow.between(start.innerShadow, end.innerShadow, clamped)
+        return optics
+    }
+}
+
+extension RGBAColor {
+    static func between(_ a: RGBAColor, _ b: RGBAColor, _ f: Double) -> RGBAColor {
+        RGBAColor(
+            red: lerp(a.red, b.red, f), green: lerp(a.green, b.green, f), blue: lerp(a.blue, b.blue, f),
+            alpha: lerp(a.alpha, b.alpha, f))
+    }
+}
+
+extension DropShadow {
+    static func between(_ a: DropShadow, _ b: DropShadow, _ f: Double) -> DropShadow {
+        DropShadow(
+            offset: Point(x: lerp(a.offset.x, b.offset.x, f), y: lerp(a.offset.y, b.offset.y, f)),
+            radius: lerp(a.radius, b.radius, f), opacity: lerp(a.opacity, b.opacity, f))
+    }
+}
+
+private func lerp(_ a: Double, _ b: Double, _ f: Double) -> Double { a + (b - a) * f }
+
+extension Scene {
+    /// Each glass id names one glass, and the animation's transitions name glass that exist
+    /// (checked when a scene is decoded and when it is validated).
+    func checkGlassIdentities() throws {
+        for (index, element) in glass.enumerated() {
+            if let id = element.id, glass[..<index].contains(where: { $0.id == id }) {
+                throw SceneError(keyPath: "glass[\(index)].id", message: "\"\(id)\" names another glass already")
+            }
+        }
+        try animation?.validate(in: self)
+    }
+}
+
+extension SceneAnimation {
+    /// Checks each transition against `scene`: its glass (and a morph's end) named by an id in the
+    /// scene, a morph between circles, capsules or rounded rectangles of one shape each, its
+    /// content indices in the foreground, a press released after it starts, times within the
+    /// animation. Throws a ``SceneError`` naming the key path.
+    func validate(in scene: Scene) throws {
+        let ids = Set(scene.glass.compactMap(\.id))
+        for (index, transition) in transitions.enumerated() {
+            let path = "animation.transitions[\(index)]"
+            for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
+                guard let id else { continue }
+                guard ids.contains(id) else {
+                    let known = ids.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                    throw SceneError(
+                        keyPath: "\(path).\(key)",
+                        message: "no glass has the id \"\(id)\" (ids: \(known.isEmpty ? "none" : known))")
+                }
+            }
+            try check(transition.time, 0...duration, "\(path).time")
+            if let release = transition.release {
+                try check(release, transition.time...Limits.animationTime.upperBound, "\(path).release")
+            }
+            for (point, touch) in (transition.touch ?? []).enumerated() {
+                try check(touch.time, Limits.animationTime, "\(path).touch[\(point)].time")
+                try check(Point(x: touch.x, y: touch.y), "\(path).touch[\(point)]")
+            }
+            if let spring = transition.spring {
+                try check(spring.dampingRatio, Limits.dampingRatio, "\(path).spring.dampingRatio")
+                try check(spring.response, Limits.springResponse, "\(path).spring.response")
+            }
+            for (position, layer) in transition.content.enumerated() where !scene.foreground.indices.contains(layer) {
+                throw SceneError(
+                    keyPath: "\(path).content[\(position)]",
+                    message: "the scene has \(scene.foreground.count) foreground layer(s); \(layer) is not one")
+            }
+            if transition.kind == .morph { try checkMorph(transition, in: scene, path) }
+        }
+    }
+
+    private func checkMorph(_ transition: GlassTransition, in scene: Scene, _ path: String) throws {
+        for (key, id) in [("glass", transition.glass), ("to", transition.to ?? "")] {
+            let element = scene.glass.first { $0.id == id }!
+            guard element.shapes.count == 1, element.shapes[0].shape.morphs else {
+                throw SceneError(
+                    keyPath: "\(path).\(key)",
+                    message: "a morph's glass is one circle, capsule or rounded rectangle; \"\(id)\" is not")
+            }
+        }
+        if transition.glass == transition.to {
+            throw SceneError(keyPath: "\(path).to", message: "a glass cannot morph into itself")
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import LiquidLens
+import Testing
+
+@testable import LensCatalog
+@testable import LensModel
+
+/// Glass through time: a morph between two glass states by id, materialising and leaving, plain
+/// cuts, and a press that swells, brightens and follows the touch.
+@Suite("Glass transitions")
+struct GlassTransitionTests {
+    static let morph = BuiltInAnimation.menuMorph
+    static let transitions = BuiltInAnimation.glassTransitions
+
+    /// The glass of `animation` named `id` at `t`, nil when it is not drawn.
+    static func glass(_ id: String, of animation: BuiltInAnimation, at t: Double) -> GlassElement? {
+        animation.frame(at: t).glass.first { $0.id == id }
+    }
+
+    @Test("A morph draws its first state until it starts, then one shape that settles on its end state")
+    func morphEnds() throws {
+        let scene = Self.morph.scene
+        let button = try #require(scene.glass.first { $0.id == "button" })
+        let menu = try #require(scene.glass.first { $0.id == "menu" })
+        let before = Self.morph.frame(at: 0.1)
+        #expect(before.glass.count == 1 && before.glass[0].shapes == button.shapes, "only the button, unchanged")
+        #expect(before.foreground.allSatisfy { $0.opacity == 0 }, "no rows before the morph")
+
+        let settled = Self.morph.frame(at: Self.morph.duration)
+        #expect(settled.glass.count == 1, "one shape, not two")
+        let frame = settled.glass[0].shapes[0].frame
+        let end = menu.shapes[0].frame
+        for (now, target) in [(frame.x, end.x), (frame.y, end.y), (frame.width, end.width), (frame.height, end.height)]
+        {
+            #expect(abs(now - target) < 0.5, "settled at \(frame), the menu is \(end)")
+        }
+        #expect(settled.foreground.allSatisfy { $0.opacity > 0.99 }, "the rows are in")
+        #expect(settled.animation?.transitions.isEmpty == true, "a frame holds the outcome, not the transitions")
+    }
+
+    @Test("Mid-morph the shape lies between its two states, rounder than the menu, its rows faint and scaled with it")
+    func morphMiddle() throws {
+        let scene = Self.morph.scene
+        let button = try #require(scene.glass.first { $0.id == "button" }).shapes[0].frame
+        let menu = try #require(scene.glass.first { $0.id == "menu" }).shapes[0].frame
+        let middle = Self.morph.frame(at: 0.25)
+        let shape = try #require(middle.glass.first).shapes[0]
+        #expect(shape.frame.width > button.width && shape.frame.width < menu.width)
+        #expect(shape.frame.height > button.height && shape.frame.height < menu.height)
+        guard case .roundedRectangle(let radii) = shape.shape else {
+            Issue.record("a morph draws a rounded rectangle, got \(shape.shape)")
+            return
+        }
+        // Still nearly round while it grows: the capture's corners are 0.9 of the half width at half
+        // the width, where the settled menu's are 0.29.
+        let half = min(shape.frame.width, shape.frame.height) / 2
+        #expect(radii.allSatisfy { $0 > 0.8 * half && $0 <= half }, "\(radii) at a half side of \(half)")
+        let opacity = try #require(middle.foreground.first).opacity
+        #expect(opacity < 0.5, "rows at \(opacity) while the shape is still growing")
+        guard case .text(_, _, let size, _, _) = try #require(middle.foreground.first).kind else {
+            Issue.record("the rows are text")
+            return
+        }
+        #expect(abs(size / 17 - shape.frame.width / menu.width) < 1e-9, "rows scale with the shape's width")
+    }
+
+    @Test("The morph's spring is the one fitted to jarx-menu-morph: growth under way 33 ms after it starts")
+    func morphSpring() {
+        // The capture's first panel, 33 ms after the fitted start, already shows the shape at
+        // about a third of its settled width.
+        let width = Self.glass("button", of: Self.morph, at: 0.233)!.shapes[0].frame.width
+        #expect(width > 60 && width < 110, "\(width) pt")
+    }
+
+    @Test("Materialising glass is absent, then grows in; leaving glass fades out and is gone")
+    func materialize() throws {
+        #expect(Self.glass("appears", of: Self.transitions, at: 0.1) == nil)
+        let presences = stride(from: 0.2, through: 1.2, by: 0.05).map {
+            Self.glass("appears", of: Self.transitions, at: $0)?.presence ?? 0
+        }
+        #expect(zip(presences, presences.dropFirst()).allSatisfy { $0 <= $1 + 1e-12 }, "\(presences)")
+        #expect(presences[2] > 0.05 && presences[2] < 0.95 && presences.last! > 0.99, "\(presences)")
+        #expect(Self.glass("leaves", of: Self.transitions, at: 1.5)?.presence == 1)
+        let leaving = try #require(Self.glass("leaves", of: Self.transitions, at: 1.75)).presence
+        #expect(leaving > 0 && leaving < 1)
+        #expect(Self.glass("leaves", of: Self.transitions, at: 2.4).map { $0.presence < 0.01 } ?? true)
+    }
+
+    @Test("The identity transition is a plain cut: the badge is absent, then whole")
+    func cut() throws {
+        #expect(Self.glass("badge", of: Self.transitions, at: 0.99) == nil)
+        #expect(try #require(Self.glass("badge", of: Self.transitions, at: 1.0)).presence == 1)
+    }
+
+    @Test(
+        "A press swells the glass by 4.2 % with the measured 13 % overshoot, brightens it, follows the touch, and lets go"
+    )
+    func press() throws {
+        let rest = try #require(Self.glass("pressed", of: Self.transitions, at: 0.5)).shapes[0].frame
+        let samples = stride(from: 0.6, through: 1.4, by: 0.005).map {
+            Self.glass("pressed", of: Self.transitions, at: $0)!
+        }
+        let scales = samples.map { $0.shapes[0].frame.width / rest.width }
+        let peak = scales.max()! - 1
+        let swell = GlassTransition.pressScale - 1
+        #expect(abs(peak / swell - 1 - 0.126) < 0.01, "peak swell \(peak), overshoot \(peak / swell - 1)")
+        #expect(abs(scales.last! - GlassTransition.pressScale) < 0.002, "held at \(scales.last!)")
+        let held = samples.last!
+        #expect(held.optics.brightness > 0)
+        let glow = try #require(held.touchGlow)
+        #expect(abs(glow.center.x - 210) < 1e-9 && glow.amount > 0, "the glow follows the touch to x 210")
+        let centre = rest.x + rest.width / 2
+        #expect(abs(held.shapes[0].frame.x + held.shapes[0].frame.width / 2 - centre) < 1e-9, "about its centre")
+        let after = try #require(Self.glass("pressed", of: Self.transitions, at: 2.4)).shapes[0].frame
+        #expect(abs(after.width / rest.width - 1) < 0.002, "let go: \(after.width / rest.width)")
+    }
+
+    static let sceneJSON = """
+        {"canvas": {"width": 200, "height": 100},
+         "glass": [{"shape": "capsule", "frame": {"x": 10, "y": 10, "width": 60, "height": 40}, "id": "a"},
+                   {"shape": {"type": "roundedRectangle", "cornerRadius": 12}, "frame": {"x": 10, "y": 10, "width": 180, "height": 80}, "id": "b"}],
+         "foreground": [{"type": "text", "text": "Row", "center": [100, 50], "size": 12}],
+         "animation": {"duration": 1, "transitions": [TRANSITION]}}
+        """
+
+    static func decode(_ transition: String, glass: String? = nil) throws -> Scene {
+        var json = sceneJSON.replacingOccurrences(of: "TRANSITION", with: transition)
+        if let glass { json = json.replacingOccurrences(of: #""id": "b""#, with: glass) }
+        return try Scene.decode(Data(json.utf8))
+    }
+
+    @Test(
+        "Malformed transitions are refused at their key path",
+        arguments: [
+            (#"{"type": "morph", "glass": "a", "to": "c", "time": 0.1}"#, "animation.transitions[0].to"),
+            (#"{"type": "morph", "glass": "a", "time": 0.1}"#, "animation.transitions[0].to"),
+            (#"{"type": "materialize", "glass": "z", "time": 0.1}"#, "animation.transitions[0].glass"),
+            (#"{"type": "materialize", "glass": "a", "to": "b", "time": 0.1}"#, "animation.transitions[0].to"),
+            (#"{"type": "press", "glass": "a", "time": 2}"#, "animation.transitions[0].time"),
+            (#"{"type": "press", "glass": "a", "time": 0.5, "release": 0.2}"#, "animation.transitions[0].release"),
+            (
+                #"{"type": "morph", "glass": "a", "to": "b", "time": 0, "content": [3]}"#,
+                "animation.transitions[0].content[0]"
+            ),
+            (
+                #"{"type": "press", "glass": "a", "time": 0, "spring": {"dampingRatio": 0, "response": 1}}"#,
+                "animation.transitions[0].spring.dampingRatio"
+            ),
+            (#"{"type": "wobble", "glass": "a", "time": 0}"#, "animation.transitions[0].type"),
+        ])
+    func refused(_ transition: String, keyPath: String) throws {
+        #expect {
+            try Self.decode(transition)
+        } throws: { error in
+            (error as? SceneError)?.keyPath == keyPath
+        }
+    }
+
+    @Test("Two glass with one id, and a morph into an ellipse, are refused at their key path")
+    func refusedGlass() throws {
+        #expect {
+            try Self.decode(#"{"type": "appear", "glass": "a", "time": 0}"#, glass: #""id": "a""#)
+        } throws: { ($0 as? SceneError)?.keyPath == "glass[1].id" }
+        let ellipse = Self.sceneJSON.replacingOccurrences(
+            of: #"{"type": "roundedRectangle", "cornerRadius": 12}"#, with: #""ellipse""#
+        ).replacingOccurrences(of: "TRANSITION", with: #"{"type": "morph", "glass": "a", "to": "b", "time": 0}"#)
+        #expect {
+            try Scene.decode(Data(ellipse.utf8))
+        } throws: { ($0 as? SceneError)?.keyPath == "animation.transitions[0].to" }
+    }
+
+    @Test("A transition round-trips through JSON")
+    func roundTrip() throws {
+        let scene = try Self.decode(
+            #"{"type": "press", "glass": "a", "time": 0.2, "release": 0.6, "touch": [[0.2, 20, 30]], "spring": {"dampingRatio": 0.6, "response": 0.5}}"#
+        )
+        let again = try Scene.decode(try JSONEncoder().encode(scene))
+        #expect(again.animation == scene.animation)
+        #expect(again.glass.map(\.id) == ["a", "b"])
+    }
+
+    @Test("Glass of presence 0 draws nothing: the frame is the scene without it", arguments: [Backend.cpu, .vulkan])
+    func absentGlass(_ backend: Backend) throws {
+        var scene = BuiltInScene.segmented.scene
+        let without = try render(try LensRenderer.resolve(scene), on: backend)
+        var glass = GlassElement(
+            shape: .capsule, frame: Rect(x: 40, y: 30, width: 200, height: 60), material: .apple(.regular))
+        glass.presence = 0
+        scene.glass.append(glass)
+        let with = try render(try LensRenderer.resolve(scene), on: backend)
+        #expect(with.pixels == without.pixels)
+    }
+}
