@@ -143,8 +143,9 @@ public struct GlassElement: Codable, Sendable {
     /// The name an animation's transitions find this glass by (SwiftUI's `glassEffectID`);
     /// unique in a scene. nil: none.
     public var id: String?
-    /// How far the glass has materialised, 0…1: its lensing, frost, tint, rim and shadow scale
-    /// together (``GlassTransition/Kind/materialize`` animates it). 1: whole.
+    /// How far the glass has materialised, 0…1: its bending and frost grow with it, and the glass
+    /// and its shadow lie over what is below at that share (``GlassTransition/Kind/materialize``
+    /// animates it). 1: whole; 0 draws nothing.
     public var presence: Double = 1
 
     /// A single-shape element; default optics, fully lifted, and the theme's material, if any.

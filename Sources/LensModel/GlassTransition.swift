@@ -81,6 +81,8 @@ public struct GlassTransition: Codable, Sendable, Equatable {
     public static let pressScale = 1.042
     /// Brightness a press adds, in linear light, at full press.
     public static let pressBrightness = 0.06
+    /// The touch glow a press lights on glass that has none of its own, at full press.
+    public static let pressGlow = 0.5
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, glass, to, time, release, touch, spring, content

@@ -114,6 +114,8 @@ public enum Limits {
     public static let springResponse = 0.01...10
     /// Characters of a glass element's id.
     public static let glassIDLength = 64
+    /// Transitions in one animation.
+    public static let transitions = 1024
     /// Characters of a batch frame name.
     public static let batchNameLength = 64
     /// Sweeps in one batch manifest.
@@ -315,6 +317,9 @@ extension GlassElement {
         try gradientTint?.validate("\(path).gradientTint")
         if let highlight { try check(highlight.intensity, Limits.unit, "\(path).highlight.intensity") }
         try check(presence, Limits.unit, "\(path).presence")
+        if let id, id.isEmpty || id.count > Limits.glassIDLength {
+            throw SceneError(keyPath: "\(path).id", message: "expected 1…\(Limits.glassIDLength) characters")
+        }
         if let touchGlow {
             try check(touchGlow.center, "\(path).touchGlow.center")
             try check(touchGlow.radius, Limits.touchGlowRadius, "\(path).touchGlow.radius")

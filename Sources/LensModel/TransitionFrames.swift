@@ -2,50 +2,64 @@ import Foundation
 
 extension Scene {
     /// The glass and foreground at time `t` of the animation's transitions: morphing glass drawn
-    /// as the one shape between its two states (its content faded in as it settles), glass that
-    /// has not appeared yet or has gone left out, presence and press applied.
-    func applyingTransitions(at t: Double) -> Scene {
+    /// as the one shape between its two states (its content faded in as it settles, the shape
+    /// named by the end state's id), glass that has not appeared yet or has gone left out,
+    /// presence applied; then presses, on the glass drawn, by id. Each glass takes part in one
+    /// transition that shows, hides or morphs it (validation holds that), so their order in time
+    /// cannot matter. A scene without transitions is returned as it is.
+    package func applyingTransitions(at t: Double) -> Scene {
         guard let transitions = animation?.transitions, !transitions.isEmpty else { return self }
         var scene = self
         var hidden = Set<Int>()
-        for transition in transitions {
+        for transition in transitions where transition.kind != .press {
             guard let index = glass.firstIndex(where: { $0.id == transition.glass }) else { continue }
             let elapsed = t - transition.time
-            let progress =
-                elapsed < 0 ? 0 : transition.effectiveSpring.value(from: 0, to: 1, velocity: 0, at: elapsed).position
+            let progress = min(max(transition.progress(at: t), 0), 1)
             switch transition.kind {
             case .morph:
-                guard let target = glass.firstIndex(where: { $0.id == transition.to }) else { continue }
-                hidden.insert(target)
-                let settled = elapsed >= 0 ? GlassTransition.contentOpacity(progress) : 0
+                guard let to = transition.to, let target = glass.firstIndex(where: { $0.id == to }) else { continue }
+                hidden.insert(elapsed < 0 ? target : index)
                 if elapsed >= 0 {
-                    scene.glass[index] = GlassElement.morph(scene.glass[index], into: scene.glass[target], progress)
+                    scene.glass[target] = GlassElement.morph(
+                        glass[index], into: glass[target], transition.progress(at: t))
                 }
-                // The content is laid out in the end state's frame and moves and scales with the
-                // shape (the capture: rows at 0.58× their pitch when the shape is half grown).
-                let (laidOut, now) = (scene.glass[target].shapes[0].frame, scene.glass[index].shapes[0].frame)
-                for layer in transition.content {
-                    scene.foreground[layer] = scene.foreground[layer].mapped(from: laidOut, to: now)
-                    scene.foreground[layer].opacity *= settled
-                }
+                scene.carryContent(
+                    of: transition, from: glass[target].shapes[0].frame,
+                    to: scene.glass[elapsed < 0 ? index : target].shapes[0].frame,
+                    opacity: elapsed < 0 ? 0 : GlassTransition.contentOpacity(transition.progress(at: t)))
             case .materialize:
                 if elapsed < 0 { hidden.insert(index) }
-                scene.glass[index].presence *= min(max(progress, 0), 1)
+                scene.glass[index].presence *= progress
             case .dematerialize:
-                scene.glass[index].presence *= 1 - min(max(progress, 0), 1)
+                scene.glass[index].presence *= 1 - progress
             case .appear:
                 if elapsed < 0 { hidden.insert(index) }
             case .disappear:
                 if elapsed >= 0 { hidden.insert(index) }
             case .press:
-                scene.glass[index].press(transition.pressAmount(at: t), touch: transition.touchPoint(at: t))
+                break
             }
         }
         scene.glass = scene.glass.enumerated().filter { !hidden.contains($0.offset) && $0.element.presence > 0 }
             .map(\.element)
+        for transition in transitions where transition.kind == .press {
+            guard let index = scene.glass.firstIndex(where: { $0.id == transition.glass }) else { continue }
+            scene.glass[index].press(transition.pressAmount(at: t), touch: transition.touchPoint(at: t))
+        }
         // The frame holds the transitions' outcome; the glass they name may be gone from it.
         scene.animation?.transitions = []
         return scene
+    }
+
+    /// A morph's content, laid out in the end state's frame `laidOut`, carried to the shape's
+    /// frame `now` (the capture: rows at 0.58× their pitch when the shape is half grown) at `opacity`.
+    private mutating func carryContent(
+        of transition: GlassTransition, from laidOut: Rect, to now: Rect, opacity: Double
+    ) {
+        for layer in Set(transition.content) where foreground.indices.contains(layer) {
+            foreground[layer] = foreground[layer].mapped(from: laidOut, to: now)
+            foreground[layer].opacity *= opacity
+        }
     }
 }
 
@@ -56,6 +70,11 @@ extension GlassTransition {
     static func contentOpacity(_ progress: Double) -> Double {
         let x = min(max((progress - 0.5) / 0.5, 0), 1)
         return x * x * (3 - 2 * x)
+    }
+
+    /// The spring's progress from 0 toward 1 at `t` (0 before `time`; past 1 while it overshoots).
+    func progress(at t: Double) -> Double {
+        t < time ? 0 : effectiveSpring.value(from: 0, to: 1, velocity: 0, at: t - time).position
     }
 
     /// How far a press has gone at `t`: the spring toward 1 from `time`, back toward 0 from
@@ -83,14 +102,13 @@ extension GlassTransition {
 }
 
 extension GlassElement {
-    /// The one shape between `self` and `other` at `progress` (0: `self`, 1: `other`; past 1 while
+    /// The one shape between `start` and `end` at `progress` (0: `start`, 1: `end`; past 1 while
     /// the spring overshoots): each frame edge and corner radius, and the optics' numbers, between
-    /// the two; the rest of the look (material, theme, id) is `other`'s.
+    /// the two; the rest of the look (material, theme, id) is `end`'s.
     static func morph(_ start: GlassElement, into end: GlassElement, _ progress: Double) -> GlassElement {
         var element = end
-        element.id = start.id
-        let from = start.shapes[0]
-        let to = end.shapes[0]
+        let from = start.shapes[0].asDrawn
+        let to = end.shapes[0].asDrawn
         let frame = Rect(
             x: lerp(from.frame.x, to.frame.x, progress), y: lerp(from.frame.y, to.frame.y, progress),
             width: max(1, lerp(from.frame.width, to.frame.width, progress)),
@@ -133,8 +151,12 @@ extension GlassElement {
         let held = min(max(amount, 0), 1)
         optics.brightness = min(
             Limits.brightness.upperBound, optics.brightness + GlassTransition.pressBrightness * held)
-        let glow = touchGlow ?? TouchGlow(center: center, radius: max(bounds.width, bounds.height) / 2, amount: 0.5)
-        touchGlow = TouchGlow(center: touch ?? glow.center, radius: glow.radius, amount: glow.amount * held)
+        // The glow an author gave the glass stays (moved to the touch); without one, a press lights its own.
+        let authored = touchGlow
+        let radius = authored?.radius ?? max(bounds.width, bounds.height) / 2
+        touchGlow = TouchGlow(
+            center: touch ?? authored?.center ?? center, radius: radius,
+            amount: max(authored?.amount ?? 0, GlassTransition.pressGlow * held))
     }
 }
 
@@ -150,12 +172,16 @@ extension BackgroundLayer {
         }
         func rect(_ r: Rect) -> Rect {
             let origin = point(Point(x: r.x, y: r.y))
-            return Rect(x: origin.x, y: origin.y, width: max(0.5, r.width * sx), height: max(0.5, r.height * sy))
+            func extent(_ value: Double) -> Double {
+                min(max(value, Limits.extent.lowerBound), Limits.extent.upperBound)
+            }
+            return Rect(x: origin.x, y: origin.y, width: extent(r.width * sx), height: extent(r.height * sy))
         }
         var layer = self
         switch kind {
         case .text(let string, let center, let size, let weight, let color):
-            layer.kind = .text(string, center: point(center), size: max(1, size * sx), weight: weight, color: color)
+            let scaled = min(max(size * sx, Limits.fontSize.lowerBound), Limits.fontSize.upperBound)
+            layer.kind = .text(string, center: point(center), size: scaled, weight: weight, color: color)
         case .fill(let shape, let frame, let color):
             layer.kind = .fill(shape: shape.scaled(by: sx), frame: rect(frame), color: color)
         case .stroke(let shape, let frame, let width, let color):
@@ -164,6 +190,20 @@ extension BackgroundLayer {
             break
         }
         return layer
+    }
+}
+
+extension PlacedShape {
+    /// The shape with the frame it is drawn in: a circle in the square of its frame's short side,
+    /// centred (the renderer draws it so); any other shape fills its frame.
+    var asDrawn: PlacedShape {
+        guard shape == .circle, frame.width != frame.height else { return self }
+        let side = min(frame.width, frame.height)
+        return PlacedShape(
+            shape: .circle,
+            frame: Rect(
+                x: frame.x + (frame.width - side) / 2, y: frame.y + (frame.height - side) / 2, width: side,
+                height: side))
     }
 }
 
@@ -200,20 +240,21 @@ extension Optics {
     /// The optics between `start` and `end` at `progress`: every number on the way, the choices
     /// (model, profile, stages) `end`'s.
     static func between(_ start: Optics, _ end: Optics, _ progress: Double) -> Optics {
-        func mix(_ path: WritableKeyPath<Optics, Double>) -> Double {
-            lerp(start[keyPath: path], end[keyPath: path], progress)
+        // Every number within its limit: a lively spring overshoots past the end state.
+        func mix(_ path: WritableKeyPath<Optics, Double>, _ limit: ClosedRange<Double>) -> Double {
+            min(max(lerp(start[keyPath: path], end[keyPath: path], progress), limit.lowerBound), limit.upperBound)
         }
         var optics = end
         let clamped = min(max(progress, 0), 1)
-        optics.bevelWidth = max(0, mix(\.bevelWidth))
-        optics.bevelAmount = max(0, mix(\.bevelAmount))
-        optics.magnification = max(Limits.magnification.lowerBound, mix(\.magnification))
-        optics.dispersion = min(max(mix(\.dispersion), 0), Limits.dispersion.upperBound)
-        optics.frost = max(0, mix(\.frost))
-        optics.saturation = max(0, mix(\.saturation))
-        optics.brightness = min(max(mix(\.brightness), -1), 1)
-        optics.contrast = max(0, mix(\.contrast))
-        optics.fresnel = max(0, mix(\.fresnel))
+        optics.bevelWidth = mix(\.bevelWidth, Limits.bevel)
+        optics.bevelAmount = mix(\.bevelAmount, Limits.bevel)
+        optics.magnification = mix(\.magnification, Limits.magnification)
+        optics.dispersion = mix(\.dispersion, Limits.dispersion)
+        optics.frost = mix(\.frost, Limits.frost)
+        optics.saturation = mix(\.saturation, Limits.saturation)
+        optics.brightness = mix(\.brightness, Limits.brightness)
+        optics.contrast = mix(\.contrast, Limits.saturation)
+        optics.fresnel = mix(\.fresnel, Limits.rimAmount)
         optics.tint = RGBAColor.between(start.tint, end.tint, clamped)
         optics.shadow = DropShadow.between(start.shadow, end.shadow, clamped)
         optics.innerShadow = DropShadow.between(start.innerShadow, end.innerShadow, clamped)
@@ -252,6 +293,24 @@ extension Scene {
     }
 }
 
+extension GlassTransition {
+    /// The keys a scene built in code may set that the decoder would refuse: `to` and `content`
+    /// on a morph only (`to` required there), `release` and `touch` on a press only, the touch
+    /// path's length.
+    func checkKeys(_ path: String) throws {
+        if kind == .morph && to == nil { throw SceneError(keyPath: "\(path).to", message: "a morph needs \"to\"") }
+        for (key, set) in [("to", to != nil), ("content", !content.isEmpty)] where kind != .morph && set {
+            throw SceneError(keyPath: "\(path).\(key)", message: "only a morph has \"\(key)\"")
+        }
+        for (key, set) in [("release", release != nil), ("touch", touch != nil)] where kind != .press && set {
+            throw SceneError(keyPath: "\(path).\(key)", message: "only a press has \"\(key)\"")
+        }
+        if let touch, touch.isEmpty || touch.count > Limits.gesturePoints {
+            throw SceneError(keyPath: "\(path).touch", message: "expected 1…\(Limits.gesturePoints) points")
+        }
+    }
+}
+
 extension SceneAnimation {
     /// Checks each transition against `scene`: its glass (and a morph's end) named by an id in the
     /// scene, a morph between circles, capsules or rounded rectangles of one shape each, its
@@ -259,8 +318,28 @@ extension SceneAnimation {
     /// animation. Throws a ``SceneError`` naming the key path.
     func validate(in scene: Scene) throws {
         let ids = Set(scene.glass.compactMap(\.id))
+        guard transitions.count <= Limits.transitions else {
+            throw SceneError(
+                keyPath: "animation.transitions",
+                message: "\(transitions.count) transitions; the limit is \(Limits.transitions)")
+        }
+        var shownOrHiddenBy: [String: Int] = [:]
         for (index, transition) in transitions.enumerated() {
             let path = "animation.transitions[\(index)]"
+            try transition.checkKeys(path)
+            // One transition shows, hides or morphs a glass: with two, their order in time
+            // would decide (a morph hides its end state until it starts).
+            for (key, id) in [("glass", transition.glass), ("to", transition.to)] where transition.kind != .press {
+                guard let id else { continue }
+                if let earlier = shownOrHiddenBy[id] {
+                    throw SceneError(
+                        keyPath: "\(path).\(key)",
+                        message:
+                            "\"\(id)\" is already shown, hidden or morphed by animation.transitions[\(earlier)]; one such transition per glass"
+                    )
+                }
+                shownOrHiddenBy[id] = index
+            }
             for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
                 guard let id else { continue }
                 guard ids.contains(id) else {
@@ -282,18 +361,23 @@ extension SceneAnimation {
                 try check(spring.dampingRatio, Limits.dampingRatio, "\(path).spring.dampingRatio")
                 try check(spring.response, Limits.springResponse, "\(path).spring.response")
             }
-            for (position, layer) in transition.content.enumerated() where !scene.foreground.indices.contains(layer) {
-                throw SceneError(
-                    keyPath: "\(path).content[\(position)]",
-                    message: "the scene has \(scene.foreground.count) foreground layer(s); \(layer) is not one")
+            for (position, layer) in transition.content.enumerated() {
+                guard scene.foreground.indices.contains(layer) else {
+                    throw SceneError(
+                        keyPath: "\(path).content[\(position)]",
+                        message: "the scene has \(scene.foreground.count) foreground layer(s); \(layer) is not one")
+                }
+                if transition.content[..<position].contains(layer) {
+                    throw SceneError(keyPath: "\(path).content[\(position)]", message: "\(layer) is listed twice")
+                }
             }
             if transition.kind == .morph { try checkMorph(transition, in: scene, path) }
         }
     }
 
     private func checkMorph(_ transition: GlassTransition, in scene: Scene, _ path: String) throws {
-        for (key, id) in [("glass", transition.glass), ("to", transition.to ?? "")] {
-            let element = scene.glass.first { $0.id == id }!
+        for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
+            guard let id, let element = scene.glass.first(where: { $0.id == id }) else { continue }
             guard element.shapes.count == 1, element.shapes[0].shape.morphs else {
                 throw SceneError(
                     keyPath: "\(path).\(key)",

@@ -79,8 +79,10 @@ struct GlassLook {
         }
     }
 
-    /// Glass part of the way in (``GlassElement/presence``): its bending, colour fringes, frost,
-    /// tint, colour changes, rim, shadows and edge highlight at that share, together.
+    /// Glass part of the way in (``GlassElement/presence``): its bending, colour fringes and frost
+    /// grow with it (no doubled image of full bending faded in), the glass with everything it
+    /// draws (tint, face, rim, highlights, label tint) lies over what is below at that share, and
+    /// its drop shadow at that share: each linear in the presence; at 0 the glass changes nothing.
     private mutating func materialize(_ presence: Double) {
         optics.bevelAmount *= presence
         optics.magnification = 1 + (optics.magnification - 1) * presence
@@ -92,17 +94,7 @@ struct GlassLook {
         }
         optics.aberration.amount *= presence
         optics.frost *= presence
-        optics.tint.alpha *= presence
-        optics.saturation = 1 + (optics.saturation - 1) * presence
-        optics.brightness *= presence
-        optics.contrast = 1 + (optics.contrast - 1) * presence
-        optics.rimLight.key.amount *= presence
-        optics.rimLight.fill.amount *= presence
-        optics.fresnel *= presence
-        optics.contour.opacity *= presence
         optics.shadow.opacity *= presence
-        optics.innerShadow.opacity *= presence
-        edgeHighlight.alphas = edgeHighlight.alphas.map { $0 * presence }
         opacity *= presence
     }
 

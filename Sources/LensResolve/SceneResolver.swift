@@ -37,9 +37,11 @@ package struct SceneResolver: Sendable {
     /// Resolves `scene`; `scale` overrides the canvas scale when given.
     package func resolve(_ scene: Scene, scale: Double? = nil) throws -> FrameParameters {
         try scene.validate()
-        let scale = scale ?? scene.canvas.scale
-        let (width, height) = try pixelSize(of: scene, scale: scale)
-        let scene = try expandControls(scene, scale: scale, width: width, height: height)
+        // A still of a scene whose glass goes through transitions is the scene at its `time`.
+        let still = scene.applyingTransitions(at: scene.time)
+        let scale = scale ?? still.canvas.scale
+        let (width, height) = try pixelSize(of: still, scale: scale)
+        let scene = try expandControls(still, scale: scale, width: width, height: height)
         let backdropKey = ResolveCache.LayersKey(
             width: width, height: height, scale: scale, layers: scene.background, blending: scene.blending)
         let painter = BackdropPainter(

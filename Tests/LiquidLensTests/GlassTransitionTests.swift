@@ -68,7 +68,7 @@ struct GlassTransitionTests {
     func morphSpring() {
         // The capture's first panel, 33 ms after the fitted start, already shows the shape at
         // about a third of its settled width.
-        let width = Self.glass("button", of: Self.morph, at: 0.233)!.shapes[0].frame.width
+        let width = Self.glass("menu", of: Self.morph, at: 0.233)!.shapes[0].frame.width
         #expect(width > 60 && width < 110, "\(width) pt")
     }
 
@@ -177,6 +177,55 @@ struct GlassTransitionTests {
         let again = try Scene.decode(try JSONEncoder().encode(scene))
         #expect(again.animation == scene.animation)
         #expect(again.glass.map(\.id) == ["a", "b"])
+    }
+
+    @Test(
+        "Once a morph starts its one shape answers to the end state's id; a still of the scene is the scene at its time"
+    )
+    func morphIdentityAndStill() throws {
+        #expect(Self.glass("button", of: Self.morph, at: 0.3) == nil)
+        #expect(Self.glass("menu", of: Self.morph, at: 0.3) != nil)
+        var scene = Self.morph.scene
+        #expect(try LensRenderer.resolve(scene).lenses.count == 1, "at 0 s only the button")
+        scene.time = 0.3
+        let still = try LensRenderer.resolve(scene)
+        let frame = try LensRenderer.resolve(Self.morph.frame(at: 0.3))
+        #expect(still.lenses.count == 1 && still.backdrop == frame.backdrop && still.foreground == frame.foreground)
+    }
+
+    @Test("Scenes built in code are held to the decoder's rules, without crashing")
+    func builtInCode() throws {
+        var scene = Self.morph.scene
+        scene.animation?.transitions = [GlassTransition(.morph, glass: "button", time: 0.2)]
+        #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "animation.transitions[0].to" }
+        scene.animation?.transitions = [
+            GlassTransition(.morph, glass: "button", to: "menu", time: 0.2, content: [0, 0])
+        ]
+        #expect { try scene.validate() } throws: {
+            ($0 as? SceneError)?.keyPath == "animation.transitions[0].content[1]"
+        }
+        scene.animation?.transitions = [
+            GlassTransition(.morph, glass: "button", to: "menu", time: 0.2),
+            GlassTransition(.dematerialize, glass: "menu", time: 0.8),
+        ]
+        #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "animation.transitions[1].glass" }
+        scene.animation?.transitions = [
+            GlassTransition(.morph, glass: "button", to: "menu", time: 0.2),
+            GlassTransition(.press, glass: "menu", time: 0.6, release: 0.8),
+        ]
+        try scene.validate()
+        let pressed = try #require(scene.frame(at: 0.7).glass.first { $0.id == "menu" })
+        let settled = Self.morph.frame(at: 0.7).glass[0]
+        #expect(pressed.shapes[0].frame.width > settled.shapes[0].frame.width, "the press acts on the morphed shape")
+    }
+
+    @Test("A press keeps the touch glow the glass was given, moved to the touch")
+    func pressKeepsGlow() throws {
+        var scene = Self.transitions.scene
+        let index = try #require(scene.glass.firstIndex { $0.id == "pressed" })
+        scene.glass[index].touchGlow = TouchGlow(center: Point(x: 180, y: 76), radius: 30, amount: 0.8)
+        let glow = try #require(scene.frame(at: 2.4).glass.first { $0.id == "pressed" }?.touchGlow)
+        #expect(glow.amount == 0.8 && glow.radius == 30 && glow.center.x == 210)
     }
 
     @Test("Glass of presence 0 draws nothing: the frame is the scene without it", arguments: [Backend.cpu, .vulkan])
