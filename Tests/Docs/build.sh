@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out="${1:-.build/docs}"
 mkdir -p .build
-modules=(LiquidLens LensModel LensControls LensResolve LensCatalog LensIO LensText LensVulkan LensReference)
+modules=(LiquidLens LensModel LensControls LensResolve LensCatalog LensIO LensCompare LensText LensVulkan LensReference)
 # The dump also tries the test modules and fails on them; what counts is that every library
 # module's graph is there (checked below).
 swift package --scratch-path .build/docs-build dump-symbol-graph --minimum-access-level public \
