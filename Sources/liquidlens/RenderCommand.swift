@@ -106,7 +106,7 @@ struct RenderCommand: Command {
             let scene = try loadFile(scenePath, expected: .scene, Scene.load(contentsOf:))
             if scene.animation != nil && !quiet.isOn {
                 printError(
-                    "note: \(scenePath) is animated; this is its first frame (t = 0). liquidlens animate \(scenePath) renders every frame"
+                    "note: \(scenePath) is animated; this is one still, at its time t = \(scene.time.formatted) s. liquidlens animate \(scenePath) renders every frame"
                 )
             }
             return (scene, url.deletingLastPathComponent(), url.deletingPathExtension().lastPathComponent)

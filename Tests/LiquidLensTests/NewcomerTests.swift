@@ -101,7 +101,7 @@ struct NewcomerTests {
         let folder = try temporaryFolder("newcomer-animated")
         let result = try runCLI(["render", animatedScene.path, "--backend", "cpu", "-o", "still.png"], in: folder)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("is animated; this is its first frame (t = 0)"), "\(result.stderr)")
+        #expect(result.stderr.contains("is animated; this is one still, at its time t = 0 s"), "\(result.stderr)")
     }
 
     @Test("--timing and --validation take Vulkan under auto; --validation on the CPU says it checked nothing")
