@@ -14,19 +14,19 @@ extension Scene {
         for transition in transitions where transition.kind != .press {
             guard let index = glass.firstIndex(where: { $0.id == transition.glass }) else { continue }
             let elapsed = t - transition.time
-            let progress = min(max(transition.progress(at: t), 0), 1)
+            let spring = transition.progress(at: t)
+            let progress = min(max(spring, 0), 1)
             switch transition.kind {
             case .morph:
                 guard let to = transition.to, let target = glass.firstIndex(where: { $0.id == to }) else { continue }
                 hidden.insert(elapsed < 0 ? target : index)
                 if elapsed >= 0 {
-                    scene.glass[target] = GlassElement.morph(
-                        glass[index], into: glass[target], transition.progress(at: t))
+                    scene.glass[target] = GlassElement.morph(glass[index], into: glass[target], spring)
                 }
                 scene.carryContent(
                     of: transition, from: glass[target].shapes[0].frame,
                     to: scene.glass[elapsed < 0 ? index : target].shapes[0].frame,
-                    opacity: elapsed < 0 ? 0 : GlassTransition.contentOpacity(transition.progress(at: t)))
+                    opacity: elapsed < 0 ? 0 : GlassTransition.contentOpacity(spring))
             case .materialize:
                 if elapsed < 0 { hidden.insert(index) }
                 scene.glass[index].presence *= progress
@@ -80,9 +80,8 @@ extension GlassTransition {
     /// How far a press has gone at `t`: the spring toward 1 from `time`, back toward 0 from
     /// `release`; above 1 while it overshoots.
     func pressAmount(at t: Double) -> Double {
-        guard t >= time else { return 0 }
+        guard let release, t >= release else { return progress(at: t) }
         let spring = effectiveSpring
-        guard let release, t >= release else { return spring.value(from: 0, to: 1, velocity: 0, at: t - time).position }
         let atRelease = spring.value(from: 0, to: 1, velocity: 0, at: release - time)
         return spring.value(from: atRelease.position, to: 0, velocity: atRelease.velocity, at: t - release).position
     }
@@ -139,7 +138,7 @@ extension GlassElement {
         let bounds = Rect(
             x: left, y: top, width: frames.map { $0.x + $0.width }.max()! - left,
             height: frames.map { $0.y + $0.height }.max()! - top)
-        let center = Point(x: bounds.x + bounds.width / 2, y: bounds.y + bounds.height / 2)
+        let center = Point(x: bounds.midX, y: bounds.midY)
         let scale = 1 + (GlassTransition.pressScale - 1) * amount
         for index in shapes.indices {
             let frame = shapes[index].frame
