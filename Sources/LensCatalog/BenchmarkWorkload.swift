@@ -10,6 +10,9 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
     /// An iPhone screen at scale 3 (1206×2622): tab bar, segmented control, two buttons and a
     /// card in glass; the segmented lens is dragged across for 120 frames.
     case screen
+    /// The built-in `screen-motion` animation (1206×2622): cards flicked under glass, a press, the
+    /// tab bar's lens dragged, a button growing into its menu, sampled evenly over its 3.8 s.
+    case screenMotion = "screen-motion"
     /// 256 distinct 512×512 scenes: backgrounds, shapes and materials vary with the index.
     case thumbnails
 
@@ -18,6 +21,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
         switch self {
         case .lensHeavy: "1920×1080, one 900×300 capsule lens moving across, every effect on"
         case .screen: "1206×2622 (scale 3) screen: tab bar, segmented control, buttons, card; lens dragged"
+        case .screenMotion: "1206×2622 (scale 3) screen in motion: scroll, press, lens drag, menu morph"
         case .thumbnails: "256 distinct 512×512 scenes (backgrounds, shapes, materials)"
         }
     }
@@ -27,6 +31,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
         switch self {
         case .lensHeavy: 60
         case .screen: 120
+        case .screenMotion: 114
         case .thumbnails: 256
         }
     }
@@ -39,6 +44,8 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
             return try Self.lensHeavy(lensCenterX: 500 + 920 * progress, text: text)
         case .screen:
             return try Self.screenScene().frame(at: Self.screenDuration * progress)
+        case .screenMotion:
+            return BuiltInAnimation.screenMotion.frame(at: BuiltInAnimation.screenMotion.duration * progress)
         case .thumbnails:
             return Self.thumbnail(index)
         }

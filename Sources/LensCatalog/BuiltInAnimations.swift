@@ -18,6 +18,9 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
     /// Glass materialising, a press swelling a button under a moving touch, glass leaving, and a
     /// plain cut.
     case glassTransitions = "glass-transitions"
+    /// A 1206 × 2622 iPhone screen: cards flicked under a glass navigation bar, a floating button
+    /// pressed, the tab bar's lens dragged, a button growing into its menu.
+    case screenMotion = "screen-motion"
 
     /// One line for `liquidlens examples`: what the animation shows.
     public var summary: String {
@@ -28,6 +31,7 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
         case .merge: "two glass capsules join and part"
         case .menuMorph: "a button's glass grows into its menu, the rows fading in"
         case .glassTransitions: "glass materialises, swells under a press, leaves, and cuts in"
+        case .screenMotion: "1206×2622 screen: cards scroll under glass, a press, a tab-bar drag, a menu opens"
         }
     }
 
@@ -40,6 +44,7 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
         case .merge: 3
         case .menuMorph: 1
         case .glassTransitions: 2.4
+        case .screenMotion: 3.8
         }
     }
 
@@ -108,6 +113,8 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
             return BuiltInMotionScenes.menuMorph(duration: duration)
         case .glassTransitions:
             return BuiltInMotionScenes.glassTransitions(duration: duration)
+        case .screenMotion:
+            return ScreenMotionScene.scene(duration: duration)
         }
     }
 

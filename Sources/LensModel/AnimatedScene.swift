@@ -171,10 +171,16 @@ struct LensMotion {
 }
 
 extension Scene {
+    /// The scene's glass and content at `t` of its animation's transitions and scrolls (a still's
+    /// time included); its first control's gesture is ``frame(at:)``'s.
+    package func applyingTimeline(at t: Double) -> Scene {
+        applyingScrolls(at: t).applyingTransitions(at: t)
+    }
+
     /// The scene at time `t` of its animation: the first control moved by the gesture, the glass
-    /// through its transitions.
+    /// through its transitions, the content scrolled.
     public func frame(at t: Double) -> Scene {
-        var scene = applyingTransitions(at: t)
+        var scene = applyingTimeline(at: t)
         scene.time = t
         guard let animation, let control = controls.first else { return scene }
         switch control {

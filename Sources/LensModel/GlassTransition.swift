@@ -8,7 +8,7 @@ import Foundation
 ///
 /// JSON, in the animation's `"transitions"`:
 /// ```json
-/// {"type": "morph", "glass": "button", "to": "menu", "time": 0.2, "content": [0, 1]}
+/// {"type": "morph", "glass": "button", "to": "menu", "time": 0.2, "content": [1, 2], "startContent": [0]}
 /// {"type": "materialize", "glass": "badge", "time": 0.5}
 /// {"type": "press", "glass": "play", "time": 0.3, "release": 0.9, "touch": [[0.3, 120, 80], [0.9, 150, 80]]}
 /// ```
@@ -48,11 +48,14 @@ public struct GlassTransition: Codable, Sendable, Equatable {
     public var spring: Spring?
     /// A morph's content: indices into the scene's foreground layers, which fade in as the shape settles.
     public var content: [Int]
+    /// A morph's start content (the button's glyph): indices into the foreground layers, which
+    /// move with the shape and fade out over the first half of its growth.
+    public var startContent: [Int]
 
     /// A transition of `kind` on the glass `glass`, starting at `time` seconds.
     public init(
         _ kind: Kind, glass: String, to: String? = nil, time: Double, release: Double? = nil,
-        touch: [GesturePoint]? = nil, spring: Spring? = nil, content: [Int] = []
+        touch: [GesturePoint]? = nil, spring: Spring? = nil, content: [Int] = [], startContent: [Int] = []
     ) {
         self.kind = kind
         self.glass = glass
@@ -62,6 +65,7 @@ public struct GlassTransition: Codable, Sendable, Equatable {
         self.touch = touch
         self.spring = spring
         self.content = content
+        self.startContent = startContent
     }
 
     /// The spring it moves on.
@@ -85,7 +89,7 @@ public struct GlassTransition: Codable, Sendable, Equatable {
     public static let pressGlow = 0.5
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, glass, to, time, release, touch, spring, content
+        case type, glass, to, time, release, touch, spring, content, startContent
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,6 +104,7 @@ public struct GlassTransition: Codable, Sendable, Equatable {
         touch = try container.decodeIfPresent([GesturePoint].self, forKey: .touch)
         spring = try container.decodeIfPresent(Spring.self, forKey: .spring)
         content = try container.value(.content, default: [])
+        startContent = try container.value(.startContent, default: [])
         // Which keys each kind takes is checked with the scene (`checkKeys`), for decoded scenes
         // and scenes built in code alike.
     }
@@ -114,6 +119,7 @@ public struct GlassTransition: Codable, Sendable, Equatable {
         try container.encodeIfPresent(touch, forKey: .touch)
         try container.encodeIfPresent(spring, forKey: .spring)
         if !content.isEmpty { try container.encode(content, forKey: .content) }
+        if !startContent.isEmpty { try container.encode(startContent, forKey: .startContent) }
     }
 }
 

@@ -253,7 +253,8 @@ public struct GestureTimeline: Codable, Sendable, Equatable {
     }
 }
 
-/// An animation: a duration and the gesture driving the scene's first control.
+/// An animation: a duration, the gesture driving the scene's first control, its glass's
+/// transitions and the flicks that scroll content under the glass.
 public struct SceneAnimation: Codable, Sendable, Equatable {
     /// Length in seconds (0.01…600 when decoded).
     public var duration: Double
@@ -261,15 +262,21 @@ public struct SceneAnimation: Codable, Sendable, Equatable {
     public var gesture: GestureTimeline?
     /// What the glass elements go through, in order: morphs, materialising, presses.
     public var transitions: [GlassTransition]
+    /// Flicks of background content, each adding its own decelerating offset.
+    public var scrolls: [ContentScroll]
 
-    /// An animation `duration` seconds long driven by `gesture`, its glass going through `transitions`.
-    public init(duration: Double, gesture: GestureTimeline?, transitions: [GlassTransition] = []) {
+    /// An animation `duration` seconds long driven by `gesture`, its glass going through
+    /// `transitions`, its content flicked by `scrolls`.
+    public init(
+        duration: Double, gesture: GestureTimeline?, transitions: [GlassTransition] = [], scrolls: [ContentScroll] = []
+    ) {
         self.duration = duration
         self.gesture = gesture
         self.transitions = transitions
+        self.scrolls = scrolls
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case duration, gesture, transitions }
+    enum CodingKeys: String, CodingKey, CaseIterable { case duration, gesture, transitions, scrolls }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -277,6 +284,7 @@ public struct SceneAnimation: Codable, Sendable, Equatable {
         duration = try container.number(.duration, in: Limits.animationDuration)
         gesture = try container.decodeIfPresent(GestureTimeline.self, forKey: .gesture)
         transitions = try container.value(.transitions, default: [])
+        scrolls = try container.value(.scrolls, default: [])
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -284,5 +292,6 @@ public struct SceneAnimation: Codable, Sendable, Equatable {
         try container.encode(duration, forKey: .duration)
         try container.encodeIfPresent(gesture, forKey: .gesture)
         if !transitions.isEmpty { try container.encode(transitions, forKey: .transitions) }
+        if !scrolls.isEmpty { try container.encode(scrolls, forKey: .scrolls) }
     }
 }

@@ -100,7 +100,7 @@ public struct Scene: Codable, Sendable {
                 forKey: .label, in: container,
                 debugDescription: "controls draw the label row themselves; remove \"label\"")
         }
-        try checkGlassIdentities()
+        try checkAnimationReferences()
     }
 
     /// Reads and validates a scene file.

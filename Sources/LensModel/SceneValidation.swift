@@ -146,7 +146,7 @@ extension Scene {
         for (index, element) in glass.enumerated() {
             try element.validate("glass[\(index)]")
         }
-        try checkGlassIdentities()
+        try checkAnimationReferences()
         for (index, layer) in foreground.enumerated() {
             try layer.validate("foreground[\(index)]")
         }

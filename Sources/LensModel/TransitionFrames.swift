@@ -23,10 +23,13 @@ extension Scene {
                 if elapsed >= 0 {
                     scene.glass[target] = GlassElement.morph(glass[index], into: glass[target], spring)
                 }
+                let now = scene.glass[elapsed < 0 ? index : target].shapes[0].frame
                 scene.carryContent(
-                    of: transition, from: glass[target].shapes[0].frame,
-                    to: scene.glass[elapsed < 0 ? index : target].shapes[0].frame,
+                    transition.content, from: glass[target].shapes[0].frame, to: now,
                     opacity: elapsed < 0 ? 0 : GlassTransition.contentOpacity(spring))
+                scene.carryContent(
+                    transition.startContent, from: glass[index].shapes[0].frame, to: now,
+                    opacity: elapsed < 0 ? 1 : GlassTransition.startContentOpacity(spring))
             case .materialize:
                 if elapsed < 0 { hidden.insert(index) }
                 scene.glass[index].presence *= progress
@@ -51,12 +54,11 @@ extension Scene {
         return scene
     }
 
-    /// A morph's content, laid out in the end state's frame `laidOut`, carried to the shape's
-    /// frame `now` (the capture: rows at 0.58× their pitch when the shape is half grown) at `opacity`.
-    private mutating func carryContent(
-        of transition: GlassTransition, from laidOut: Rect, to now: Rect, opacity: Double
-    ) {
-        for layer in Set(transition.content) where foreground.indices.contains(layer) {
+    /// A morph's content `layers`, laid out in the frame `laidOut` (the end state's, or the start's
+    /// for its start content), carried to the shape's frame `now` (the capture: rows at 0.58× their
+    /// pitch when the shape is half grown) at `opacity`.
+    private mutating func carryContent(_ layers: [Int], from laidOut: Rect, to now: Rect, opacity: Double) {
+        for layer in Set(layers) where foreground.indices.contains(layer) {
             foreground[layer] = foreground[layer].mapped(from: laidOut, to: now)
             foreground[layer].opacity *= opacity
         }
@@ -70,6 +72,13 @@ extension GlassTransition {
     static func contentOpacity(_ progress: Double) -> Double {
         let x = min(max((progress - 0.5) / 0.5, 0), 1)
         return x * x * (3 - 2 * x)
+    }
+
+    /// A morph's start content at morph progress `progress`: whole at the start, gone once the
+    /// shape is half grown, as the end's content begins to show.
+    static func startContentOpacity(_ progress: Double) -> Double {
+        let x = min(max(progress / 0.5, 0), 1)
+        return 1 - x * x * (3 - 2 * x)
     }
 
     /// The spring's progress from 0 toward 1 at `t` (0 before `time`; past 1 while it overshoots).
@@ -278,113 +287,3 @@ extension DropShadow {
 }
 
 private func lerp(_ a: Double, _ b: Double, _ f: Double) -> Double { a + (b - a) * f }
-
-extension Scene {
-    /// Each glass id names one glass, and the animation's transitions name glass that exist
-    /// (checked when a scene is decoded and when it is validated).
-    func checkGlassIdentities() throws {
-        for (index, element) in glass.enumerated() {
-            if let id = element.id, glass[..<index].contains(where: { $0.id == id }) {
-                throw SceneError(keyPath: "glass[\(index)].id", message: "\"\(id)\" names another glass already")
-            }
-        }
-        try animation?.validate(in: self)
-    }
-}
-
-extension GlassTransition {
-    /// The keys a scene built in code may set that the decoder would refuse: `to` and `content`
-    /// on a morph only (`to` required there), `release` and `touch` on a press only, the touch
-    /// path's length.
-    func checkKeys(_ path: String) throws {
-        if kind == .morph && to == nil { throw SceneError(keyPath: "\(path).to", message: "a morph needs \"to\"") }
-        for (key, set) in [("to", to != nil), ("content", !content.isEmpty)] where kind != .morph && set {
-            throw SceneError(keyPath: "\(path).\(key)", message: "only a morph has \"\(key)\"")
-        }
-        for (key, set) in [("release", release != nil), ("touch", touch != nil)] where kind != .press && set {
-            throw SceneError(keyPath: "\(path).\(key)", message: "only a press has \"\(key)\"")
-        }
-        if let touch, touch.isEmpty || touch.count > Limits.gesturePoints {
-            throw SceneError(keyPath: "\(path).touch", message: "expected 1…\(Limits.gesturePoints) points")
-        }
-    }
-}
-
-extension SceneAnimation {
-    /// Checks each transition against `scene`: its glass (and a morph's end) named by an id in the
-    /// scene, a morph between circles, capsules or rounded rectangles of one shape each, its
-    /// content indices in the foreground, a press released after it starts, times within the
-    /// animation. Throws a ``SceneError`` naming the key path.
-    func validate(in scene: Scene) throws {
-        let ids = Set(scene.glass.compactMap(\.id))
-        guard transitions.count <= Limits.transitions else {
-            throw SceneError(
-                keyPath: "animation.transitions",
-                message: "\(transitions.count) transitions; the limit is \(Limits.transitions)")
-        }
-        var shownOrHiddenBy: [String: Int] = [:]
-        for (index, transition) in transitions.enumerated() {
-            let path = "animation.transitions[\(index)]"
-            try transition.checkKeys(path)
-            // One transition shows, hides or morphs a glass: with two, their order in time
-            // would decide (a morph hides its end state until it starts).
-            for (key, id) in [("glass", transition.glass), ("to", transition.to)] where transition.kind != .press {
-                guard let id else { continue }
-                if let earlier = shownOrHiddenBy[id] {
-                    throw SceneError(
-                        keyPath: "\(path).\(key)",
-                        message:
-                            "\"\(id)\" is already shown, hidden or morphed by animation.transitions[\(earlier)]; one such transition per glass"
-                    )
-                }
-                shownOrHiddenBy[id] = index
-            }
-            for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
-                guard let id else { continue }
-                guard ids.contains(id) else {
-                    let known = ids.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-                    throw SceneError(
-                        keyPath: "\(path).\(key)",
-                        message: "no glass has the id \"\(id)\" (ids: \(known.isEmpty ? "none" : known))")
-                }
-            }
-            try check(transition.time, 0...duration, "\(path).time")
-            if let release = transition.release {
-                try check(release, transition.time...Limits.animationTime.upperBound, "\(path).release")
-            }
-            for (point, touch) in (transition.touch ?? []).enumerated() {
-                try check(touch.time, Limits.animationTime, "\(path).touch[\(point)].time")
-                try check(Point(x: touch.x, y: touch.y), "\(path).touch[\(point)]")
-            }
-            if let spring = transition.spring {
-                try check(spring.dampingRatio, Limits.dampingRatio, "\(path).spring.dampingRatio")
-                try check(spring.response, Limits.springResponse, "\(path).spring.response")
-            }
-            for (position, layer) in transition.content.enumerated() {
-                guard scene.foreground.indices.contains(layer) else {
-                    throw SceneError(
-                        keyPath: "\(path).content[\(position)]",
-                        message: "the scene has \(scene.foreground.count) foreground layer(s); \(layer) is not one")
-                }
-                if transition.content[..<position].contains(layer) {
-                    throw SceneError(keyPath: "\(path).content[\(position)]", message: "\(layer) is listed twice")
-                }
-            }
-            if transition.kind == .morph { try checkMorph(transition, in: scene, path) }
-        }
-    }
-
-    private func checkMorph(_ transition: GlassTransition, in scene: Scene, _ path: String) throws {
-        for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
-            guard let id, let element = scene.glass.first(where: { $0.id == id }) else { continue }
-            guard element.shapes.count == 1, element.shapes[0].shape.morphs else {
-                throw SceneError(
-                    keyPath: "\(path).\(key)",
-                    message: "a morph's glass is one circle, capsule or rounded rectangle; \"\(id)\" is not")
-            }
-        }
-        if transition.glass == transition.to {
-            throw SceneError(keyPath: "\(path).to", message: "a glass cannot morph into itself")
-        }
-    }
-}

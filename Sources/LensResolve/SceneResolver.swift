@@ -37,8 +37,9 @@ package struct SceneResolver: Sendable {
     /// Resolves `scene`; `scale` overrides the canvas scale when given.
     package func resolve(_ scene: Scene, scale: Double? = nil) throws -> FrameParameters {
         try scene.validate()
-        // A still of a scene whose glass goes through transitions is the scene at its `time`.
-        let still = scene.applyingTransitions(at: scene.time)
+        // A still of a scene whose glass goes through transitions, or whose content scrolls, is the
+        // scene at its `time`.
+        let still = scene.applyingTimeline(at: scene.time)
         let scale = scale ?? still.canvas.scale
         let (width, height) = try pixelSize(of: still, scale: scale)
         let scene = try expandControls(still, scale: scale, width: width, height: height)

@@ -83,6 +83,7 @@
 @_exported import struct LensModel.Easing
 @_exported import struct LensModel.TimingCurve
 @_exported import struct LensModel.GlassTransition
+@_exported import struct LensModel.ContentScroll
 
 // The catalog: built-in scenes and animations, the feature gallery, batches and the workloads
 // their manifests may name.

@@ -186,8 +186,12 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
         }
         + BuiltInScene.allCases.map { ParityScene(name: "example-\($0.rawValue)", scene: $0.scene) }
         // Glass in motion: the morph as a button, growing, nearly settled and settled; glass
-        // materialising, pressed and leaving; a still half materialised.
-        + [(BuiltInAnimation.menuMorph, [0.1, 0.25, 0.3, 0.45, 1.0]), (.glassTransitions, [0.35, 0.8, 1.1, 1.8])]
+        // materialising, pressed and leaving; the screen scrolling under a press, under the
+        // dragged tab-bar lens, and under its menu growing; a still half materialised.
+        + [
+            (BuiltInAnimation.menuMorph, [0.1, 0.25, 0.3, 0.45, 1.0]), (.glassTransitions, [0.35, 0.8, 1.1, 1.8]),
+            (.screenMotion, [1.1, 2.0, 3.05]),
+        ]
         .flatMap { animation, times in
             times.map { ParityScene(name: "\(animation.rawValue)-at-\($0)", scene: animation.frame(at: $0)) }
         }

@@ -1,0 +1,122 @@
+import Foundation
+
+extension Scene {
+    /// Each glass id names one glass, the animation's transitions name glass that exist and its
+    /// scrolls move background layers that can move (checked when a scene is decoded and when it
+    /// is validated).
+    func checkAnimationReferences() throws {
+        for (index, element) in glass.enumerated() {
+            if let id = element.id, glass[..<index].contains(where: { $0.id == id }) {
+                throw SceneError(keyPath: "glass[\(index)].id", message: "\"\(id)\" names another glass already")
+            }
+        }
+        try animation?.validate(in: self)
+        try animation?.checkScrolls(in: self)
+    }
+}
+
+extension GlassTransition {
+    /// The keys a scene built in code may set that the decoder would refuse: `to` and `content`
+    /// on a morph only (`to` required there), `release` and `touch` on a press only, the touch
+    /// path's length.
+    func checkKeys(_ path: String) throws {
+        if kind == .morph && to == nil { throw SceneError(keyPath: "\(path).to", message: "a morph needs \"to\"") }
+        for (key, set) in [("to", to != nil), ("content", !content.isEmpty), ("startContent", !startContent.isEmpty)]
+        where kind != .morph && set {
+            throw SceneError(keyPath: "\(path).\(key)", message: "only a morph has \"\(key)\"")
+        }
+        for (key, set) in [("release", release != nil), ("touch", touch != nil)] where kind != .press && set {
+            throw SceneError(keyPath: "\(path).\(key)", message: "only a press has \"\(key)\"")
+        }
+        if let touch, touch.isEmpty || touch.count > Limits.gesturePoints {
+            throw SceneError(keyPath: "\(path).touch", message: "expected 1…\(Limits.gesturePoints) points")
+        }
+    }
+}
+
+extension SceneAnimation {
+    /// Checks each transition against `scene`: its glass (and a morph's end) named by an id in the
+    /// scene, a morph between circles, capsules or rounded rectangles of one shape each, its
+    /// content indices in the foreground, a press released after it starts, times within the
+    /// animation. Throws a ``SceneError`` naming the key path.
+    func validate(in scene: Scene) throws {
+        let ids = Set(scene.glass.compactMap(\.id))
+        guard transitions.count <= Limits.transitions else {
+            throw SceneError(
+                keyPath: "animation.transitions",
+                message: "\(transitions.count) transitions; the limit is \(Limits.transitions)")
+        }
+        var shownOrHiddenBy: [String: Int] = [:]
+        for (index, transition) in transitions.enumerated() {
+            let path = "animation.transitions[\(index)]"
+            try transition.checkKeys(path)
+            // One transition shows, hides or morphs a glass: with two, their order in time
+            // would decide (a morph hides its end state until it starts).
+            for (key, id) in [("glass", transition.glass), ("to", transition.to)] where transition.kind != .press {
+                guard let id else { continue }
+                if let earlier = shownOrHiddenBy[id] {
+                    throw SceneError(
+                        keyPath: "\(path).\(key)",
+                        message:
+                            "\"\(id)\" is already shown, hidden or morphed by animation.transitions[\(earlier)]; one such transition per glass"
+                    )
+                }
+                shownOrHiddenBy[id] = index
+            }
+            for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
+                guard let id else { continue }
+                guard ids.contains(id) else {
+                    let known = ids.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                    throw SceneError(
+                        keyPath: "\(path).\(key)",
+                        message: "no glass has the id \"\(id)\" (ids: \(known.isEmpty ? "none" : known))")
+                }
+            }
+            try check(transition.time, 0...duration, "\(path).time")
+            if let release = transition.release {
+                try check(release, transition.time...Limits.animationTime.upperBound, "\(path).release")
+            }
+            for (point, touch) in (transition.touch ?? []).enumerated() {
+                try check(touch.time, Limits.animationTime, "\(path).touch[\(point)].time")
+                try check(Point(x: touch.x, y: touch.y), "\(path).touch[\(point)]")
+            }
+            if let spring = transition.spring {
+                try check(spring.dampingRatio, Limits.dampingRatio, "\(path).spring.dampingRatio")
+                try check(spring.response, Limits.springResponse, "\(path).spring.response")
+            }
+            try checkContent(transition, in: scene, path)
+            if transition.kind == .morph { try checkMorph(transition, in: scene, path) }
+        }
+    }
+
+    /// A morph's content and start content: foreground layers, each listed once in either.
+    private func checkContent(_ transition: GlassTransition, in scene: Scene, _ path: String) throws {
+        let lists = [("content", transition.content), ("startContent", transition.startContent)]
+        for (key, list) in lists {
+            for (position, layer) in list.enumerated() {
+                guard scene.foreground.indices.contains(layer) else {
+                    throw SceneError(
+                        keyPath: "\(path).\(key)[\(position)]",
+                        message: "the scene has \(scene.foreground.count) foreground layer(s); \(layer) is not one")
+                }
+                if list[..<position].contains(layer) || (key == "startContent" && transition.content.contains(layer)) {
+                    throw SceneError(keyPath: "\(path).\(key)[\(position)]", message: "\(layer) is listed twice")
+                }
+            }
+        }
+    }
+
+    private func checkMorph(_ transition: GlassTransition, in scene: Scene, _ path: String) throws {
+        for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
+            guard let id, let element = scene.glass.first(where: { $0.id == id }) else { continue }
+            guard element.shapes.count == 1, element.shapes[0].shape.morphs else {
+                throw SceneError(
+                    keyPath: "\(path).\(key)",
+                    message: "a morph's glass is one circle, capsule or rounded rectangle; \"\(id)\" is not")
+            }
+        }
+        if transition.glass == transition.to {
+            throw SceneError(keyPath: "\(path).to", message: "a glass cannot morph into itself")
+        }
+    }
+}
