@@ -168,9 +168,13 @@ extension ControlLayout {
         let inset = bar.style.lensInset
         lens.softness = min(10, (bar.height - 2 * inset.y) / 2 - 1)
         if dark { lens.rimLight.recolor = .vibrantDark }
+        // A fast drag squashes the lens, lift included, about its centre.
+        let restingHeight = bar.height - 2 * inset.y
+        let squashed = (1 - bar.lensSquash) * (restingHeight + bar.style.liftedLensGrowth.y * bar.lift)
         let lensFrame = Rect(
-            x: firstItem + itemWidth * bar.lensPosition + inset.x, y: resting.y + inset.y + bar.style.lensDrop,
-            width: itemWidth - 2 * inset.x, height: bar.height - 2 * inset.y)
+            x: firstItem + itemWidth * bar.lensPosition + inset.x,
+            y: resting.y + inset.y + bar.style.lensDrop + squashed / 2,
+            width: itemWidth - 2 * inset.x, height: max(1, restingHeight - squashed))
         // The finger is on the lens: the bar glows about it, and the lens shows the glow.
         if bar.lift > 0 {
             platterElement.touchGlow = TouchGlow(

@@ -3,12 +3,14 @@ import Foundation
 /// A lens driven by a gesture, evaluated at any time in closed form (springs and easings restart
 /// at each event from the state the previous piece reached).
 struct LensMotion {
-    /// A lens state: position (segments, or a 2-D offset in points), lift, touch presence, stretch.
+    /// A lens state: position (segments, or a 2-D offset in points), lift, touch presence, the
+    /// segmented thumb's stretch and the tab-bar lens's squash (both from the drag's velocity).
     struct State: Equatable {
         var position: SIMD2<Double>
         var lift: Double
         var held: Double
         var stretch: Double
+        var squash: Double
     }
 
     /// How the dragged lens follows the finger.
@@ -119,7 +121,7 @@ struct LensMotion {
 
     func state(at t: Double) -> State {
         guard let gesture else {
-            return State(position: initial, lift: 0, held: 0, stretch: 1)
+            return State(position: initial, lift: 0, held: 0, stretch: 1, squash: 1)
         }
         var position: SIMD2<Double>
         var velocity: SIMD2<Double>
@@ -143,8 +145,11 @@ struct LensMotion {
             held = Easing.rail.value(from: 0, to: 1, at: min(t, gesture.end) - gesture.down)
             if t > gesture.end { held = Easing.rail.value(from: held, to: 0, at: t - gesture.end) }
         }
-        let stretch = reduceMotion ? 1 : Motion.stretch(velocity: velocity.x * pointsPerUnit)
-        return State(position: position, lift: min(max(lift, 0), 1), held: held, stretch: stretch)
+        let speed = velocity.x * pointsPerUnit
+        return State(
+            position: position, lift: min(max(lift, 0), 1), held: held,
+            stretch: reduceMotion ? 1 : Motion.stretch(velocity: speed),
+            squash: reduceMotion ? 1 : Motion.loupeSquash(speed: speed))
     }
 
     /// Lift progress at `t` (before clamping to 0…1: springs overshoot).
@@ -197,6 +202,7 @@ extension Scene {
             let state = motion.state(at: t)
             bar.lensPosition = state.position.x
             bar.lift = state.lift
+            bar.lensSquash = state.squash
             scene.controls[0] = .tabBar(bar)
         case .lensMenu(var menu):
             let state = Self.motion(menu, gesture: animation.gesture).state(at: t)

@@ -139,6 +139,15 @@ public enum Motion {
         min(max(1 + velocity / 2500, 0.75), 1.15)
     }
 
+    /// A dragged tab-bar lens's height, as a share of its height at rest, at `speed` points per
+    /// second: 1 − 0.4 · v / (v + 162). Fitted to the loupe measured on iOS 27
+    /// (`ios27-measurements.md`: 73 pt high at rest; 44–48 pt at about 1100 pt/s, 49–57 at 540,
+    /// about 55 at 270; its width stays within 0.9…1).
+    public static func loupeSquash(speed: Double) -> Double {
+        let v = abs(speed)
+        return 1 - 0.4 * v / (v + 162)
+    }
+
     /// iOS-style rubber band past [lower, upper]: an overshoot d shows as c·d·D/(D + c·d), c = 0.55.
     public static func rubberBand(_ value: Double, lower: Double, upper: Double, dimension: Double) -> Double {
         func band(_ overshoot: Double) -> Double { 0.55 * overshoot * dimension / (dimension + 0.55 * overshoot) }

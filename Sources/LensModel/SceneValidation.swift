@@ -100,6 +100,8 @@ public enum Limits {
     public static let controlItems = 1...8
     /// Squash-and-stretch factor of a segmented control's thumb (1: at rest).
     public static let thumbStretch = 0.75...1.15
+    /// A tab bar lens's squash under a fast drag: its height's share of its height at rest.
+    public static let lensSquash = 0.5...1.0
     /// Height of a tab bar, in points.
     public static let tabBarHeight = 24.0...200
     /// Diameter of a lens menu, in points.
@@ -151,7 +153,10 @@ extension Scene {
             try layer.validate("foreground[\(index)]")
         }
         for (index, control) in controls.enumerated() {
-            if case .tabBar(let bar) = control { try check(bar.touchOffset, "controls[\(index)].touchOffset") }
+            if case .tabBar(let bar) = control {
+                try check(bar.touchOffset, "controls[\(index)].touchOffset")
+                try check(bar.lensSquash, Limits.lensSquash, "controls[\(index)].lensSquash")
+            }
             if case .segmented(let segmented) = control {
                 try check(
                     segmented.thumbPosition, -1...Double(segmented.titles.count),

@@ -86,6 +86,10 @@ public struct TabBar: Codable, Sendable {
     public var touchOffset: Point
     /// How the tabs and the lens are laid out (default ``TabBarStyle/native``).
     public var style: TabBarStyle
+    /// The lens's height, lift included, as a share of its height at rest in the drag (0.5…1,
+    /// default 1): a fast drag squashes it across its motion. Animations set it from the drag's
+    /// speed (``Motion/loupeSquash(speed:)``).
+    public var lensSquash: Double = 1
 
     /// Where the tabs begin (the first tab's left edge) and the width each takes, in points: the
     /// bar less its style's padding at each end, shared evenly. The layout places the tabs and
@@ -117,7 +121,7 @@ public struct TabBar: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, center, width, height, items, lensPosition, lift, accent, appearance, font, symbolFont, touchOffset,
-            style
+            style, lensSquash
     }
 
     public init(from decoder: any Decoder) throws {
@@ -135,6 +139,7 @@ public struct TabBar: Codable, Sendable {
         }
         lensPosition = try container.number(.lensPosition, default: 0, in: -1...Double(items.count))
         lift = try container.number(.lift, default: 0, in: Limits.unit)
+        lensSquash = try container.number(.lensSquash, default: 1, in: Limits.lensSquash)
         accent = try container.value(.accent, default: LabelLayer.defaultAccent)
         appearance = try container.value(.appearance, default: .light)
         font = try container.value(.font, default: FontSpec(weight: .medium))
@@ -152,6 +157,7 @@ public struct TabBar: Codable, Sendable {
         try container.encode(items, forKey: .items)
         try container.encode(lensPosition, forKey: .lensPosition)
         try container.encode(lift, forKey: .lift)
+        if lensSquash != 1 { try container.encode(lensSquash, forKey: .lensSquash) }
         try container.encode(accent, forKey: .accent)
         try container.encode(appearance, forKey: .appearance)
         try container.encode(font, forKey: .font)

@@ -112,6 +112,39 @@ struct MotionTests {
         #expect(dragging.thumbStretch > 1.1, "stretched while dragging fast: \(dragging.thumbStretch)")
     }
 
+    @Test("A dragged tab-bar lens squashes across its motion as the iOS 27 loupe does, about its centre, and recovers")
+    func tabBarSquash() throws {
+        // ios27-measurements.md: 73 pt at rest; 44–48 at ~1100 pt/s, 49–57 at 540, ~55 at 270.
+        #expect(Motion.loupeSquash(speed: 0) == 1)
+        #expect((44.0 / 73...48.0 / 73).contains(Motion.loupeSquash(speed: -1100)))
+        #expect((49.0 / 73...57.0 / 73).contains(Motion.loupeSquash(speed: 540)))
+        #expect(abs(Motion.loupeSquash(speed: 270) - 55.0 / 73) < 0.03)
+        let drag = BuiltInAnimation.tabBarDrag
+        guard case .tabBar(let moving) = drag.frame(at: 1.0).controls[0],
+            case .tabBar(let settled) = drag.frame(at: drag.duration).controls[0]
+        else {
+            Issue.record("tab-bar-drag drives a tab bar")
+            return
+        }
+        #expect(moving.lensSquash < 0.8 && settled.lensSquash > 0.999, "\(moving.lensSquash), \(settled.lensSquash)")
+        var still = drag.frame(at: 1.0)
+        var bar = moving
+        bar.lensSquash = 1
+        still.controls[0] = .tabBar(bar)
+        let layout = LayeringTests.layout(still, scale: 1)
+        let round = try #require(try layout.expand(still).glass.last)
+        let squashed = try #require(try layout.expand(drag.frame(at: 1.0)).glass.last)
+        let growth = try #require(round.lift).growth.y * moving.lift
+        let (a, b) = (round.shapes[0].frame, squashed.shapes[0].frame)
+        #expect(abs((b.height + growth) / (a.height + growth) - moving.lensSquash) < 1e-9, "lift included")
+        #expect(abs(a.midY - b.midY) < 1e-9 && a.width == b.width, "about its centre, its width kept")
+        let json =
+            #"{"canvas": {"width": 300, "height": 100}, "controls": [{"type": "tabBar", "center": [150, 50], "width": 280, "items": [{"title": "A"}], "lensPosition": 0, "lensSquash": 0.3}]}"#
+        #expect { try Scene.decode(Data(json.utf8)) } throws: {
+            ($0 as? SceneError)?.keyPath == "controls[0].lensSquash"
+        }
+    }
+
     @Test("Circular menu: the lens stays inside the circle and settles on the nearest item")
     func lensMenu() throws {
         var scene = BuiltInAnimation.lensMenuDrag.scene
