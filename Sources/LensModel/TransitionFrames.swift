@@ -2,9 +2,9 @@ import Foundation
 
 extension Scene {
     /// The glass and foreground at time `t` of the animation's transitions: morphing glass drawn
-    /// as the one shape between its two states (its content faded in as it settles, the shape
-    /// named by the end state's id), glass that has not appeared yet or has gone left out,
-    /// presence applied; then presses, on the glass drawn, by id. Each glass takes part in one
+    /// as the one shape between its two states (its content seen through it while it moves and on
+    /// top once it settles, the shape named by the end state's id), glass that has not appeared
+    /// yet or has gone left out, presence applied; then presses, on the glass drawn, by id. Each glass takes part in one
     /// transition that shows, hides or morphs it (validation holds that), so their order in time
     /// cannot matter. A scene without transitions is returned as it is.
     package func applyingTransitions(at t: Double) -> Scene {
@@ -24,12 +24,14 @@ extension Scene {
                     scene.glass[target] = GlassElement.morph(glass[index], into: glass[target], spring)
                 }
                 let now = scene.glass[elapsed < 0 ? index : target].shapes[0].frame
+                let shown = elapsed < 0 ? 0 : GlassTransition.contentOpacity(spring)
+                let sharp = GlassTransition.settledContentShare(spring)
                 scene.carryContent(
-                    transition.content, from: glass[target].shapes[0].frame, to: now,
-                    opacity: elapsed < 0 ? 0 : GlassTransition.contentOpacity(spring))
+                    transition.content, from: glass[target].shapes[0].frame, to: now, opacity: shown * sharp,
+                    underGlass: shown * (1 - sharp))
                 scene.carryContent(
                     transition.startContent, from: glass[index].shapes[0].frame, to: now,
-                    opacity: elapsed < 0 ? 1 : GlassTransition.startContentOpacity(spring))
+                    opacity: elapsed < 0 ? 1 : GlassTransition.startContentOpacity(spring), underGlass: 0)
             case .materialize:
                 if elapsed < 0 { hidden.insert(index) }
                 scene.glass[index].presence *= progress
@@ -56,21 +58,39 @@ extension Scene {
 
     /// A morph's content `layers`, laid out in the frame `laidOut` (the end state's, or the start's
     /// for its start content), carried to the shape's frame `now` (the capture: rows at 0.58× their
-    /// pitch when the shape is half grown) at `opacity`.
-    private mutating func carryContent(_ layers: [Int], from laidOut: Rect, to now: Rect, opacity: Double) {
-        for layer in Set(layers) where foreground.indices.contains(layer) {
-            foreground[layer] = foreground[layer].mapped(from: laidOut, to: now)
+    /// pitch when the shape is half grown): on top at `opacity`, and a copy under the glass at
+    /// `underGlass`, which the moving shape frosts and bends at its rim.
+    private mutating func carryContent(
+        _ layers: [Int], from laidOut: Rect, to now: Rect, opacity: Double, underGlass: Double
+    ) {
+        for layer in Set(layers).sorted() where foreground.indices.contains(layer) {
+            let carried = foreground[layer].mapped(from: laidOut, to: now)
+            if underGlass > 0 {
+                var copy = carried
+                copy.opacity *= underGlass
+                background.append(copy)
+            }
+            foreground[layer] = carried
             foreground[layer].opacity *= opacity
         }
     }
 }
 
 extension GlassTransition {
-    /// A morph's content at morph progress `progress`: none until the shape is half grown, then
-    /// fading in to whole as it settles (the capture `jarx-menu-morph`: rows faint mid-morph,
-    /// whole in the settled menu).
+    /// A morph's content at morph progress `progress`: fading in from a tenth of the growth to
+    /// 70 % of it (the capture `jarx-menu-morph`: faint lines under the glass at 17 %, blurred rows
+    /// at 41 %, legible ones at 68 %).
     static func contentOpacity(_ progress: Double) -> Double {
-        let x = min(max((progress - 0.5) / 0.5, 0), 1)
+        let x = min(max((progress - 0.1) / 0.6, 0), 1)
+        return x * x * (3 - 2 * x)
+    }
+
+    /// How much of a morph's shown content is on top of the glass, sharp, at morph progress
+    /// `progress`; the rest lies under it. The capture `jarx-menu-morph`: mid-morph the rows are
+    /// seen through the glass, frosted and bent at its rim; in the settled menu they are sharp.
+    /// Whole from 0.995, so a spring still creeping toward 1 leaves nothing under the glass.
+    static func settledContentShare(_ progress: Double) -> Double {
+        let x = min(max((progress - 0.85) / 0.145, 0), 1)
         return x * x * (3 - 2 * x)
     }
 

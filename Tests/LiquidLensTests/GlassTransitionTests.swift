@@ -64,6 +64,31 @@ struct GlassTransitionTests {
         #expect(abs(size / 17 - shape.frame.width / menu.width) < 1e-9, "rows scale with the shape's width")
     }
 
+    @Test("While the shape moves its rows lie under the glass, which frosts and bends them; settled, they are on top")
+    func morphContentUnderGlass() throws {
+        let scene = Self.morph.scene
+        let rows = scene.foreground.count
+        let moving = Self.morph.frame(at: 0.3)
+        let shape = try #require(moving.glass.first).shapes[0].frame
+        let under = moving.background.dropFirst(scene.background.count)
+        #expect(under.count == rows, "a copy of each row under the glass")
+        #expect(moving.foreground.allSatisfy { $0.opacity < 0.05 } && under.allSatisfy { $0.opacity > 0.3 })
+        for layer in under {
+            guard case .text(_, let center, _, _, _) = layer.kind else {
+                Issue.record("the rows are text")
+                continue
+            }
+            #expect(center.x > shape.x && center.x < shape.x + shape.width && center.y < shape.y + shape.height)
+        }
+        let settled = Self.morph.frame(at: Self.morph.duration)
+        #expect(settled.background.count == scene.background.count, "nothing left under the settled menu")
+        let rendered = try render(resolve(moving), on: .cpu)
+        var bare = moving
+        bare.background.removeLast(rows)
+        let without = try render(resolve(bare), on: .cpu)
+        #expect(rendered != without, "the rows under the glass show through it")
+    }
+
     @Test("The morph's spring is the one fitted to jarx-menu-morph: growth under way 33 ms after it starts")
     func morphSpring() {
         // The capture's first panel, 33 ms after the fitted start, already shows the shape at
