@@ -180,8 +180,7 @@ extension GlassControl {
             x: frame.x, y: frame.midY - Self.switchWellHeight / 2, width: Self.switchWellWidth,
             height: Self.switchWellHeight)
         panel.fill(.capsule, rail, isOn ? colors.switchOn : colors.switchOff)
-        let resting = rail.x + Self.switchKnobInset + (isOn ? Self.switchTravel : 0)
-        let knobX = resting + (rail.midX - Self.switchKnobWidth / 2 - resting) * held
+        let knobX = rail.x + Self.switchKnobInset + Self.switchTravel * (knobPosition ?? (isOn ? 1 : 0))
         panel.lens(
             .capsule,
             Rect(

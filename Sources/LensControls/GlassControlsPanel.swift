@@ -203,6 +203,8 @@ public struct GlassControlsPanel: Sendable {
             )
             toggle.isOn = index > 0
             toggle.held = index == 2 ? 1 : 0
+            // The held switch half-way across its well, sliding.
+            if index == 2 { toggle.knobPosition = 0.5 }
             if index == 2 && captionBeside { toggle.title = captionText }
             toggle.fontSize = 13
             rows.controls.append(toggle)

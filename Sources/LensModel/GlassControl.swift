@@ -28,8 +28,12 @@ public struct GlassControl: Codable, Sendable, Equatable {
     public var state: State
     /// Switch: on or off.
     public var isOn: Bool
-    /// Switch: how far the knob lens is lifted (0 resting, 1 held: 37×24 → 58×38 pt).
+    /// Switch: how far the knob lens is lifted where it is (0 resting, 1 held: 37×24 → 58×38 pt;
+    /// the capture `jarx-switch-lifted`: a held knob lifts in place before it slides).
     public var held: Double
+    /// Switch: where the knob is along its well, 0 (off) … 1 (on) while it slides; nil: at
+    /// `isOn`'s end.
+    public var knobPosition: Double?
     /// Slider: the value, 0…1.
     public var value: Double
     /// Text field: draws the focus ring.
@@ -98,7 +102,8 @@ public struct GlassControl: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, frame, title, detail, state, isOn, held, value, focused, presented, items, selected, fontSize,
+        case type, frame, title, detail, state, isOn, held, knobPosition, value, focused, presented, items, selected,
+            fontSize,
             theme, material, appearance, contentSize
     }
 
@@ -116,6 +121,7 @@ public struct GlassControl: Codable, Sendable, Equatable {
         state = try container.value(.state, default: .normal)
         isOn = try container.value(.isOn, default: false)
         held = try container.number(.held, default: 0, in: Limits.unit)
+        if container.contains(.knobPosition) { knobPosition = try container.number(.knobPosition, in: Limits.unit) }
         value = try container.number(.value, default: 0.5, in: Limits.unit)
         focused = try container.value(.focused, default: false)
         presented = try container.value(.presented, default: true)
@@ -141,6 +147,7 @@ public struct GlassControl: Codable, Sendable, Equatable {
         try container.encode(state, forKey: .state)
         try container.encode(isOn, forKey: .isOn)
         try container.encode(held, forKey: .held)
+        try container.encodeIfPresent(knobPosition, forKey: .knobPosition)
         try container.encode(value, forKey: .value)
         try container.encode(focused, forKey: .focused)
         try container.encode(presented, forKey: .presented)

@@ -166,6 +166,7 @@ extension Scene {
             let path = "controls[\(index)]"
             try glass.frame.validate("\(path).frame")
             try check(glass.held, Limits.unit, "\(path).held")
+            if let knob = glass.knobPosition { try check(knob, Limits.unit, "\(path).knobPosition") }
             try check(glass.value, Limits.unit, "\(path).value")
             try check(glass.fontSize, Limits.fontSize, "\(path).fontSize")
             try glass.theme?.validate("\(path).theme")

@@ -201,6 +201,10 @@ struct GlassControlSceneTests {
                 "unknown control type \"toggle\""
             ),
             (#"{"type": "slider", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "value": 2}"#, "value"),
+            (
+                #"{"type": "switch", "frame": {"x": 0, "y": 0, "width": 63, "height": 28}, "knobPosition": -1}"#,
+                "knobPosition"
+            ),
             (#"{"type": "button", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "state": "hot"}"#, "state"),
             (#"{"type": "card", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "colour": 1}"#, "colour"),
         ])
@@ -219,6 +223,24 @@ struct GlassControlSceneTests {
         let copy = try LensRenderer.resolve(decoded)
         #expect(copy.lenses == original.lenses && copy.foreground == original.foreground)
         #expect(copy.backdrop == original.backdrop)
+    }
+
+    @Test("A held switch lifts its knob where it is; knobPosition slides it along the well")
+    func switchKnob() throws {
+        func knob(isOn: Bool, held: Double, position: Double? = nil) throws -> Rect {
+            var toggle = GlassControl(.switch, frame: Rect(x: 20, y: 20, width: 63, height: 28), isOn: isOn, held: held)
+            toggle.knobPosition = position
+            let scene = Scene(
+                canvas: Canvas(width: 120, height: 70, scale: 1), background: [], glass: [], controls: [.glass(toggle)])
+            let layout = LayeringTests.layout(scene, scale: 1)
+            return try #require(try layout.expand(scene).glass.last).shapes[0].frame
+        }
+        // jarx-switch-lifted: lifted, the lens is centred where the knob rests (0.1 pt apart).
+        #expect(try knob(isOn: false, held: 1).midX == knob(isOn: false, held: 0).midX)
+        #expect(try knob(isOn: true, held: 1).midX == knob(isOn: true, held: 0).midX)
+        let off = try knob(isOn: false, held: 0).midX
+        let on = try knob(isOn: true, held: 0).midX
+        #expect(abs(try knob(isOn: true, held: 1, position: 0.4).midX - (off + 0.4 * (on - off))) < 1e-9)
     }
 
     @Test("A NaN in a glass control built in code is rejected")
