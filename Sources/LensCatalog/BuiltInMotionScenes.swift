@@ -6,11 +6,11 @@ import LensModel
 /// The scenes of the built-in animations whose glass goes through transitions.
 enum BuiltInMotionScenes {
     /// The capture `jarx-menu-morph` re-created (one panel, 287 × 567 pt): a 44 pt glass button
-    /// in the header grows into a 257 × 541 pt menu of twelve rows 43.1 pt apart (measured from the
-    /// capture's settled panel); the morph starts 0.2 s in.
+    /// in the header grows into a 256.6 × 541.1 pt menu of twelve rows 43.1 pt apart, its glass
+    /// materialising as it grows (all measured from the capture); the morph starts 0.2 s in.
     static func menuMorph(duration: Double) -> Scene {
-        let menu = Rect(x: 15.6, y: 12.2, width: 256.9, height: 541.4)
-        let button = Rect(x: 144, y: 15, width: 44, height: 44)
+        let menu = Rect(x: 15.6, y: 12.2, width: 256.62, height: 541.1)
+        let button = Rect(x: 142.8, y: 14.8, width: 44, height: 44)
         let states = [
             "Alabama", "Alaska", "Arizona", "Arkansas", "California", "Colorado", "Connecticut", "Delaware",
             "Florida", "Georgia", "Hawaii", "Idaho",
@@ -23,11 +23,10 @@ enum BuiltInMotionScenes {
                     state, center: Point(x: menu.x + menu.width / 2, y: menu.y + 31.5 + 43.1 * Double(index)),
                     size: 17, weight: .regular, color: RGBAColor(0, 0, 0)))
         }
-        var buttonGlass = GlassElement(shape: .circle, frame: button, material: .apple(.regular))
+        var buttonGlass = GlassElement(shape: .circle, frame: button, optics: menuPlatter)
         buttonGlass.id = "button"
         var menuGlass = GlassElement(
-            shape: .roundedRectangle(cornerRadii: Array(repeating: 37, count: 4)), frame: menu,
-            material: .apple(.regular))
+            shape: .roundedRectangle(cornerRadii: Array(repeating: 37, count: 4)), frame: menu, optics: menuPlatter)
         menuGlass.id = "menu"
         return Scene(
             canvas: Canvas(width: 286.7, height: 566.7, scale: 1),
@@ -36,19 +35,32 @@ enum BuiltInMotionScenes {
                 BackgroundLayer(
                     .fill(
                         shape: .roundedRectangle(cornerRadii: [0, 0, 0, 0]),
-                        frame: Rect(x: 0, y: 11, width: 286.7, height: 51.7), color: RGBAColor(255, 255, 255))),
+                        frame: Rect(x: 0, y: 10.7, width: 286.7, height: 52.3), color: RGBAColor(254, 254, 254))),
                 BackgroundLayer(
                     .text(
-                        "react-native-platform-components", center: Point(x: 143, y: 36), size: 13, weight: .regular,
-                        color: RGBAColor(110, 110, 115))),
+                        "react-native-platform-components", center: Point(x: 139.8, y: 79.5), size: 15,
+                        weight: .regular, color: RGBAColor(110, 110, 115))),
             ],
             glass: [buttonGlass, menuGlass],
             animation: SceneAnimation(
                 duration: duration, gesture: nil,
                 transitions: [
-                    GlassTransition(.morph, glass: "button", to: "menu", time: 0.2, content: Array(rows.indices))
+                    GlassTransition(
+                        .morph, glass: "button", to: "menu", time: 0.2, content: Array(rows.indices), materializes: true
+                    )
                 ]),
             foreground: rows)
+    }
+
+    /// A `UIMenu`'s platter: regular glass by size (frost, bevel, shadow) that lays white 0.47
+    /// over its backdrop without lifting its levels (the capture `jarx-menu-morph`: the settled
+    /// menu reads 245 over the page's 237, where `.regular` glass, fitted to a SwiftUI
+    /// `glassEffect`, reads 255).
+    static var menuPlatter: Optics {
+        var optics = Optics(preset: .regular)
+        optics.face = .identity
+        optics.tint = RGBAColor(red: 1, green: 1, blue: 1, alpha: 0.47)
+        return optics
     }
 
     /// Three glass buttons over the light backdrop: the first materialises at 0.2 s; the second is

@@ -41,7 +41,7 @@ enum ScreenMotionScene {
                         touch: [GesturePoint(time: 0.9, x: plusButton.midX, y: plusButton.midY)]),
                     GlassTransition(
                         .morph, glass: "more", to: "menu", time: 2.9, content: Array(menuRows.indices),
-                        startContent: [dots]),
+                        startContent: [dots], materializes: true),
                 ],
                 scrolls: [ContentScroll(time: 0.05, distance: 520, layers: listLayers)]),
             foreground: menuRowLayers + glyphs)
@@ -78,7 +78,7 @@ enum ScreenMotionScene {
     }
 
     /// The leading and "more" buttons of the navigation bar, the "+" beside the tab bar, and the
-    /// menu the "more" button grows into.
+    /// menu the "more" button grows into (a menu's platter, materialising as it grows).
     private static var glass: [GlassElement] {
         func element(_ id: String, _ shape: Shape, _ frame: Rect) -> GlassElement {
             var element = GlassElement(shape: shape, frame: frame, material: .apple(.regular))
@@ -89,7 +89,13 @@ enum ScreenMotionScene {
             element("back", .circle, backButton),
             element("more", .circle, moreButton),
             element("plus", .circle, plusButton),
-            element("menu", .roundedRectangle(cornerRadii: [34, 34, 34, 34]), menu),
+            {
+                var platter = GlassElement(
+                    shape: .roundedRectangle(cornerRadii: [34, 34, 34, 34]), frame: menu,
+                    optics: BuiltInMotionScenes.menuPlatter)
+                platter.id = "menu"
+                return platter
+            }(),
         ]
     }
 

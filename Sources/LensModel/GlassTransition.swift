@@ -51,11 +51,17 @@ public struct GlassTransition: Codable, Sendable, Equatable {
     /// A morph's start content (the button's glyph): indices into the foreground layers, which
     /// move with the shape and fade out over the first half of its growth.
     public var startContent: [Int]
+    /// A morph whose shape materialises as it grows, its presence rising with the spring's
+    /// progress (UIKit's menu presentation: the capture `jarx-menu-morph` shows the shape at 4 %,
+    /// 45 %, 64 % and 100 % of the settled menu's contrast at 16, 43, 67 and 99 % of its growth);
+    /// false: the shape is whole throughout (SwiftUI's `glassEffectID` between two glass).
+    public var materializes: Bool
 
     /// A transition of `kind` on the glass `glass`, starting at `time` seconds.
     public init(
         _ kind: Kind, glass: String, to: String? = nil, time: Double, release: Double? = nil,
-        touch: [GesturePoint]? = nil, spring: Spring? = nil, content: [Int] = [], startContent: [Int] = []
+        touch: [GesturePoint]? = nil, spring: Spring? = nil, content: [Int] = [], startContent: [Int] = [],
+        materializes: Bool = false
     ) {
         self.kind = kind
         self.glass = glass
@@ -66,6 +72,7 @@ public struct GlassTransition: Codable, Sendable, Equatable {
         self.spring = spring
         self.content = content
         self.startContent = startContent
+        self.materializes = materializes
     }
 
     /// The spring it moves on.
@@ -89,7 +96,7 @@ public struct GlassTransition: Codable, Sendable, Equatable {
     public static let pressGlow = 0.5
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case type, glass, to, time, release, touch, spring, content, startContent
+        case type, glass, to, time, release, touch, spring, content, startContent, materializes
     }
 
     public init(from decoder: any Decoder) throws {
@@ -105,6 +112,7 @@ public struct GlassTransition: Codable, Sendable, Equatable {
         spring = try container.decodeIfPresent(Spring.self, forKey: .spring)
         content = try container.value(.content, default: [])
         startContent = try container.value(.startContent, default: [])
+        materializes = try container.value(.materializes, default: false)
         // Which keys each kind takes is checked with the scene (`checkKeys`), for decoded scenes
         // and scenes built in code alike.
     }
@@ -120,6 +128,7 @@ public struct GlassTransition: Codable, Sendable, Equatable {
         try container.encodeIfPresent(spring, forKey: .spring)
         if !content.isEmpty { try container.encode(content, forKey: .content) }
         if !startContent.isEmpty { try container.encode(startContent, forKey: .startContent) }
+        if materializes { try container.encode(materializes, forKey: .materializes) }
     }
 }
 

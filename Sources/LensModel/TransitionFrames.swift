@@ -22,6 +22,7 @@ extension Scene {
                 hidden.insert(elapsed < 0 ? target : index)
                 if elapsed >= 0 {
                     scene.glass[target] = GlassElement.morph(glass[index], into: glass[target], spring)
+                    if transition.materializes { scene.glass[target].presence *= progress }
                 }
                 let now = scene.glass[elapsed < 0 ? index : target].shapes[0].frame
                 let shown = elapsed < 0 ? 0 : GlassTransition.contentOpacity(spring)

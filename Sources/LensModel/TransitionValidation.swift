@@ -21,8 +21,11 @@ extension GlassTransition {
     /// path's length.
     func checkKeys(_ path: String) throws {
         if kind == .morph && to == nil { throw SceneError(keyPath: "\(path).to", message: "a morph needs \"to\"") }
-        for (key, set) in [("to", to != nil), ("content", !content.isEmpty), ("startContent", !startContent.isEmpty)]
-        where kind != .morph && set {
+        let morphKeys = [
+            ("to", to != nil), ("content", !content.isEmpty), ("startContent", !startContent.isEmpty),
+            ("materializes", materializes),
+        ]
+        for (key, set) in morphKeys where kind != .morph && set {
             throw SceneError(keyPath: "\(path).\(key)", message: "only a morph has \"\(key)\"")
         }
         for (key, set) in [("release", release != nil), ("touch", touch != nil)] where kind != .press && set {

@@ -97,6 +97,22 @@ struct GlassTransitionTests {
         #expect(width > 60 && width < 110, "\(width) pt")
     }
 
+    @Test(
+        "A materialising morph's shape comes in with its growth, as jarx-menu-morph's platter does; a plain one is whole"
+    )
+    func morphMaterializes() throws {
+        let transition = try #require(Self.morph.scene.animation?.transitions.first)
+        #expect(transition.materializes)
+        for t in [0.22, 0.25, 0.3, 0.45] {
+            let shape = try #require(Self.glass("menu", of: Self.morph, at: t))
+            let progress = min(max(transition.progress(at: t), 0), 1)
+            #expect(abs(shape.presence - progress) < 1e-12, "presence \(shape.presence) at progress \(progress)")
+        }
+        var plain = Self.morph.scene
+        plain.animation?.transitions[0].materializes = false
+        #expect(try #require(plain.frame(at: 0.25).glass.first { $0.id == "menu" }).presence == 1)
+    }
+
     @Test("Materialising glass is absent, then grows in; leaving glass fades out and is gone")
     func materialize() throws {
         #expect(Self.glass("appears", of: Self.transitions, at: 0.1) == nil)
@@ -172,6 +188,10 @@ struct GlassTransitionTests {
                 "animation.transitions[0].spring.dampingRatio"
             ),
             (#"{"type": "wobble", "glass": "a", "time": 0}"#, "animation.transitions[0].type"),
+            (
+                #"{"type": "press", "glass": "a", "time": 0, "materializes": true}"#,
+                "animation.transitions[0].materializes"
+            ),
         ])
     func refused(_ transition: String, keyPath: String) throws {
         #expect {
