@@ -29,6 +29,7 @@ struct CaptureRecord: Codable, Sendable {
     static let names = [
         "union-lens-lifted", "union-resting", "mecid-regular", "mecid-clear", "mecid-container", "mecid-tabs",
         "cn-segmented", "cn-buttons", "cn-slider", "cnb-segmented", "cn-tab-bar", "jarx-menu-morph",
+        "jarx-switch-lifted",
     ]
 
     /// The capture in sRGB codes.
