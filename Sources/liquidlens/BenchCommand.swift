@@ -33,12 +33,15 @@ struct BenchCommand: Command {
         on the lens-heavy frame; --chart draws them.
         """
 
-    @Option("workload", valueName: "name", help: "lens-heavy, screen, thumbnails or all.", parser: .workloads)
+    @Option(
+        "workload", valueName: "name", help: "lens-heavy, screen, screen-motion, thumbnails or all.", parser: .workloads
+    )
     var workloads = BenchmarkWorkload.allCases
     @Option("backend", help: "vulkan, cpu or both.", parser: .choice()) var backendChoice = Backends.both
     var device = DeviceOption()
     @Option(
-        "frames", valueName: "n", help: "Frames per workload (default: lens-heavy 60, screen 120, thumbnails 256).",
+        "frames", valueName: "n",
+        help: "Frames per workload (default: lens-heavy 60, screen 120, screen-motion 114, thumbnails 256).",
         parser: .integer(in: 1...10_000))
     var frames: Int?
     var framesInFlight = FramesInFlightOption()
@@ -130,7 +133,7 @@ struct BenchCommand: Command {
         let diff = try ImageDiff(gpu, cpu, threshold: 1)
         let passed = diff.maxError.max() <= 1 && diff.identicalFraction >= 0.999
         Console.say(
-            "  \(workload.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) frame \(frame): max error \((0..<4).map { String(diff.maxError[$0]) }.joined(separator: "/")), "
+            "  \(workload.rawValue.padding(toLength: BenchmarkWorkload.nameColumnWidth, withPad: " ", startingAt: 0)) frame \(frame): max error \((0..<4).map { String(diff.maxError[$0]) }.joined(separator: "/")), "
                 + String(format: "%.4f %% identical", diff.identicalFraction * 100) + (passed ? "  ok" : "  FAILED"))
         if let folder {
             try PNGCodec.write(gpu, to: folder.appendingPathComponent("\(workload.rawValue)-vulkan.png"))
@@ -170,7 +173,7 @@ struct BenchCommand: Command {
         }
         let medians = times.map { $0.sorted()[$0.count / 2] }
         let rawMegabytes = Double(image.width * image.height * 4) / 1e6
-        let name = workload.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)
+        let name = workload.rawValue.padding(toLength: BenchmarkWorkload.nameColumnWidth, withPad: " ", startingAt: 0)
         for (index, encoder) in encoders.enumerated() {
             Console.say(
                 "  \(name) \(encoder.name.padding(toLength: 8, withPad: " ", startingAt: 0))"
@@ -312,6 +315,11 @@ struct BenchCommand: Command {
                     + "(\(f(format.ratioToRenderOnly * 100, 0)) % of render-only)")
         }
     }
+}
+
+extension BenchmarkWorkload {
+    /// Width of the workload column in bench's tables: the longest name, so none is cut.
+    static let nameColumnWidth = allCases.map(\.rawValue.count).max() ?? 0
 }
 
 extension ValueParser where Value == [BenchmarkWorkload] {

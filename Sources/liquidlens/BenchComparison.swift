@@ -76,7 +76,7 @@ struct BenchComparison {
         for row in rows {
             let verdict = row.isSlower(beyond: percent) ? "  SLOWER" : ""
             lines.append(
-                "  \(row.workload.padding(toLength: 11, withPad: " ", startingAt: 0)) \(row.backend.padding(toLength: 6, withPad: " ", startingAt: 0)) "
+                "  \(row.workload.padding(toLength: BenchmarkWorkload.nameColumnWidth, withPad: " ", startingAt: 0)) \(row.backend.padding(toLength: 6, withPad: " ", startingAt: 0)) "
                     + String(
                         format: "%.1f → %.1f frames/s = %.2f×", row.earlierFramesPerSecond, row.currentFramesPerSecond,
                         row.ratio) + verdict)
