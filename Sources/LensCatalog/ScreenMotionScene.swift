@@ -81,7 +81,9 @@ enum ScreenMotionScene {
     /// menu the "more" button grows into (a menu's platter, materialising as it grows).
     private static var glass: [GlassElement] {
         func element(_ id: String, _ shape: Shape, _ frame: Rect) -> GlassElement {
-            var element = GlassElement(shape: shape, frame: frame, material: .apple(.regular))
+            // The regular look's numbers in its optics too: a morph blends optics, not materials.
+            var element = GlassElement(
+                shape: shape, frame: frame, optics: Optics(preset: .regular), material: .apple(.regular))
             element.id = id
             return element
         }

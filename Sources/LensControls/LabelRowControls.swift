@@ -170,11 +170,12 @@ extension ControlLayout {
         if dark { lens.rimLight.recolor = .vibrantDark }
         // A fast drag squashes the lens, lift included, about its centre.
         let restingHeight = bar.height - 2 * inset.y
-        let squashed = (1 - bar.lensSquash) * (restingHeight + bar.style.liftedLensGrowth.y * bar.lift)
+        let growth = bar.style.liftedLensGrowth.y * bar.lift
+        let height = max(1, bar.lensSquash * (restingHeight + growth) - growth)
         let lensFrame = Rect(
             x: firstItem + itemWidth * bar.lensPosition + inset.x,
-            y: resting.y + inset.y + bar.style.lensDrop + squashed / 2,
-            width: itemWidth - 2 * inset.x, height: max(1, restingHeight - squashed))
+            y: resting.y + inset.y + bar.style.lensDrop + (restingHeight - height) / 2,
+            width: itemWidth - 2 * inset.x, height: height)
         // The finger is on the lens: the bar glows about it, and the lens shows the glow.
         if bar.lift > 0 {
             platterElement.touchGlow = TouchGlow(

@@ -202,7 +202,8 @@ extension Scene {
             let state = motion.state(at: t)
             bar.lensPosition = state.position.x
             bar.lift = state.lift
-            bar.lensSquash = state.squash
+            // The lifted lens squashes; the resting pill it settles into does not.
+            bar.lensSquash = 1 - (1 - state.squash) * state.lift
             scene.controls[0] = .tabBar(bar)
         case .lensMenu(var menu):
             let state = Self.motion(menu, gesture: animation.gesture).state(at: t)

@@ -65,7 +65,8 @@ extension BackgroundLayer {
         }
     }
 
-    /// The layer `offset` points higher on the canvas.
+    /// The layer `offset` points higher on the canvas, kept within ``Limits/coordinate`` (flicks
+    /// add up, so a far-off layer could otherwise leave the range the resolver accepts).
     func moved(up offset: Double) -> BackgroundLayer {
         var layer = self
         switch kind {
@@ -75,7 +76,8 @@ extension BackgroundLayer {
             layer.kind = .stroke(shape: shape, frame: frame.moved(up: offset), width: width, color: color)
         case .text(let string, let center, let size, let weight, let color):
             layer.kind = .text(
-                string, center: Point(x: center.x, y: center.y - offset), size: size, weight: weight, color: color)
+                string, center: Point(x: center.x, y: clampedCoordinate(center.y - offset)), size: size, weight: weight,
+                color: color)
         case .solid, .gradient, .checker, .lines, .image, .probe, .mask:
             break
         }
@@ -84,13 +86,23 @@ extension BackgroundLayer {
 }
 
 extension Rect {
-    fileprivate func moved(up offset: Double) -> Rect { Rect(x: x, y: y - offset, width: width, height: height) }
+    fileprivate func moved(up offset: Double) -> Rect {
+        Rect(x: x, y: clampedCoordinate(y - offset), width: width, height: height)
+    }
+}
+
+private func clampedCoordinate(_ value: Double) -> Double {
+    min(max(value, Limits.coordinate.lowerBound), Limits.coordinate.upperBound)
 }
 
 extension SceneAnimation {
     /// Checks each flick against `scene`: its time within the animation, its layers background
     /// layers that can move, each listed once. Throws a ``SceneError`` naming the key path.
     func checkScrolls(in scene: Scene) throws {
+        guard scrolls.count <= Limits.transitions else {
+            throw SceneError(
+                keyPath: "animation.scrolls", message: "\(scrolls.count) flicks; the limit is \(Limits.transitions)")
+        }
         for (index, scroll) in scrolls.enumerated() {
             let path = "animation.scrolls[\(index)]"
             try check(scroll.time, 0...duration, "\(path).time")

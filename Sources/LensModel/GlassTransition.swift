@@ -46,7 +46,8 @@ public struct GlassTransition: Codable, Sendable, Equatable {
     public var touch: [GesturePoint]?
     /// The spring it moves on; nil: the kind's (``Spring/morph``, ``Spring/materialize``, ``Spring/press``).
     public var spring: Spring?
-    /// A morph's content: indices into the scene's foreground layers, which fade in as the shape settles.
+    /// A morph's content: indices into the scene's foreground layers, seen through the glass while
+    /// the shape grows and on top of it, sharp, as it settles.
     public var content: [Int]
     /// A morph's start content (the button's glyph): indices into the foreground layers, which
     /// move with the shape and fade out over the first half of its growth.

@@ -116,7 +116,7 @@ public enum Limits {
     public static let springResponse = 0.01...10
     /// Characters of a glass element's id.
     public static let glassIDLength = 64
-    /// Transitions in one animation.
+    /// Transitions in one animation, and flicks.
     public static let transitions = 1024
     /// Characters of a batch frame name.
     public static let batchNameLength = 64

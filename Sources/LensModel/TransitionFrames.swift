@@ -2,8 +2,8 @@ import Foundation
 
 extension Scene {
     /// The glass and foreground at time `t` of the animation's transitions: morphing glass drawn
-    /// as the one shape between its two states (its content seen through it while it moves and on
-    /// top once it settles, the shape named by the end state's id), glass that has not appeared
+    /// as the one shape between its two states (its content seen through it while it moves — copies
+    /// appended to the background — and on top once it settles, the shape named by the end state's id), glass that has not appeared
     /// yet or has gone left out, presence applied; then presses, on the glass drawn, by id. Each glass takes part in one
     /// transition that shows, hides or morphs it (validation holds that), so their order in time
     /// cannot matter. A scene without transitions is returned as it is.
@@ -18,7 +18,9 @@ extension Scene {
             let progress = min(max(spring, 0), 1)
             switch transition.kind {
             case .morph:
-                guard let to = transition.to, let target = glass.firstIndex(where: { $0.id == to }) else { continue }
+                guard let to = transition.to, let target = glass.firstIndex(where: { $0.id == to }),
+                    !glass[index].shapes.isEmpty, !glass[target].shapes.isEmpty
+                else { continue }
                 hidden.insert(elapsed < 0 ? target : index)
                 if elapsed >= 0 {
                     scene.glass[target] = GlassElement.morph(glass[index], into: glass[target], spring)

@@ -16,9 +16,9 @@ extension Scene {
 }
 
 extension GlassTransition {
-    /// The keys a scene built in code may set that the decoder would refuse: `to` and `content`
-    /// on a morph only (`to` required there), `release` and `touch` on a press only, the touch
-    /// path's length.
+    /// The keys a scene built in code may set that the decoder would refuse: `to`, `content`,
+    /// `startContent` and `materializes` on a morph only (`to` required there), `release` and
+    /// `touch` on a press only, the touch path's length.
     func checkKeys(_ path: String) throws {
         if kind == .morph && to == nil { throw SceneError(keyPath: "\(path).to", message: "a morph needs \"to\"") }
         let morphKeys = [
@@ -40,8 +40,8 @@ extension GlassTransition {
 extension SceneAnimation {
     /// Checks each transition against `scene`: its glass (and a morph's end) named by an id in the
     /// scene, a morph between circles, capsules or rounded rectangles of one shape each, its
-    /// content indices in the foreground, a press released after it starts, times within the
-    /// animation. Throws a ``SceneError`` naming the key path.
+    /// content and start content in the foreground and carried by it alone, a press released after
+    /// it starts, times within the animation. Throws a ``SceneError`` naming the key path.
     func validate(in scene: Scene) throws {
         let ids = Set(scene.glass.compactMap(\.id))
         guard transitions.count <= Limits.transitions else {
@@ -89,6 +89,26 @@ extension SceneAnimation {
             }
             try checkContent(transition, in: scene, path)
             if transition.kind == .morph { try checkMorph(transition, in: scene, path) }
+        }
+        try checkCarriedOnce()
+    }
+
+    /// Each foreground layer is carried by one morph at most: by two it would be moved twice, in
+    /// the order they are listed.
+    private func checkCarriedOnce() throws {
+        var carriedBy: [Int: Int] = [:]
+        for (index, transition) in transitions.enumerated() {
+            for (key, list) in [("content", transition.content), ("startContent", transition.startContent)] {
+                for (position, layer) in list.enumerated() {
+                    if let earlier = carriedBy[layer], earlier != index {
+                        throw SceneError(
+                            keyPath: "animation.transitions[\(index)].\(key)[\(position)]",
+                            message: "foreground layer \(layer) is already carried by animation.transitions[\(earlier)]"
+                        )
+                    }
+                    carriedBy[layer] = index
+                }
+            }
         }
     }
 

@@ -314,7 +314,7 @@ struct BatchCommandTests {
             "--sweep-frames", "2", "--json", json.path, "--chart", chart.path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("thumbnails  frame 1: max error 0/0/0/0"))
+        #expect(result.stdout.contains("thumbnails    frame 1: max error 0/0/0/0"))
         #expect(result.stdout.contains("thumbnails on vulkan: 512×512, 3 frames"))
         let schema = try JSONSerialization.jsonObject(with: Data(try runCLI(["bench", "--print-schema"]).stdout.utf8))
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: json))
@@ -358,7 +358,7 @@ struct BatchCommandTests {
         let muchSlower = try earlier(0.01, "slower.json")
         let improved = try runCLI(run + ["--compare", muchSlower.path, "--max-slowdown", "5"])
         #expect(improved.status == 0, "\(improved.stderr)")
-        #expect(improved.stdout.contains("thumbnails  cpu") && !improved.stdout.contains("SLOWER"))
+        #expect(improved.stdout.contains("thumbnails    cpu") && !improved.stdout.contains("SLOWER"))
 
         let notAReport = folder.appendingPathComponent("scene.json")
         try Data(#"{"canvas": {"width": 10, "height": 10}}"#.utf8).write(to: notAReport)

@@ -143,6 +143,10 @@ struct MotionTests {
         #expect { try Scene.decode(Data(json.utf8)) } throws: {
             ($0 as? SceneError)?.keyPath == "controls[0].lensSquash"
         }
+        var built = still
+        bar.lensSquash = 0.2
+        built.controls[0] = .tabBar(bar)
+        #expect { try built.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].lensSquash" }
     }
 
     @Test("Circular menu: the lens stays inside the circle and settles on the nearest item")

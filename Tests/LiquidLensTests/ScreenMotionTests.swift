@@ -148,14 +148,48 @@ struct ScreenMotionTests {
         #expect(pixels.width == 1206 && pixels.height == 2622)
     }
 
-    @Test("bench's screen-motion workload renders the animation's frames, evenly over its length")
+    @Test("bench's screen-motion workload is the animation's frames, evenly over its length")
     func workload() throws {
         let workload = BenchmarkWorkload.screenMotion
         let count = workload.defaultFrames
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
         for index in [0, count / 2, count - 1] {
             let t = Self.screen.duration * Double(index) / Double(count - 1)
             let scene = try workload.scene(index, of: count, text: TextTests.renderer)
-            #expect(try LensRenderer.resolve(scene).backdrop == LensRenderer.resolve(Self.screen.frame(at: t)).backdrop)
+            #expect(try encoder.encode(scene) == encoder.encode(Self.screen.frame(at: t)), "frame \(index) at \(t) s")
         }
+        let middle = try workload.scene(count / 2, of: count, text: TextTests.renderer)
+        #expect(try encoder.encode(middle) != encoder.encode(Self.screen.frame(at: 0)), "the frames move")
+    }
+
+    @Test("A layer two morphs would carry, and too many flicks, are refused; flicks keep layers in range")
+    func carriedOnceAndInRange() throws {
+        var scene = Self.screen.scene
+        let morph = try #require(scene.animation?.transitions.first { $0.kind == .morph })
+        scene.glass.append(
+            {
+                var other = GlassElement(shape: .circle, frame: Rect(x: 10, y: 10, width: 40, height: 40))
+                other.id = "other"
+                return other
+            }())
+        scene.glass.append(
+            {
+                var end = GlassElement(shape: .capsule, frame: Rect(x: 10, y: 10, width: 80, height: 40))
+                end.id = "otherEnd"
+                return end
+            }())
+        scene.animation?.transitions.append(
+            GlassTransition(.morph, glass: "other", to: "otherEnd", time: 0, content: [morph.content[0]]))
+        #expect { try scene.validate() } throws: {
+            ($0 as? SceneError)?.keyPath == "animation.transitions[2].content[0]"
+        }
+        var far = try Self.decode(#"{"time": 0, "distance": 90000, "layers": [1, 2]}"#)
+        far.animation?.scrolls.append(ContentScroll(time: 0, distance: 90000, layers: [1]))
+        far.background[1] = far.background[1].moved(up: -50000)
+        try far.validate()
+        _ = try LensRenderer.resolve(far.frame(at: 1))
+        far.animation?.scrolls = Array(repeating: ContentScroll(time: 0, distance: 1, layers: [1]), count: 1025)
+        #expect { try far.validate() } throws: { ($0 as? SceneError)?.keyPath == "animation.scrolls" }
     }
 }

@@ -241,6 +241,11 @@ struct GlassControlSceneTests {
         let off = try knob(isOn: false, held: 0).midX
         let on = try knob(isOn: true, held: 0).midX
         #expect(abs(try knob(isOn: true, held: 1, position: 0.4).midX - (off + 0.4 * (on - off))) < 1e-9)
+        var toggle = GlassControl(.switch, frame: Rect(x: 20, y: 20, width: 63, height: 28))
+        toggle.knobPosition = .nan
+        let scene = Scene(
+            canvas: Canvas(width: 120, height: 70, scale: 1), background: [], glass: [], controls: [.glass(toggle)])
+        #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].knobPosition" }
     }
 
     @Test("A NaN in a glass control built in code is rejected")
