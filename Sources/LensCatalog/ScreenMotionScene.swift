@@ -80,10 +80,12 @@ enum ScreenMotionScene {
     /// The leading and "more" buttons of the navigation bar, the "+" beside the tab bar, and the
     /// menu the "more" button grows into (a menu's platter, materialising as it grows).
     private static var glass: [GlassElement] {
-        func element(_ id: String, _ shape: Shape, _ frame: Rect) -> GlassElement {
-            // The regular look's numbers in its optics too: a morph blends optics, not materials.
-            var element = GlassElement(
-                shape: shape, frame: frame, optics: Optics(preset: .regular), material: .apple(.regular))
+        // The regular look's numbers in its optics too: a morph blends optics, not materials.
+        func element(
+            _ id: String, _ shape: Shape, _ frame: Rect, optics: Optics = Optics(preset: .regular),
+            material: Material? = .apple(.regular)
+        ) -> GlassElement {
+            var element = GlassElement(shape: shape, frame: frame, optics: optics, material: material)
             element.id = id
             return element
         }
@@ -91,13 +93,9 @@ enum ScreenMotionScene {
             element("back", .circle, backButton),
             element("more", .circle, moreButton),
             element("plus", .circle, plusButton),
-            {
-                var platter = GlassElement(
-                    shape: .roundedRectangle(cornerRadii: [34, 34, 34, 34]), frame: menu,
-                    optics: BuiltInMotionScenes.menuPlatter)
-                platter.id = "menu"
-                return platter
-            }(),
+            element(
+                "menu", .roundedRectangle(cornerRadii: [34, 34, 34, 34]), menu, optics: BuiltInMotionScenes.menuPlatter,
+                material: nil),
         ]
     }
 

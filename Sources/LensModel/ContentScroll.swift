@@ -108,20 +108,12 @@ extension SceneAnimation {
             try check(scroll.time, 0...duration, "\(path).time")
             try check(scroll.distance, Limits.coordinate, "\(path).distance")
             if scroll.layers.isEmpty { throw SceneError(keyPath: "\(path).layers", message: "no layer scrolls") }
-            for (position, layer) in scroll.layers.enumerated() {
-                let key = "\(path).layers[\(position)]"
-                guard scene.background.indices.contains(layer) else {
-                    throw SceneError(
-                        keyPath: key,
-                        message: "the scene has \(scene.background.count) background layer(s); \(layer) is not one")
-                }
+            try checkLayerIndices(scroll.layers, of: scene.background.count, "background", "\(path).layers") {
+                layer, key in
                 guard scene.background[layer].scrolls else {
                     throw SceneError(
                         keyPath: key,
                         message: "background[\(layer)] fills the canvas; only fills, strokes and text scroll")
-                }
-                if scroll.layers[..<position].contains(layer) {
-                    throw SceneError(keyPath: key, message: "\(layer) is listed twice")
                 }
             }
         }

@@ -286,18 +286,10 @@ extension Optics {
         optics.brightness = mix(\.brightness, Limits.brightness)
         optics.contrast = mix(\.contrast, Limits.saturation)
         optics.fresnel = mix(\.fresnel, Limits.rimAmount)
-        optics.tint = RGBAColor.between(start.tint, end.tint, clamped)
+        optics.tint = start.tint.mixed(with: end.tint, by: clamped)
         optics.shadow = DropShadow.between(start.shadow, end.shadow, clamped)
         optics.innerShadow = DropShadow.between(start.innerShadow, end.innerShadow, clamped)
         return optics
-    }
-}
-
-extension RGBAColor {
-    static func between(_ a: RGBAColor, _ b: RGBAColor, _ f: Double) -> RGBAColor {
-        RGBAColor(
-            red: lerp(a.red, b.red, f), green: lerp(a.green, b.green, f), blue: lerp(a.blue, b.blue, f),
-            alpha: lerp(a.alpha, b.alpha, f))
     }
 }
 

@@ -98,7 +98,7 @@ extension SceneAnimation {
     private func checkCarriedOnce() throws {
         var carriedBy: [Int: Int] = [:]
         for (index, transition) in transitions.enumerated() {
-            for (key, list) in [("content", transition.content), ("startContent", transition.startContent)] {
+            for (key, list) in transition.carriedLayers {
                 for (position, layer) in list.enumerated() {
                     if let earlier = carriedBy[layer], earlier != index {
                         throw SceneError(
@@ -114,18 +114,10 @@ extension SceneAnimation {
 
     /// A morph's content and start content: foreground layers, each listed once in either.
     private func checkContent(_ transition: GlassTransition, in scene: Scene, _ path: String) throws {
-        let lists = [("content", transition.content), ("startContent", transition.startContent)]
-        for (key, list) in lists {
-            for (position, layer) in list.enumerated() {
-                guard scene.foreground.indices.contains(layer) else {
-                    throw SceneError(
-                        keyPath: "\(path).\(key)[\(position)]",
-                        message: "the scene has \(scene.foreground.count) foreground layer(s); \(layer) is not one")
-                }
-                if list[..<position].contains(layer) || (key == "startContent" && transition.content.contains(layer)) {
-                    throw SceneError(keyPath: "\(path).\(key)[\(position)]", message: "\(layer) is listed twice")
-                }
-            }
+        var earlier: [Int] = []
+        for (key, list) in transition.carriedLayers {
+            try checkLayerIndices(list, of: scene.foreground.count, "foreground", "\(path).\(key)", after: earlier)
+            earlier += list
         }
     }
 
@@ -140,6 +132,30 @@ extension SceneAnimation {
         }
         if transition.glass == transition.to {
             throw SceneError(keyPath: "\(path).to", message: "a glass cannot morph into itself")
+        }
+    }
+}
+
+extension GlassTransition {
+    /// The foreground layers a morph carries, by key: its content and its start content.
+    var carriedLayers: [(key: String, layers: [Int])] { [("content", content), ("startContent", startContent)] }
+}
+
+/// Checks that each of `indices` names one of `count` layers of `kind` ("foreground",
+/// "background") and none is listed twice (nor among `earlier`, listed under another key before
+/// them); `each` checks a layer in range before its repeats are. Throws at `path[position]`.
+func checkLayerIndices(
+    _ indices: [Int], of count: Int, _ kind: String, _ path: String, after earlier: [Int] = [],
+    each: (Int, String) throws -> Void = { _, _ in }
+) throws {
+    for (position, layer) in indices.enumerated() {
+        let key = "\(path)[\(position)]"
+        guard (0..<count).contains(layer) else {
+            throw SceneError(keyPath: key, message: "the scene has \(count) \(kind) layer(s); \(layer) is not one")
+        }
+        try each(layer, key)
+        if indices[..<position].contains(layer) || earlier.contains(layer) {
+            throw SceneError(keyPath: key, message: "\(layer) is listed twice")
         }
     }
 }
