@@ -27,6 +27,7 @@ struct ShapeParams {
     float exponent;              // squircle superellipse exponent
     float padding0;
     float padding1;
+    vec4 tint;                   // this shape's tint, premultiplied in the blend space (lens.shapeTints)
 };
 
 struct LensParams {
@@ -91,7 +92,7 @@ struct LensParams {
     uint stageModel;             // 1: the stage model; 0: bevel or physical
     float labelInverseMagnification; // stage model: 1 / magnification of the label row
     float rimCurvature;          // share of the rim light lost from the silhouette to the band's inner edge
-    uint padding3;
+    uint shapeTints;             // 1: each shape has its own tint, blended across the group's bridges
     vec4 touchGlow;              // centre x, y; radius where it has faded out; white added at the centre (0: off)
 };
 
@@ -141,6 +142,7 @@ const uint F_CONTOUR = 131072u;        // lens.contourOpacity > 0 and lens.conto
 const uint F_INNER_SHADOW = 262144u;   // lens.innerShadow.w > 0
 const uint F_DROP_SHADOW = 524288u;    // lens.shadow.w > 0
 const uint F_TOUCH_GLOW = 1048576u;    // lens.touchGlow.w > 0
+const uint F_SHAPE_TINTS = 2097152u;   // lens.shapeTints != 0
 
 // The frost pipelines are specialised by axis, pyramid level (the lens's frostLevel) and source
 // (the lens's readsComposite): llvmpipe would otherwise run both axes' code, and read both
@@ -178,7 +180,7 @@ layout(set = 0, binding = 3) uniform usamplerBuffer labelBytes;      // R8_UINT:
 layout(set = 0, binding = 4, rgba32ui) uniform writeonly uimageBuffer scratchImage;   // float bits
 layout(set = 0, binding = 5, rgba32ui) uniform writeonly uimageBuffer frostedImage;   // float bits
 layout(set = 0, binding = 6, r32ui) uniform uimageBuffer outputImage;                // sRGB packed
-// Three R32G32B32A32_UINT texels per ShapeParams, in Swift's field order (see shapeAt).
+// Four R32G32B32A32_UINT texels per ShapeParams, in Swift's field order (see shapeAt).
 layout(set = 0, binding = 7) uniform usamplerBuffer shapeTexels;
 // A tile: tile x, tile y (16 px units); for lens tiles also the first candidate in `tileShapes`
 // and the candidate count.
@@ -222,9 +224,9 @@ uint compositeAt(uint index) { return imageLoad(compositeImage, int(index)).r; }
 void storeComposite(uint index, uint packed) { imageStore(compositeImage, int(index), uvec4(packed)); }
 
 ShapeParams shapeAt(uint index) {
-    uvec4 a = texelFetch(shapeTexels, int(index * 3u));
-    uvec4 b = texelFetch(shapeTexels, int(index * 3u + 1u));
-    uvec4 c = texelFetch(shapeTexels, int(index * 3u + 2u));
+    uvec4 a = texelFetch(shapeTexels, int(index * 4u));
+    uvec4 b = texelFetch(shapeTexels, int(index * 4u + 1u));
+    uvec4 c = texelFetch(shapeTexels, int(index * 4u + 2u));
     ShapeParams shape;
     shape.centerHalfSize = uintBitsToFloat(a);
     shape.cornerRadii = uintBitsToFloat(b);
@@ -232,6 +234,8 @@ ShapeParams shapeAt(uint index) {
     shape.exponent = uintBitsToFloat(c.y);
     shape.padding0 = 0.0;
     shape.padding1 = 0.0;
+    // Read only where the group's shapes carry tints (a load nothing uses is compiled out).
+    shape.tint = uintBitsToFloat(texelFetch(shapeTexels, int(index * 4u + 3u)));
     return shape;
 }
 
@@ -548,11 +552,13 @@ struct GroupSample {
     vec2 lightNormal;
     vec2 ellipseNormal;
     vec2 center;
+    vec4 tint;                   // the shapes' tints blended as their distances (lens.shapeTints)
 };
 
 // Folds the tile's candidate shapes in order with the polynomial smooth minimum; its gradient is
 // the same blend of the shapes' gradients, so normals and the magnification centre blend with the
-// same weight. A shape whose bounding box is farther than the current distance plus the blend
+// same weight, and so do the shapes' own tints where they have them (a bridge takes both colours).
+// A shape whose bounding box is farther than the current distance plus the blend
 // radius cannot change the result and is skipped.
 GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
     GroupSample group;
@@ -560,6 +566,7 @@ GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
     group.lightNormal = vec2(0.0);
     group.ellipseNormal = vec2(0.0);
     group.center = vec2(0.0);
+    group.tint = vec4(0.0);
     uint count = SINGLE_SHAPE ? 1u : tileCandidates.y;
     // Exit test last (see lensContent); the trips are the tile's, the same for every lane.
     for (uint i = 0u;;) {
@@ -585,6 +592,7 @@ GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
             group.lightNormal = group.lightNormal + (lightNormal - group.lightNormal) * h;
             group.ellipseNormal = group.ellipseNormal + (ellipse - group.ellipseNormal) * h;
             group.center = group.center + (shape.centerHalfSize.xy - group.center) * h;
+            if (uses(F_SHAPE_TINTS, lens.shapeTints != 0u)) { group.tint = group.tint + (shape.tint - group.tint) * h; }
         }
         i++;
         if (i >= count) { break; }
@@ -899,7 +907,11 @@ vec3 glassColor(vec2 p, GroupSample group, LensParams lens, bool withLabel) {
     color = applyBrightnessContrast(color, lens.brightness, lens.contrast);
     // Apple's face: its YCbCr composite, then the tint as its fill.
     if (uses(F_FACE_LEVELS, lens.faceLevels.w != 0.0)) { color = recolorOver(color, lens.faceLevels, 1.0); }
-    if (uses(F_TINT, lens.tint.a > 0.0 || lens.gradientCount != 0u)) { color = applyTint(color, tintAt(p, lens)); }
+    if (uses(F_SHAPE_TINTS, lens.shapeTints != 0u)) {
+        color = applyTint(color, group.tint);
+    } else if (uses(F_TINT, lens.tint.a > 0.0 || lens.gradientCount != 0u)) {
+        color = applyTint(color, tintAt(p, lens));
+    }
     color = touchGlowLight(color, p, lens);
     // A resting thumb or pill is a fill under the label row: iOS draws the titles over it, so over
     // a translucent pill they keep their colour (cn-tab-bar: systemBlue to the level).

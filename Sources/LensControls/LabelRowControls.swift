@@ -115,17 +115,23 @@ extension ControlLayout {
     static func darkRestingPill(_ style: TabBarStyle) -> RGBAColor {
         switch style {
         case .native: RGBAColor(255, 255, 255, 0.14)
-        case .segmentedCapsule: RGBAColor(255, 255, 255, 0.065)
+        case .segmentedCapsule, .segmentedControl: RGBAColor(255, 255, 255, 0.065)
         }
+    }
+    /// The light resting pill: black 0.06 (`union-resting`), and 0.095 for a native segmented
+    /// control (`fabbar-lifted`: 228 over its 252 bar).
+    static func lightRestingPill(_ style: TabBarStyle) -> RGBAColor {
+        style == .segmentedControl ? RGBAColor(0, 0, 0, 0.095) : RGBAColor(0, 0, 0, 0.06)
     }
     /// The titles and symbols away from the lens. UIKit's tab bar draws them in the label colour:
     /// white 0.95 dark (`cn-tab-bar`: (243, 244, 245) over the bar at 30 levels; `mecid-tabs`: 255)
-    /// and, by the same rule, black 0.95 light (no light capture checks it). Union's segmented
-    /// capsule draws secondaryLabel grey dark (`union-resting`).
+    /// and, by the same rule, black 0.95 light (`fabbar-lifted`'s segmented control: 0 over its
+    /// 252 bar, 11 over the touched white one). Union's segmented capsule draws secondaryLabel
+    /// grey dark (`union-resting`).
     static func restingTitles(_ style: TabBarStyle, dark: Bool) -> RGBAColor {
         switch (style, dark) {
-        case (.native, true): RGBAColor(255, 255, 255, 0.95)
-        case (.native, false): RGBAColor(0, 0, 0, 0.95)
+        case (.native, true), (.segmentedControl, true): RGBAColor(255, 255, 255, 0.95)
+        case (.native, false), (.segmentedControl, false): RGBAColor(0, 0, 0, 0.95)
         case (.segmentedCapsule, true): LabelLayer.restingDark
         case (.segmentedCapsule, false): RGBAColor(60, 60, 67, 0.85)
         }
@@ -184,12 +190,13 @@ extension ControlLayout {
                     y: lensFrame.y + lensFrame.height / 2 + bar.touchOffset.y),
                 radius: Self.tabBarTouchGlowRadius, amount: Self.tabBarTouchGlowAmount * bar.lift)
         }
+        if let accessory = bar.accessory { try merge(&platterElement, with: accessory, of: bar, into: &parts) }
         parts.glass.append(platterElement)
         var lensElement = GlassElement(
             shape: .capsule, frame: lensFrame, optics: lens,
             lift: LensLift(
                 progress: bar.lift, growth: bar.style.liftedLensGrowth,
-                restingBackground: dark ? Self.darkRestingPill(bar.style) : RGBAColor(0, 0, 0, 0.06)))
+                restingBackground: dark ? Self.darkRestingPill(bar.style) : Self.lightRestingPill(bar.style)))
         lensElement.edgeHighlight = Self.liftedRimLine(lift: bar.lift)
         parts.glass.append(lensElement)
         parts.resting = Self.restingTitles(bar.style, dark: dark)

@@ -96,20 +96,28 @@ public struct PlacedShape: Codable, Sendable, Equatable {
     public var shape: Shape
     /// Where the shape sits, in points.
     public var frame: Rect
+    /// This shape's own tint in place of the element's (a tinted button in a container with
+    /// plain glass): across a bridge the shapes' tints blend as their distances do, so the
+    /// colour runs into the bridge and fades. Once one shape of a group has a tint, every shape
+    /// without one takes the element's tint, and the element's gradient tint is not drawn.
+    /// nil: the element's.
+    public var tint: RGBAColor?
 
-    /// `shape` placed in `frame`.
-    public init(shape: Shape, frame: Rect) {
+    /// `shape` placed in `frame`, tinted `tint` where given.
+    public init(shape: Shape, frame: Rect, tint: RGBAColor? = nil) {
         self.shape = shape
         self.frame = frame
+        self.tint = tint
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case shape, frame }
+    enum CodingKeys: String, CodingKey, CaseIterable { case shape, frame, tint }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         shape = try container.decode(Shape.self, forKey: .shape)
         frame = try container.decode(Rect.self, forKey: .frame)
+        tint = try container.decodeIfPresent(RGBAColor.self, forKey: .tint)
     }
 }
 
@@ -218,7 +226,7 @@ public struct GlassElement: Codable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        if shapes.count == 1 && blend == 0 {
+        if shapes.count == 1 && blend == 0 && shapes[0].tint == nil {
             try container.encode(shapes[0].shape, forKey: .shape)
             try container.encode(shapes[0].frame, forKey: .frame)
         } else {

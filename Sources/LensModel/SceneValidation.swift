@@ -104,6 +104,8 @@ public enum Limits {
     public static let lensSquash = 0.5...1.0
     /// Height of a tab bar, in points.
     public static let tabBarHeight = 24.0...200
+    /// Gap between a tab bar and its accessory button, in points.
+    public static let accessorySpacing = 0.0...200
     /// Diameter of a lens menu, in points.
     public static let lensMenuDiameter = 150.0...2000
     /// Length of a scene animation, in seconds.
@@ -156,6 +158,7 @@ extension Scene {
             if case .tabBar(let bar) = control {
                 try check(bar.touchOffset, "controls[\(index)].touchOffset")
                 try check(bar.lensSquash, Limits.lensSquash, "controls[\(index)].lensSquash")
+                try bar.accessory?.validate("controls[\(index)].accessory")
             }
             if case .segmented(let segmented) = control {
                 try check(
@@ -303,9 +306,15 @@ extension GlassElement {
     func validate(_ path: String) throws {
         try check(Double(shapes.count), Limits.groupShapes, "\(path).shapes")
         for (index, placed) in shapes.enumerated() {
-            let shapePath = shapes.count == 1 && blend == 0 ? path : "\(path).shapes[\(index)]"
+            let shapePath = shapes.count == 1 && blend == 0 && placed.tint == nil ? path : "\(path).shapes[\(index)]"
             try placed.shape.validate("\(shapePath).shape")
             try placed.frame.validate("\(shapePath).frame")
+            if let tint = placed.tint { try check(tint, "\(shapePath).tint") }
+        }
+        if gradientTint != nil && shapes.contains(where: { $0.tint != nil }) {
+            throw SceneError(
+                keyPath: "\(path).gradientTint",
+                message: "a group whose shapes have their own tints takes no gradient tint")
         }
         try check(blend, Limits.blend, "\(path).blend")
         try optics.validate("\(path).optics")

@@ -12,6 +12,10 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
     /// (the captures `union-resting` and `union-lens-lifted`): the tabs 3.75 pt in from the ends,
     /// the lens the tab inset 2.45 pt across and 5.5 pt down.
     case segmentedCapsule
+    /// A native `UISegmentedControl` in an interactive glass capsule (the capture
+    /// `fabbar-lifted`, FabBar): the tabs 2 pt in from the ends, the pill the tab inset 2.17 pt
+    /// across and 3.5 pt down, its centre 0.5 pt low, growing 30 × 19.7 pt when lifted.
+    case segmentedControl
 
     /// The tabs share the bar's width less this at each end, in points. `native`: `cn-tab-bar`'s
     /// UITabBar (a 251.7 × 62 pt bar, three icons 78.3 pt apart, the first 47.2 pt from the
@@ -21,28 +25,33 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
         switch self {
         case .native: 8
         case .segmentedCapsule: 3.75
+        case .segmentedControl: 2
         }
     }
 
     /// The resting lens is its tab inset by this across and down, in points (negative: wider
     /// than the tab). `native`: `cn-tab-bar`'s lens, 86.3 × 52 pt, 4 pt inside the bar's end and
     /// 5 pt inside its top and bottom (5.3 pt in `mecid-tabs`); `segmentedCapsule`: union's,
-    /// 113 × 51 pt.
+    /// 113 × 51 pt; `segmentedControl`: FabBar's, 91 × 55 pt in a 290 × 62 pt bar of three
+    /// tabs 95.33 pt apart.
     public var lensInset: Point {
         switch self {
         case .native: Point(x: -4, y: 5)
         case .segmentedCapsule: Point(x: 2.45, y: 5.5)
+        case .segmentedControl: Point(x: 2.17, y: 3.5)
         }
     }
 
     /// How much the lens grows when lifted, in points across and down. `native`: UIKit's tab bar
     /// insets the lifted pill's bounds by −8 (decompiled UIKitCore), 16 × 16; `segmentedCapsule`:
     /// 30 × 18.5, union's segmented thumb (`union-lens-lifted`: 113 × 51 pt at rest, 143 × 69.5
+    /// lifted); `segmentedControl`: 30 × 19.7 (`fabbar-lifted`: 91 × 55 pt at rest, 120.9 × 74.7
     /// lifted).
     public var liftedLensGrowth: Point {
         switch self {
         case .native: Point(x: 16, y: 16)
         case .segmentedCapsule: Point(x: 30, y: 18.5)
+        case .segmentedControl: Point(x: 30, y: 19.7)
         }
     }
 
@@ -50,11 +59,12 @@ public enum TabBarStyle: String, Codable, Sendable, CaseIterable {
     /// union's segmented control sitting half a point low in its capsule (`union-resting`: the
     /// resting pill 6 pt below the bar's top edge and 5 pt above its bottom; `union-lens-lifted`:
     /// the lifted lens centred on the same row); `native`: 0 (`cn-tab-bar`: the pill 5 pt inside
-    /// both).
+    /// both); `segmentedControl`: 0.5 (`fabbar-lifted`: the pill 4 pt below the top, 3 pt above
+    /// the bottom, resting and lifted).
     public var lensDrop: Double {
         switch self {
         case .native: 0
-        case .segmentedCapsule: 0.5
+        case .segmentedCapsule, .segmentedControl: 0.5
         }
     }
 }
@@ -90,6 +100,9 @@ public struct TabBar: Codable, Sendable {
     /// default 1): a fast drag squashes it across its motion. Animations set it from the drag's
     /// speed (``Motion/loupeSquash(speed:)``).
     public var lensSquash: Double = 1
+    /// A floating button past the bar's trailing end, in the bar's glass container; the bar
+    /// merges with it while the lens is lifted. nil: none.
+    public var accessory: TabBarAccessory?
 
     /// Where the tabs begin (the first tab's left edge) and the width each takes, in points: the
     /// bar less its style's padding at each end, shared evenly. The layout places the tabs and
@@ -121,7 +134,7 @@ public struct TabBar: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, center, width, height, items, lensPosition, lift, accent, appearance, font, symbolFont, touchOffset,
-            style, lensSquash
+            style, lensSquash, accessory
     }
 
     public init(from decoder: any Decoder) throws {
@@ -146,6 +159,7 @@ public struct TabBar: Codable, Sendable {
         symbolFont = try container.decodeIfPresent(FontSpec.self, forKey: .symbolFont)
         touchOffset = try container.value(.touchOffset, default: Point(x: 0, y: 0))
         style = try container.value(.style, default: .native)
+        accessory = try container.decodeIfPresent(TabBarAccessory.self, forKey: .accessory)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -164,5 +178,6 @@ public struct TabBar: Codable, Sendable {
         try container.encodeIfPresent(symbolFont, forKey: .symbolFont)
         if touchOffset != Point(x: 0, y: 0) { try container.encode(touchOffset, forKey: .touchOffset) }
         try container.encode(style, forKey: .style)
+        try container.encodeIfPresent(accessory, forKey: .accessory)
     }
 }

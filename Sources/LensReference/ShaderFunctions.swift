@@ -314,10 +314,11 @@ struct ShaderContext {
         var lightNormal: SIMD2<Float>
         var ellipseNormal: SIMD2<Float>
         var center: SIMD2<Float>
+        var tint: SIMD4<Float>
     }
 
     func groupSample(_ p: SIMD2<Float>, _ lens: LensParams, _ withNormals: Bool) -> GroupSample {
-        var group = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero)
+        var group = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero, tint: .zero)
         for i in 0..<tileCandidates.y {
             let shape = shapes[Int(tileShapes[Int(tileCandidates.x + i)])]
             let local = p - SIMD2(shape.centerHalfSize.x, shape.centerHalfSize.y)
@@ -341,6 +342,7 @@ struct ShaderContext {
             group.lightNormal = group.lightNormal + (lightNormal - group.lightNormal) * h
             group.ellipseNormal = group.ellipseNormal + (ellipse - group.ellipseNormal) * h
             group.center = group.center + (SIMD2(shape.centerHalfSize.x, shape.centerHalfSize.y) - group.center) * h
+            if lens.shapeTints != 0 { group.tint = group.tint + (shape.tint - group.tint) * h }
         }
         group.lightNormal = safeNormalize(group.lightNormal)
         group.ellipseNormal = safeNormalize(group.ellipseNormal)
@@ -623,7 +625,7 @@ struct ShaderContext {
         color = applySaturation(color, lens.saturation)
         color = applyBrightnessContrast(color, lens.brightness, lens.contrast)
         if lens.faceLevels.w != 0 { color = recolorOver(color, lens.faceLevels, 1) }
-        color = applyTint(color, tintAt(p, lens))
+        color = applyTint(color, lens.shapeTints != 0 ? group.tint : tintAt(p, lens))
         color = touchGlowLight(color, p, lens)
         // A resting thumb or pill is a fill under the label row: iOS draws the titles over it, so
         // over a translucent pill they keep their colour (cn-tab-bar: systemBlue to the level).

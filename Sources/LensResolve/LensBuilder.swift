@@ -40,7 +40,7 @@ struct LensBuilder {
         styled.optics = look.optics
         var lens = opticsParameters(styled, geometry: geometry)
         lens.shapeOffset = UInt32(lists.shapes.count)
-        lists.shapes += geometry.map(\.parameters)
+        lists.shapes += shapeParameters(element, geometry: geometry, lens: &lens)
 
         let restingFrost = element.lift?.restingFrost ?? styled.optics.frost
         let sigma = (restingFrost + (styled.optics.frost - restingFrost) * progress) * scale
@@ -81,6 +81,20 @@ struct LensBuilder {
         tileLists.append(to: &lists.tiles, pointing: &lens)
         lists.lenses.append(lens)
         lists.regions.append(regions)
+    }
+
+    /// The group's shapes for the shaders; where any has its own tint, each carries one (its own
+    /// or the element's) and the group blends them in place of its tint.
+    private func shapeParameters(
+        _ element: GlassElement, geometry: [ShapeGeometry], lens: inout LensParams
+    ) -> [ShapeParams] {
+        let tinted = element.shapes.contains { $0.tint != nil }
+        lens.shapeTints = tinted ? 1 : 0
+        return zip(element.shapes, geometry).map { placed, geometry in
+            var parameters = geometry.parameters
+            if tinted { parameters.tint = placed.tint?.premultiplied(for: scene.blending) ?? lens.tint }
+            return parameters
+        }
     }
 
     /// Glass on glass: where the new lens's frost reads pixels that glass already in `lists`
@@ -255,7 +269,8 @@ struct LensBuilder {
             lens.shimmer = SIMD4(Float(shimmerPosition), 0.18, Float(look.shimmerAlpha), 0)
         }
         lens.opacity = Float(look.opacity)
-        if let gradientTint = look.gradientTint {
+        // Shapes with their own tints replace the group's tint, a theme's gradient included.
+        if let gradientTint = look.gradientTint, lens.shapeTints == 0 {
             let radians = gradientTint.angle * .pi / 180
             let direction = SIMD2(cos(radians), sin(radians))
             let corners = [SIMD2(minX, minY), SIMD2(maxX, minY), SIMD2(minX, maxY), SIMD2(maxX, maxY)]

@@ -75,6 +75,9 @@ package struct ShapeParams: Sendable, Equatable {
     package var exponent: Float
     var padding0: Float = 0
     var padding1: Float = 0
+    /// This shape's tint, premultiplied in the blend space; read where the group's
+    /// ``LensParams/shapeTints`` is 1.
+    package var tint: SIMD4<Float> = .zero
 
     /// A shape from its pixel geometry, with `kind` and `exponent` as the fields describe.
     package init(centerHalfSize: SIMD4<Float>, cornerRadii: SIMD4<Float>, kind: UInt32, exponent: Float) {
@@ -92,6 +95,7 @@ package struct ShapeParams: Sendable, Equatable {
         ("exponent", MemoryLayout<Self>.offset(of: \.exponent)!),
         ("padding0", MemoryLayout<Self>.offset(of: \.padding0)!),
         ("padding1", MemoryLayout<Self>.offset(of: \.padding1)!),
+        ("tint", MemoryLayout<Self>.offset(of: \.tint)!),
     ]
 }
 
@@ -226,8 +230,9 @@ package struct LensParams: Sendable, Equatable {
     package var labelInverseMagnification: Float = 1
     /// Share of the rim light the band loses from the silhouette to its inner edge (1: linear to 0).
     package var rimCurvature: Float = 1
-    /// Pads the appended group to a whole vec4.
-    package var padding3: UInt32 = 0
+    /// 1: each shape carries its own tint (``ShapeParams/tint``), blended across the group's
+    /// bridges in place of `tint`; 0: the group's `tint`.
+    package var shapeTints: UInt32 = 0
     /// The touch glow: centre x, y; the radius where it has faded out; the white added at the centre (0: off).
     package var touchGlow: SIMD4<Float> = .zero
 
@@ -298,7 +303,7 @@ package struct LensParams: Sendable, Equatable {
         ("stageModel", MemoryLayout<Self>.offset(of: \.stageModel)!),
         ("labelInverseMagnification", MemoryLayout<Self>.offset(of: \.labelInverseMagnification)!),
         ("rimCurvature", MemoryLayout<Self>.offset(of: \.rimCurvature)!),
-        ("padding3", MemoryLayout<Self>.offset(of: \.padding3)!),
+        ("shapeTints", MemoryLayout<Self>.offset(of: \.shapeTints)!),
         ("touchGlow", MemoryLayout<Self>.offset(of: \.touchGlow)!),
     ]
 }

@@ -62,6 +62,7 @@
 @_exported import struct LensModel.ControlItem
 @_exported import struct LensModel.TabBar
 @_exported import enum LensModel.TabBarStyle
+@_exported import struct LensModel.TabBarAccessory
 @_exported import struct LensModel.LensMenu
 @_exported import struct LensModel.GlassControl
 @_exported import struct LensControls.GlassControlsPanel

@@ -29,7 +29,7 @@ struct CaptureRecord: Codable, Sendable {
     static let names = [
         "union-lens-lifted", "union-resting", "mecid-regular", "mecid-clear", "mecid-container", "mecid-tabs",
         "cn-segmented", "cn-buttons", "cn-slider", "cnb-segmented", "cn-tab-bar", "jarx-menu-morph",
-        "jarx-switch-lifted",
+        "jarx-switch-lifted", "fabbar-lifted",
     ]
 
     /// The capture in sRGB codes.
@@ -75,7 +75,8 @@ struct CaptureWindow: Codable, Sendable {
         /// The window's mean colour, R G B.
         case color
         /// Where the luma, averaged across the window's width, first and last exceeds `threshold`
-        /// down the window: the top and bottom edges (rows) of what lies there.
+        /// (falls below it where `darker`) down the window: the top and bottom edges (rows) of
+        /// what lies there.
         case extent
         /// The same along the window, averaged across its height: left and right edges (columns).
         case horizontalExtent
@@ -89,6 +90,8 @@ struct CaptureWindow: Codable, Sendable {
     var height: Int
     var bin: Int?
     var threshold: Double?
+    /// An extent of what is darker than `threshold` (a tinted bridge on a light page), not lighter.
+    var darker: Bool?
     /// True: the renderer is held to the capture here (profiles within 3 levels mean absolute
     /// difference, colours within 4 levels per channel, extents within 1 pt). False: a known gap,
     /// measured and reported, not yet fitted.
@@ -144,9 +147,11 @@ struct CaptureWindow: Codable, Sendable {
                     $0 + (vertical ? Self.luma(image, x + $1, y + a) : Self.luma(image, x + a, y + $1))
                 } / Double(vertical ? width : height)
             }
-            let above = profile.indices.filter { profile[$0] > (threshold ?? 8) }
+            let inside = profile.indices.filter {
+                darker == true ? profile[$0] < (threshold ?? 8) : profile[$0] > (threshold ?? 8)
+            }
             let start = vertical ? y : x
-            values = [Double(start + (above.first ?? 0)), Double(start + (above.last ?? 0))]
+            values = [Double(start + (inside.first ?? 0)), Double(start + (inside.last ?? 0))]
         }
         return values.map { ($0 * 10).rounded() / 10 }
     }

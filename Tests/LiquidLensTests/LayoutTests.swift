@@ -108,15 +108,16 @@ struct LayoutTests {
         #expect(bytes.withUnsafeBytes { $0.loadUnaligned(as: FrameParams.self) } == frame)
     }
 
-    @Test("A shape is three 16-byte texels in Swift's field order")
+    @Test("A shape is four 16-byte texels in Swift's field order")
     func shapesTexelsAgree() throws {
-        #expect(MemoryLayout<ShapeParams>.stride == 48)
-        #expect(MemoryLayout<ShapeParams>.size == 48)
+        #expect(MemoryLayout<ShapeParams>.stride == 64)
+        #expect(MemoryLayout<ShapeParams>.size == 64)
         let offsets = Dictionary(uniqueKeysWithValues: ShapeParams.fieldOffsets.map { ($0.name, $0.offset) })
         #expect(offsets["centerHalfSize"] == 0)
         #expect(offsets["cornerRadii"] == 16)
         #expect(offsets["kind"] == 32)
         #expect(offsets["exponent"] == 36)
+        #expect(offsets["tint"] == 48)
     }
 
     @Test(

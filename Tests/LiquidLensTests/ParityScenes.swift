@@ -168,6 +168,17 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
                             PlacedShape(shape: .circle, frame: Rect(x: 70, y: 30, width: 60, height: 60)),
                         ], blend: 14, optics: Optics(preset: .segmentLens))
                 ]),
+            busy(
+                "group-with-tinted-shape", label: label,
+                [
+                    GlassElement(
+                        shapes: [
+                            PlacedShape(shape: .capsule, frame: Rect(x: 12, y: 45, width: 110, height: 48)),
+                            PlacedShape(
+                                shape: .circle, frame: Rect(x: 128, y: 43, width: 52, height: 52),
+                                tint: RGBAColor(0, 122, 255, 0.85)),
+                        ], blend: 16, optics: Optics(preset: .regular))
+                ]),
             busy("regular-glass", label: label, [lens { $0 = Optics(preset: .regular) }]),
             busy("regular-dark-glass", label: label, [lens { $0 = Optics(preset: .regularDark) }]),
             busy("clear-glass", label: label, [lens { $0 = Optics(preset: .clear) }]),

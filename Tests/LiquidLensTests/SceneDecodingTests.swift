@@ -106,7 +106,7 @@ struct SceneDecodingTests {
             json:
                 #"{"canvas": {"width": 100, "height": 80}, "controls": [{"type": "tabBar", "center": [50, 40], "width": 90, "items": [{"title": "A"}], "style": "uiTabBar"}]}"#,
             keyPath: "controls[0].style",
-            message: #"unknown value "uiTabBar" (expected one of: native, segmentedCapsule)"#),
+            message: #"unknown value "uiTabBar" (expected one of: native, segmentedCapsule, segmentedControl)"#),
         BadScene(
             json:
                 #"{"canvas": {"width": 100, "height": 80}, "controls": [{"type": "tabBar", "center": [50, 40], "width": 90, "items": [{"title": "A"}], "appearance": "drak"}]}"#,
