@@ -4,10 +4,6 @@ import LensModel
 // Capture names (`fabbar-lifted`, …) are explained in Fidelity.md, "Against iOS".
 
 extension ControlLayout {
-    /// The bar's bridge to its accessory, fully lifted: the smooth minimum's radius in points
-    /// (`fabbar-lifted`: the bar swollen × 1.04 leaves a 2.2 pt gap, and the neck across it is
-    /// 19.1 pt high at its narrowest, 318 pt from the screen's edge; 10 pt gives 19.3 at 317.8).
-    static let accessoryMergeBlend = 10.0
     /// The symbol's size as a share of the button's diameter (`fabbar-lifted`: the "+" is 20.7 pt
     /// across on a 62 pt button, which the default font's "+" reaches at 0.53).
     static let accessorySymbolShare = 0.53
@@ -24,7 +20,10 @@ extension ControlLayout {
             x: bar.center.x + bar.width / 2 + accessory.spacing, y: bar.center.y - diameter / 2, width: diameter,
             height: diameter)
         platter.shapes.append(PlacedShape(shape: .circle, frame: button, tint: accessory.tint))
-        platter.blend = Self.accessoryMergeBlend * bar.lift
+        // The touched bar reaches its button as a pressed shape reaches its neighbours
+        // (`fabbar-lifted`: the bar swollen × 1.04 leaves a 2.2 pt gap, and the neck across it is
+        // 19.1 pt high at its narrowest, 318 pt from the screen's edge; 10 pt gives 19.3 at 317.8).
+        platter.blend = GlassTransition.pressMergeBlend * bar.lift
         let line = try text.line(
             accessory.symbol, font: bar.symbolFont ?? bar.font, pixelSize: diameter * Self.accessorySymbolShare * scale)
         // Centred by its ink: a symbol such as "+" sits on the font's maths axis, not mid-line.

@@ -102,15 +102,20 @@ public struct PlacedShape: Codable, Sendable, Equatable {
     /// without one takes the element's tint, and the element's gradient tint is not drawn.
     /// nil: the element's.
     public var tint: RGBAColor?
+    /// The name a press finds this one shape of a group by (a member of a glass container): it
+    /// swells alone and the group's bridge reaches from it to its neighbours. Unique among the
+    /// scene's glass and shape ids. nil: none.
+    public var id: String?
 
-    /// `shape` placed in `frame`, tinted `tint` where given.
-    public init(shape: Shape, frame: Rect, tint: RGBAColor? = nil) {
+    /// `shape` placed in `frame`, tinted `tint` and named `id` where given.
+    public init(shape: Shape, frame: Rect, tint: RGBAColor? = nil, id: String? = nil) {
         self.shape = shape
         self.frame = frame
         self.tint = tint
+        self.id = id
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable { case shape, frame, tint }
+    enum CodingKeys: String, CodingKey, CaseIterable { case shape, frame, tint, id }
 
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
@@ -118,6 +123,7 @@ public struct PlacedShape: Codable, Sendable, Equatable {
         shape = try container.decode(Shape.self, forKey: .shape)
         frame = try container.decode(Rect.self, forKey: .frame)
         tint = try container.decodeIfPresent(RGBAColor.self, forKey: .tint)
+        id = try container.decodeIfPresent(String.self, forKey: .id)
     }
 }
 
@@ -226,7 +232,7 @@ public struct GlassElement: Codable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        if shapes.count == 1 && blend == 0 && shapes[0].tint == nil {
+        if shapes.count == 1 && blend == 0 && shapes[0].tint == nil && shapes[0].id == nil {
             try container.encode(shapes[0].shape, forKey: .shape)
             try container.encode(shapes[0].frame, forKey: .frame)
         } else {

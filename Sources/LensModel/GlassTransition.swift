@@ -95,6 +95,10 @@ public struct GlassTransition: Codable, Sendable, Equatable {
     public static let pressBrightness = 0.06
     /// The touch glow a press lights on glass that has none of its own, at full press.
     public static let pressGlow = 0.5
+    /// The bridge a pressed shape of a group reaches its neighbours with, at full press: the
+    /// smooth minimum's radius in points (`fabbar-lifted`: the touched bar's neck to its "+",
+    /// 19.1 pt high across a 2.2 pt gap, fits 10 pt).
+    public static let pressMergeBlend = 10.0
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, glass, to, time, release, touch, spring, content, startContent, materializes

@@ -306,10 +306,12 @@ extension GlassElement {
     func validate(_ path: String) throws {
         try check(Double(shapes.count), Limits.groupShapes, "\(path).shapes")
         for (index, placed) in shapes.enumerated() {
-            let shapePath = shapes.count == 1 && blend == 0 && placed.tint == nil ? path : "\(path).shapes[\(index)]"
+            let plain = shapes.count == 1 && blend == 0 && placed.tint == nil && placed.id == nil
+            let shapePath = plain ? path : "\(path).shapes[\(index)]"
             try placed.shape.validate("\(shapePath).shape")
             try placed.frame.validate("\(shapePath).frame")
             if let tint = placed.tint { try check(tint, "\(shapePath).tint") }
+            try checkID(placed.id, "\(shapePath).id")
         }
         if gradientTint != nil && shapes.contains(where: { $0.tint != nil }) {
             throw SceneError(
@@ -332,9 +334,7 @@ extension GlassElement {
         try gradientTint?.validate("\(path).gradientTint")
         if let highlight { try check(highlight.intensity, Limits.unit, "\(path).highlight.intensity") }
         try check(presence, Limits.unit, "\(path).presence")
-        if let id, id.isEmpty || id.count > Limits.glassIDLength {
-            throw SceneError(keyPath: "\(path).id", message: "expected 1…\(Limits.glassIDLength) characters")
-        }
+        try checkID(id, "\(path).id")
         if let touchGlow {
             try check(touchGlow.center, "\(path).touchGlow.center")
             try check(touchGlow.radius, Limits.touchGlowRadius, "\(path).touchGlow.radius")
@@ -344,6 +344,13 @@ extension GlassElement {
 }
 
 /// Throws unless `value` is finite and inside `range`; the message matches the JSON decoder's.
+/// A glass or shape id: 1…``Limits/glassIDLength`` characters where given.
+func checkID(_ id: String?, _ path: String) throws {
+    if let id, id.isEmpty || id.count > Limits.glassIDLength {
+        throw SceneError(keyPath: path, message: "expected 1…\(Limits.glassIDLength) characters")
+    }
+}
+
 package func check(_ value: Double, _ range: ClosedRange<Double>, _ path: String) throws {
     guard value.isFinite, range.contains(value) else {
         throw SceneError(keyPath: path, message: rangeMessage(value, range))

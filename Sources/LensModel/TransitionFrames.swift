@@ -51,8 +51,15 @@ extension Scene {
         scene.glass = scene.glass.enumerated().filter { !hidden.contains($0.offset) && $0.element.presence > 0 }
             .map(\.element)
         for transition in transitions where transition.kind == .press {
-            guard let index = scene.glass.firstIndex(where: { $0.id == transition.glass }) else { continue }
-            scene.glass[index].press(transition.pressAmount(at: t), touch: transition.touchPoint(at: t))
+            let amount = transition.pressAmount(at: t)
+            let touch = transition.touchPoint(at: t)
+            if let index = scene.glass.firstIndex(where: { $0.id == transition.glass }) {
+                scene.glass[index].press(amount, touch: touch)
+            } else if let index = scene.glass.firstIndex(where: { $0.shapes.contains { $0.id == transition.glass } }),
+                let shape = scene.glass[index].shapes.firstIndex(where: { $0.id == transition.glass })
+            {
+                scene.glass[index].press(shape: shape, amount, touch: touch)
+            }
         }
         // The frame holds the transitions' outcome; the glass they name may be gone from it.
         scene.animation?.transitions = []
@@ -187,6 +194,30 @@ extension GlassElement {
         let radius = authored?.radius ?? max(bounds.width, bounds.height) / 2
         touchGlow = TouchGlow(
             center: touch ?? authored?.center ?? center, radius: radius,
+            amount: max(authored?.amount ?? 0, GlassTransition.pressGlow * held))
+    }
+}
+
+extension GlassElement {
+    /// Swells one shape of the group about its centre, as ``press(_:touch:)`` swells a glass, and
+    /// lets the group's bridge reach from it to its neighbours: the smooth minimum's radius grows to
+    /// ``GlassTransition/pressMergeBlend`` with the press where the group's own is smaller. Its
+    /// touch glow lights about the touch (the shape's centre without one); the group's brightness
+    /// is the whole container's and stays.
+    mutating func press(shape index: Int, _ amount: Double, touch: Point?) {
+        guard amount != 0 else { return }
+        let frame = shapes[index].frame
+        let scale = 1 + (GlassTransition.pressScale - 1) * amount
+        shapes[index].frame = Rect(
+            x: frame.midX - frame.width * scale / 2, y: frame.midY - frame.height * scale / 2,
+            width: frame.width * scale, height: frame.height * scale)
+        shapes[index].shape = shapes[index].shape.scaled(by: scale)
+        let held = min(max(amount, 0), 1)
+        blend = max(blend, GlassTransition.pressMergeBlend * held)
+        let authored = touchGlow
+        touchGlow = TouchGlow(
+            center: touch ?? authored?.center ?? Point(x: frame.midX, y: frame.midY),
+            radius: authored?.radius ?? max(frame.width, frame.height) / 2,
             amount: max(authored?.amount ?? 0, GlassTransition.pressGlow * held))
     }
 }

@@ -5,9 +5,13 @@ extension Scene {
     /// scrolls move background layers that can move (checked when a scene is decoded and when it
     /// is validated).
     func checkAnimationReferences() throws {
+        var named = Set<String>()
         for (index, element) in glass.enumerated() {
-            if let id = element.id, glass[..<index].contains(where: { $0.id == id }) {
-                throw SceneError(keyPath: "glass[\(index)].id", message: "\"\(id)\" names another glass already")
+            let shapeIDs = element.shapes.enumerated().map { ($1.id, "glass[\(index)].shapes[\($0)].id") }
+            for case let (id?, path) in [(element.id, "glass[\(index)].id")] + shapeIDs {
+                guard named.insert(id).inserted else {
+                    throw SceneError(keyPath: path, message: "\"\(id)\" names another glass or shape already")
+                }
             }
         }
         try animation?.validate(in: self)
@@ -44,6 +48,7 @@ extension SceneAnimation {
     /// it starts, times within the animation. Throws a ``SceneError`` naming the key path.
     func validate(in scene: Scene) throws {
         let ids = Set(scene.glass.compactMap(\.id))
+        let shapeIDs = Set(scene.glass.flatMap { $0.shapes.compactMap(\.id) })
         guard transitions.count <= Limits.transitions else {
             throw SceneError(
                 keyPath: "animation.transitions",
@@ -66,13 +71,17 @@ extension SceneAnimation {
                 }
                 shownOrHiddenBy[id] = index
             }
+            // A press may name one shape of a group; the rest act on whole glass.
+            let reachable = transition.kind == .press ? ids.union(shapeIDs) : ids
             for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
                 guard let id else { continue }
-                guard ids.contains(id) else {
-                    let known = ids.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                guard reachable.contains(id) else {
+                    let known = reachable.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+                    let shapeNote =
+                        shapeIDs.contains(id) ? "; \"\(id)\" is a shape of a group, which only a press acts on" : ""
                     throw SceneError(
                         keyPath: "\(path).\(key)",
-                        message: "no glass has the id \"\(id)\" (ids: \(known.isEmpty ? "none" : known))")
+                        message: "no glass has the id \"\(id)\" (ids: \(known.isEmpty ? "none" : known))\(shapeNote)")
                 }
             }
             try check(transition.time, 0...duration, "\(path).time")

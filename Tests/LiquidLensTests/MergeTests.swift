@@ -84,7 +84,7 @@ struct MergeTests {
             #expect(platter.shapes.count == 2)
             #expect(platter.shapes[1].frame == Rect(x: 248, y: 14, width: 62, height: 62))
             #expect(platter.shapes[1].tint == TabBarAccessory.defaultTint)
-            #expect(platter.blend == ControlLayout.accessoryMergeBlend * lift)
+            #expect(platter.blend == GlassTransition.pressMergeBlend * lift)
         }
         // In the gap beside the bar's middle: the page at rest, glass (bluish) lifted.
         let resting = try render(try resolve(Self.bar(lift: 0)), on: .cpu)
@@ -117,5 +117,61 @@ struct MergeTests {
         #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].accessory.spacing" }
         scene = Self.bar(lift: 1, accessory: TabBarAccessory(diameter: .infinity))
         #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].accessory.diameter" }
+    }
+
+    /// A capsule and a circle 6 pt apart in one group, the circle named "plus" and pressed from 0.1 s.
+    static func container(_ transitions: [GlassTransition]) -> Scene {
+        var scene = Scene(
+            canvas: Canvas(width: 200, height: 80, scale: 1), background: [BackgroundLayer(.solid(.white))],
+            glass: [
+                GlassElement(
+                    shapes: [
+                        PlacedShape(shape: .capsule, frame: Rect(x: 10, y: 15, width: 120, height: 50)),
+                        PlacedShape(shape: .circle, frame: Rect(x: 136, y: 15, width: 50, height: 50), id: "plus"),
+                    ], blend: 0, optics: Optics(preset: .regular))
+            ])
+        scene.animation = SceneAnimation(duration: 1, gesture: nil, transitions: transitions)
+        return scene
+    }
+
+    @Test("A press on one shape of a group swells it alone and bridges it to its neighbours")
+    func shapePress() throws {
+        let scene = Self.container([GlassTransition(.press, glass: "plus", time: 0.1, release: 0.9)])
+        let resting = scene.applyingTimeline(at: 0)
+        let held = scene.applyingTimeline(at: 0.6)
+        let amount = try #require(scene.animation?.transitions[0].pressAmount(at: 0.6))
+        #expect(amount > 0.9)
+        #expect(held.glass[0].shapes[0].frame == resting.glass[0].shapes[0].frame)
+        let swollen = held.glass[0].shapes[1].frame
+        #expect(abs(swollen.width - 50 * (1 + (GlassTransition.pressScale - 1) * amount)) < 1e-9)
+        #expect(abs(swollen.midX - 161) < 1e-9 && abs(swollen.midY - 40) < 1e-9)
+        #expect(held.glass[0].blend == GlassTransition.pressMergeBlend * min(amount, 1))
+        // The gap between them: the page at rest, glass while the press holds, the same on both backends.
+        let before = try render(try resolve(scene), on: .cpu)
+        var pressed = scene
+        pressed.time = 0.6
+        let during = try render(try resolve(pressed), on: .cpu)
+        // The page in the gap lies in the glass's shadow; the bridge's white glass covers it.
+        #expect(Self.pixel(before, 133, 40).x < 250, "gap at rest \(Self.pixel(before, 133, 40))")
+        #expect(Self.pixel(during, 133, 40).x > 250, "gap pressed \(Self.pixel(during, 133, 40))")
+        #expect(try render(try resolve(pressed), on: .vulkan) == during)
+    }
+
+    @Test("Shape ids: unique among glass and shapes; only a press may name one")
+    func shapeIDs() throws {
+        var duplicate = Self.container([])
+        duplicate.glass[0].id = "plus"
+        #expect { try duplicate.validate() } throws: { ($0 as? SceneError)?.keyPath == "glass[0].shapes[1].id" }
+        let materialize = Self.container([GlassTransition(.materialize, glass: "plus", time: 0)])
+        #expect { try materialize.validate() } throws: { error in
+            let error = error as? SceneError
+            return error?.keyPath == "animation.transitions[0].glass"
+                && error?.message.contains("only a press acts on") == true
+        }
+        var empty = Self.container([])
+        empty.glass[0].shapes[0].id = ""
+        #expect { try empty.validate() } throws: { ($0 as? SceneError)?.keyPath == "glass[0].shapes[0].id" }
+        let decoded = try Scene.decode(try JSONEncoder().encode(Self.container([])))
+        #expect(decoded.glass[0].shapes[1].id == "plus")
     }
 }
