@@ -79,6 +79,14 @@ extension ControlLayout {
     /// The lifted lens's thin bright line all round its silhouette, faded in with the lift: the
     /// capture `union-lens-lifted` shows 121–127 levels on every side of the lens (the rim light's
     /// two lobes light only two corners).
+    /// A light tab bar's lifted lens dims what it shows: over the white bar it reads 245, not 255
+    /// (`fabbar-lifted`: the lens's middle, 244.9; `jarx-switch-lifted`'s held knob reads the same
+    /// over its white row), black 0.04 on the sRGB codes, faded in with the lift.
+    static func liftedLightDim(lift: Double) -> RGBAColor { RGBAColor(0, 0, 0, 0.04 * lift) }
+    /// The light lens's drop shadow: 0.45 (`fabbar-lifted`: 213 on the page under the lens, where
+    /// the bar's shadow leaves 240; the segment lens's 0.18 gives 229).
+    static let liftedLightShadow = 0.45
+
     static func liftedRimLine(lift: Double) -> EdgeHighlight {
         let alpha = liftedRimLineAlpha * lift
         return EdgeHighlight(width: liftedRimLineWidth, alphas: [alpha, alpha, alpha])
@@ -173,7 +181,12 @@ extension ControlLayout {
         var lens = Optics(preset: .segmentLens)
         let inset = bar.style.lensInset
         lens.softness = min(10, (bar.height - 2 * inset.y) / 2 - 1)
-        if dark { lens.rimLight.recolor = .vibrantDark }
+        if dark {
+            lens.rimLight.recolor = .vibrantDark
+        } else {
+            lens.tint = Self.liftedLightDim(lift: bar.lift)
+            lens.shadow.opacity = Self.liftedLightShadow
+        }
         // A fast drag squashes the lens, lift included, about its centre.
         let restingHeight = bar.height - 2 * inset.y
         let growth = bar.style.liftedLensGrowth.y * bar.lift

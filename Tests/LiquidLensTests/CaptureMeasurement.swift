@@ -102,7 +102,8 @@ struct CaptureWindow: Codable, Sendable {
     /// The numbers measured from the capture.
     var capture: [Double]
     /// Our render of the scene before the fit that first held it, for the Fidelity article's
-    /// before/after: commit 5ce2271 for union-*, mecid-regular and mecid-clear, 6194593 for the rest.
+    /// before/after: commit 5ce2271 for union-*, mecid-regular and mecid-clear, c520233 for
+    /// fabbar-lifted, 6194593 for the rest.
     var before: [Double]?
     /// Our render now (rewritten when recording).
     var ours: [Double]?
