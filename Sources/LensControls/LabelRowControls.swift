@@ -178,23 +178,8 @@ extension ControlLayout {
                 try drawBadge(badge, at: Point(x: iconCenter.x + 14, y: iconCenter.y - 6), font: bar.font, into: &parts)
             }
         }
-        var lens = Optics(preset: .segmentLens)
-        let inset = bar.style.lensInset
-        lens.softness = min(10, (bar.height - 2 * inset.y) / 2 - 1)
-        if dark {
-            lens.rimLight.recolor = .vibrantDark
-        } else {
-            lens.tint = Self.liftedLightDim(lift: bar.lift)
-            lens.shadow.opacity = Self.liftedLightShadow
-        }
-        // A fast drag squashes the lens, lift included, about its centre.
-        let restingHeight = bar.height - 2 * inset.y
-        let growth = bar.style.liftedLensGrowth.y * bar.lift
-        let height = max(1, bar.lensSquash * (restingHeight + growth) - growth)
-        let lensFrame = Rect(
-            x: firstItem + itemWidth * bar.lensPosition + inset.x,
-            y: resting.y + inset.y + bar.style.lensDrop + (restingHeight - height) / 2,
-            width: itemWidth - 2 * inset.x, height: height)
+        let lens = tabLens(bar, restingTop: resting.y)
+        let lensFrame = lens.shapes[0].frame
         // The finger is on the lens: the bar glows about it, and the lens shows the glow.
         if bar.lift > 0 {
             platterElement.touchGlow = TouchGlow(
@@ -205,15 +190,40 @@ extension ControlLayout {
         }
         if let accessory = bar.accessory { try merge(&platterElement, with: accessory, of: bar, into: &parts) }
         parts.glass.append(platterElement)
-        var lensElement = GlassElement(
-            shape: .capsule, frame: lensFrame, optics: lens,
+        parts.glass.append(lens)
+        parts.resting = Self.restingTitles(bar.style, dark: dark)
+        parts.accent = bar.accent
+    }
+
+    /// The tab bar's lens at its position, lifted by the bar's lift and squashed by a fast drag,
+    /// its look by the bar's appearance; `restingTop` is the unswollen bar's top edge.
+    func tabLens(_ bar: TabBar, restingTop: Double) -> GlassElement {
+        let dark = bar.appearance == .dark
+        var lens = Optics(preset: .segmentLens)
+        let inset = bar.style.lensInset
+        lens.softness = min(10, (bar.height - 2 * inset.y) / 2 - 1)
+        if dark {
+            lens.rimLight.recolor = .vibrantDark
+        } else {
+            lens.tint = Self.liftedLightDim(lift: bar.lift)
+            lens.shadow.opacity = Self.liftedLightShadow
+        }
+        // A fast drag squashes the lens, lift included, about its centre.
+        let (firstItem, itemWidth) = bar.tabs
+        let restingHeight = bar.height - 2 * inset.y
+        let growth = bar.style.liftedLensGrowth.y * bar.lift
+        let height = max(1, bar.lensSquash * (restingHeight + growth) - growth)
+        let frame = Rect(
+            x: firstItem + itemWidth * bar.lensPosition + inset.x,
+            y: restingTop + inset.y + bar.style.lensDrop + (restingHeight - height) / 2,
+            width: itemWidth - 2 * inset.x, height: height)
+        var element = GlassElement(
+            shape: .capsule, frame: frame, optics: lens,
             lift: LensLift(
                 progress: bar.lift, growth: bar.style.liftedLensGrowth,
                 restingBackground: dark ? Self.darkRestingPill(bar.style) : Self.lightRestingPill(bar.style)))
-        lensElement.edgeHighlight = Self.liftedRimLine(lift: bar.lift)
-        parts.glass.append(lensElement)
-        parts.resting = Self.restingTitles(bar.style, dark: dark)
-        parts.accent = bar.accent
+        element.edgeHighlight = Self.liftedRimLine(lift: bar.lift)
+        return element
     }
 
     // MARK: Drawing

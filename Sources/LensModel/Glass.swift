@@ -97,10 +97,10 @@ public struct PlacedShape: Codable, Sendable, Equatable {
     /// Where the shape sits, in points.
     public var frame: Rect
     /// This shape's own tint in place of the element's (a tinted button in a container with
-    /// plain glass): across a bridge the shapes' tints blend as their distances do, so the
-    /// colour runs into the bridge and fades. Once one shape of a group has a tint, every shape
-    /// without one takes the element's tint, and the element's gradient tint is not drawn.
-    /// nil: the element's.
+    /// plain glass): across a bridge the shapes' tints blend by the shapes' weights times their
+    /// opacities squared, so the denser colour holds more of the bridge and fades into the rest.
+    /// Once one shape of a group has a tint, every shape without one takes the element's tint,
+    /// and the element's gradient tint is not drawn. nil: the element's.
     public var tint: RGBAColor?
     /// The name a press finds this one shape of a group by (a member of a glass container): it
     /// swells alone and the group's bridge reaches from it to its neighbours. Unique among the

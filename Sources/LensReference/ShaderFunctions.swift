@@ -317,6 +317,10 @@ struct ShaderContext {
         var tint: SIMD4<Float>
     }
 
+    func tintDensity(_ a: Float) -> Float {
+        a * a
+    }
+
     func groupSample(_ p: SIMD2<Float>, _ lens: LensParams, _ withNormals: Bool) -> GroupSample {
         var group = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero, tint: .zero)
         for i in 0..<tileCandidates.y {
@@ -342,7 +346,12 @@ struct ShaderContext {
             group.lightNormal = group.lightNormal + (lightNormal - group.lightNormal) * h
             group.ellipseNormal = group.ellipseNormal + (ellipse - group.ellipseNormal) * h
             group.center = group.center + (SIMD2(shape.centerHalfSize.x, shape.centerHalfSize.y) - group.center) * h
-            if lens.shapeTints != 0 { group.tint = group.tint + (shape.tint - group.tint) * h }
+            if lens.shapeTints != 0 {
+                let claim = h * tintDensity(shape.tint.w)
+                let total = claim + (1 - h) * tintDensity(group.tint.w)
+                let share = total > 0 ? claim / total : h
+                group.tint = group.tint + (shape.tint - group.tint) * share
+            }
         }
         group.lightNormal = safeNormalize(group.lightNormal)
         group.ellipseNormal = safeNormalize(group.ellipseNormal)
