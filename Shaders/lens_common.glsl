@@ -552,7 +552,7 @@ struct GroupSample {
     vec2 lightNormal;
     vec2 ellipseNormal;
     vec2 center;
-    vec4 tint;                   // the shapes' tints blended as their distances (lens.shapeTints)
+    vec4 tint;                   // the shapes' tints blended across bridges (lens.shapeTints)
 };
 
 // How strongly a tint of opacity a claims a bridge: a², so an opaque tint holds more of the neck

@@ -27,23 +27,10 @@ extension ControlLayout {
         let line = try text.line(
             accessory.symbol, font: bar.symbolFont ?? bar.font, pixelSize: diameter * Self.accessorySymbolShare * scale)
         // Centred by its ink: a symbol such as "+" sits on the font's maths axis, not mid-line.
-        let ink = Self.inkCenter(line.mask)
-        let left = (button.midX * scale - ink.x).rounded()
-        let top = (button.midY * scale - ink.y).rounded()
+        let ink =
+            line.inkBounds ?? PixelRegion(x0: 0, y0: 0, x1: line.mask.width, y1: line.mask.height)
+        let left = (button.midX * scale - Double(ink.x0 + ink.x1) / 2).rounded()
+        let top = (button.midY * scale - Double(ink.y0 + ink.y1) / 2).rounded()
         parts.foreground.append(BackgroundLayer(.mask(line.mask, left: Int(left), top: Int(top), color: .white)))
-    }
-
-    /// The middle of the box that holds a mask's ink, in its pixels (its middle when it has none).
-    static func inkCenter(_ mask: AlphaImage) -> (x: Double, y: Double) {
-        var columns = (mask.width, -1)
-        var rows = (mask.height, -1)
-        for y in 0..<mask.height {
-            for x in 0..<mask.width where mask.coverage[y * mask.width + x] > 0 {
-                columns = (min(columns.0, x), max(columns.1, x))
-                rows = (min(rows.0, y), max(rows.1, y))
-            }
-        }
-        guard columns.1 >= 0 else { return (Double(mask.width) / 2, Double(mask.height) / 2) }
-        return (Double(columns.0 + columns.1 + 1) / 2, Double(rows.0 + rows.1 + 1) / 2)
     }
 }

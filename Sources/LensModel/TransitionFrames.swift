@@ -189,11 +189,17 @@ extension GlassElement {
         let held = min(max(amount, 0), 1)
         optics.brightness = min(
             Limits.brightness.upperBound, optics.brightness + GlassTransition.pressBrightness * held)
-        // The glow an author gave the glass stays (moved to the touch); without one, a press lights its own.
+        lightTouch(held, at: touch, around: bounds)
+    }
+
+    /// The touch glow of a press held by `held`: the glow an author gave the glass stays (moved
+    /// to the touch); without one, a press lights its own, as wide as `pressed`'s longer side,
+    /// at its centre when there is no touch.
+    private mutating func lightTouch(_ held: Double, at touch: Point?, around pressed: Rect) {
         let authored = touchGlow
-        let radius = authored?.radius ?? max(bounds.width, bounds.height) / 2
         touchGlow = TouchGlow(
-            center: touch ?? authored?.center ?? center, radius: radius,
+            center: touch ?? authored?.center ?? Point(x: pressed.midX, y: pressed.midY),
+            radius: authored?.radius ?? max(pressed.width, pressed.height) / 2,
             amount: max(authored?.amount ?? 0, GlassTransition.pressGlow * held))
     }
 }
@@ -214,11 +220,7 @@ extension GlassElement {
         shapes[index].shape = shapes[index].shape.scaled(by: scale)
         let held = min(max(amount, 0), 1)
         blend = max(blend, GlassTransition.pressMergeBlend * held)
-        let authored = touchGlow
-        touchGlow = TouchGlow(
-            center: touch ?? authored?.center ?? Point(x: frame.midX, y: frame.midY),
-            radius: authored?.radius ?? max(frame.width, frame.height) / 2,
-            amount: max(authored?.amount ?? 0, GlassTransition.pressGlow * held))
+        lightTouch(held, at: touch, around: frame)
     }
 }
 
