@@ -71,6 +71,15 @@ package final class HTTPServer: @unchecked Sendable {
     static let bodyTooLarge = HTTPResponse.error(413, "the request body is over \(bodyLimit) bytes")
     /// Connections served at once; more wait in the listen queue.
     package static let connectionLimit: UInt32 = 64
+    /// The malloc arenas a serving process's threads share (glibc's default is eight per core).
+    static let mallocArenas: Int32 = 2
+
+    /// Makes this process's threads share ``mallocArenas`` malloc arenas, so that its resident
+    /// size stays flat under many short connections, each on a thread of its own. A choice for
+    /// the whole process: its command makes it before any thread starts.
+    package static func shareMallocArenas() {
+        liquidlens_share_malloc_arenas(mallocArenas)
+    }
 
     /// The port listened on (the system's choice when 0 was asked for).
     package private(set) var port: UInt16 = 0

@@ -46,6 +46,7 @@ struct ServeCommand: Command {
         sigaddset(&stopSignals, SIGINT)
         sigaddset(&stopSignals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        HTTPServer.shareMallocArenas()
 
         let (renderer, note) = try makeServeRenderer()
         let session = try ServeSession(
