@@ -1,14 +1,17 @@
 import Foundation
 import LensModel
 
-/// A batch: a list of scenes, or one scene with parameter sweeps whose cartesian product gives the
-/// frames. Output names are deterministic, so a batch can be sharded, resumed and compared.
+/// A batch: a list of scenes, one scene with parameter sweeps whose cartesian product gives the
+/// frames, or a count of random frames (``Sampling``). Output names are deterministic, so a batch
+/// can be sharded, resumed and compared.
 ///
 /// ```json
 /// {"scenes": ["a.json", {"example": "tab-bar"}, {"workload": "screen"}]}
 /// {"scene": "lens.json", "name": "move",
 ///  "sweep": [{"key": "glass[0].frame.x", "from": 100, "to": 500, "steps": 24},
 ///            {"key": "glass[0].optics.frost", "values": [0, 4, 8]}]}
+/// {"scenes": [{"example": "segmented"}, {"example": "tab-bar"}], "count": 1000, "seed": 7,
+///  "sample": [{"key": "controls[0].lift", "uniform": [0, 1]}]}
 /// ```
 public struct BatchManifest: Sendable {
     /// Where a scene comes from.
@@ -40,9 +43,15 @@ public struct BatchManifest: Sendable {
     public var scale: Double?
     /// The folder relative scene paths are read from.
     public var baseDirectory: URL
+    /// Random frames; nil for a list or a sweep.
+    public var sampling: Sampling? = nil
 
-    /// The number of frames: one per scene, or the product of the sweeps' lengths.
-    public var count: Int { sweeps.isEmpty ? scenes.count : sweeps.reduce(1) { $0 * $1.values.count } }
+    /// The number of frames: one per scene, the product of the sweeps' lengths, or the count of
+    /// random frames.
+    public var count: Int {
+        if let sampling { return sampling.count }
+        return sweeps.isEmpty ? scenes.count : sweeps.reduce(1) { $0 * $1.values.count }
+    }
 
     /// Reads and checks a manifest file.
     public static func load(contentsOf url: URL) throws -> BatchManifest {
@@ -55,6 +64,8 @@ public struct BatchManifest: Sendable {
         var manifest = BatchManifest(
             scenes: [], sweeps: [], name: "frame", scale: nil, baseDirectory: baseDirectory)
         try manifest.decodeScenes(object)
+        manifest.sampling = try sampling(object)
+        try manifest.checkVaried(listed: object["scenes"] != nil)
         if let name = object["name"] {
             guard let name = name as? String, !name.isEmpty, name.count <= Limits.batchNameLength,
                 name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
@@ -97,7 +108,7 @@ public struct BatchManifest: Sendable {
         guard let object = root as? [String: Any] else {
             throw SceneError(keyPath: "", message: "the manifest must be a JSON object")
         }
-        let known: Set<String> = ["scenes", "scene", "sweep", "name", "scale"]
+        let known: Set<String> = ["scenes", "scene", "sweep", "name", "scale", "count", "seed", "sample"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw SceneError(
                 keyPath: unknown, message: "unknown key (expected one of: \(known.sorted().joined(separator: ", ")))")
@@ -120,22 +131,36 @@ public struct BatchManifest: Sendable {
         case (nil, let single?):
             scenes = [try Self.source(single, keyPath: "scene")]
             sweeps = try Self.sweeps(object["sweep"] ?? [Any]())
-            if case .workload = scenes[0], !sweeps.isEmpty {
-                throw SceneError(
-                    keyPath: "scene.workload",
-                    message: "a benchmark workload's frame cannot be swept (sweep a scene file or an example)")
-            }
-            if case .example = scenes[0], let index = sweeps.firstIndex(where: { Self.setsPreset($0.key) }) {
-                throw SceneError(
-                    keyPath: "sweep[\(index)].key",
-                    message:
-                        "a preset cannot be swept over a built-in example: the example spells out every key the preset sets, and those would override it (sweep a scene file that names its preset)"
-                )
-            }
         case (nil, nil):
             throw SceneError(keyPath: "", message: "give \"scenes\" (a list) or \"scene\" (with \"sweep\")")
         case (_?, _?):
             throw SceneError(keyPath: "", message: "give either \"scenes\" or \"scene\", not both")
+        }
+    }
+
+    /// Nothing swept or sampled that cannot be: a workload's frame, or a preset over an example
+    /// (whose keys would override it); a count of one scene needs keys to sample.
+    private func checkVaried(listed: Bool) throws {
+        let keys = sweeps.map(\.key) + (sampling?.samples.map(\.key) ?? [])
+        let (what, done) = sampling == nil ? ("sweep", "swept") : ("sample", "sampled")
+        if sampling?.samples.isEmpty == true && scenes.count == 1 {
+            throw SceneError(
+                keyPath: "sample", message: "random frames of one scene need keys to sample (\"sample\": [...])")
+        }
+        guard !keys.isEmpty else { return }
+        if let index = scenes.firstIndex(where: { if case .workload = $0 { true } else { false } }) {
+            throw SceneError(
+                keyPath: listed ? "scenes[\(index)].workload" : "scene.workload",
+                message: "a benchmark workload's frame cannot be swept or sampled (vary a scene file or an example)")
+        }
+        let hasExample = scenes.contains { if case .example = $0 { true } else { false } }
+        if hasExample, let index = keys.firstIndex(where: Self.setsPreset) {
+            let place = index < sweeps.count ? index : index - sweeps.count
+            throw SceneError(
+                keyPath: "\(what)[\(place)].key",
+                message:
+                    "a preset cannot be \(done) over a built-in example: the example spells out every key the preset sets, and those would override it (vary a scene file that names its preset)"
+            )
         }
     }
 
@@ -214,7 +239,7 @@ public struct BatchManifest: Sendable {
     public func outputStem(_ index: Int) -> String {
         let digits = max(5, String(count).count)
         let number = String(repeating: "0", count: max(0, digits - String(index + 1).count)) + String(index + 1)
-        guard sweeps.isEmpty else { return "\(name)-\(number)" }
+        guard sweeps.isEmpty && sampling == nil else { return "\(name)-\(number)" }
         switch scenes[index] {
         case .file(let path): return "\(number)-\(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)"
         case .example(let example): return "\(number)-\(example.rawValue)"
@@ -232,47 +257,61 @@ public struct BatchManifest: Sendable {
     /// The scene of frame `index` and the folder its relative paths are read from; `text` sets
     /// the lens-heavy workload's label row.
     public func scene(_ index: Int, text: any TextRasterizer) throws -> (scene: Scene, baseDirectory: URL?) {
-        let sourceIndex = sweeps.isEmpty ? index : 0
-        let source = scenes[sourceIndex]
-        let directory: URL?
-        let base: Scene
-        var fileData: Data?
-        switch source {
-        case .file(let path):
-            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
-            let data = try SceneError.readFile(url, document: "scene")
-            base = try Scene.decode(data)
-            fileData = data
-            directory = url.deletingLastPathComponent()
-        case .example(let example):
-            base = example.scene
-            directory = nil
-        case .workload(let workload):
-            base = try workload.scene(workload.defaultFrames / 2, of: workload.defaultFrames, text: text)
-            directory = nil
+        let sourceIndex: Int
+        if let sampling {
+            sourceIndex = sampledSceneIndex(index, of: sampling)
+        } else {
+            sourceIndex = sweeps.isEmpty ? index : 0
         }
-        guard !sweeps.isEmpty else { return (base, directory) }
+        let (base, fileData, directory) = try load(scenes[sourceIndex], text: text)
+        let assignments = keyValues(index)
+        guard !assignments.isEmpty else { return (base, directory) }
         var json: Any
         do {
-            if let fileData, sweeps.contains(where: { Self.setsPreset($0.key) }) {
+            if let fileData, assignments.contains(where: { Self.setsPreset($0.key) }) {
                 json = try JSONSerialization.jsonObject(with: fileData)
             } else {
                 json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(base))
             }
         } catch {
-            throw SceneError(keyPath: "scene", message: "this scene cannot be swept: \(error)")
+            throw SceneError(keyPath: "scene", message: "this scene cannot be varied: \(error)")
         }
-        var remainder = index
-        for sweep in sweeps.reversed() {
-            let value = sweep.values[remainder % sweep.values.count]
-            remainder /= sweep.values.count
-            try JSONValue.set(value, at: try JSONValue.path(sweep.key, keyPath: "sweep"), in: &json, key: sweep.key)
+        for (key, value) in assignments {
+            try JSONValue.set(value, at: try JSONValue.path(key, keyPath: "sweep"), in: &json, key: key)
         }
         let data = try JSONSerialization.data(withJSONObject: json)
+        let kind = sampling == nil ? "sweep" : "random frames"
         do {
             return (try Scene.decode(data), directory)
         } catch let error as SceneError {
-            throw SceneError(keyPath: error.keyPath, message: "\(error.message) (frame \(index + 1) of the sweep)")
+            throw SceneError(keyPath: error.keyPath, message: "\(error.message) (frame \(index + 1) of the \(kind))")
+        }
+    }
+
+    /// The keys frame `index` sets and their values: drawn for random frames, in the manifest's
+    /// order; for a sweep, the last sweep's value innermost.
+    package func keyValues(_ index: Int) -> [(key: String, value: JSONValue)] {
+        if let sampling { return sampledValues(index, of: sampling) }
+        var remainder = index
+        var values: [(key: String, value: JSONValue)] = []
+        for sweep in sweeps.reversed() {
+            values.append((sweep.key, sweep.values[remainder % sweep.values.count]))
+            remainder /= sweep.values.count
+        }
+        return values
+    }
+
+    /// A source's scene, the file's bytes when it is a file, and the folder its paths are read from.
+    private func load(_ source: Source, text: any TextRasterizer) throws -> (Scene, Data?, URL?) {
+        switch source {
+        case .file(let path):
+            let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+            let data = try SceneError.readFile(url, document: "scene")
+            return (try Scene.decode(data), data, url.deletingLastPathComponent())
+        case .example(let example):
+            return (example.scene, nil, nil)
+        case .workload(let workload):
+            return (try workload.scene(workload.defaultFrames / 2, of: workload.defaultFrames, text: text), nil, nil)
         }
     }
 }

@@ -124,6 +124,11 @@ public enum Limits {
     public static let batchNameLength = 64
     /// Sweeps in one batch manifest.
     public static let batchSweeps = 8
+    /// Keys sampled at random in one batch manifest.
+    public static let batchSamples = 64
+    /// The largest seed of random frames, and the largest whole number one may draw (JSON's
+    /// exact integers).
+    public static let batchSeed = 1 << 53
 
     /// Most pixels a frame may have: the largest square frame. A resolver may be given a lower
     /// budget (``pixelSide`` still bounds each side).

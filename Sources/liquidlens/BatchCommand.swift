@@ -2,7 +2,7 @@ import Foundation
 import LensIO
 import LiquidLens
 
-/// `liquidlens batch`: every frame of a manifest (scene list or sweep) into a folder or stdout.
+/// `liquidlens batch`: every frame of a manifest (scene list, sweep or random frames) into a folder or stdout.
 struct BatchCommand: Command {
     /// `--shard i/n`: slice `index` of `count` (0-based).
     struct Shard {
@@ -11,12 +11,15 @@ struct BatchCommand: Command {
     }
 
     static let name = "batch"
-    static let abstract = "Render every frame of a batch manifest (a scene list or a parameter sweep) into a folder."
+    static let abstract =
+        "Render every frame of a batch manifest (a scene list, a parameter sweep or random frames) into a folder."
     static let discussion: String? = """
         The manifest lists scenes ({"scenes": ["a.json", {"example": "tab-bar"}, {"workload":
         "screen"}]}, a workload being the frame bench verifies) or sweeps one
         scene ({"scene": "a.json", "sweep": [{"key": "glass[0].frame.x", "from": 0, "to": 300,
-        "steps": 16}]}); several sweeps multiply. Output names are deterministic (00001-a.png,
+        "steps": 16}]}); several sweeps multiply. "count": N with "sample": [{"key": …, "uniform":
+        [lo, hi]}] (or "normal", "integer", "choice") draws N random frames, each frame's values
+        fixed by "seed" and its number. Output names are deterministic (00001-a.png,
         frame-00001.png), so --shard I/N (0-based) splits a batch across machines and the union
         of all shards equals one unsharded run. Frames are written atomically; --resume keeps
         the complete ones. --format jpeg or webp (at --quality) writes previews and thumbnails,

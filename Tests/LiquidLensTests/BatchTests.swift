@@ -236,10 +236,12 @@ struct BatchCommandTests {
         return result
     }
 
-    @Test("The union of the shards is the unsharded run, file for file")
-    func shardUnion() throws {
+    @Test(
+        "The union of the shards is the unsharded run, file for file (a sweep, random frames)",
+        arguments: [false, true])
+    func shardUnion(random: Bool) throws {
         let folder = try temporaryFolder("shards")
-        let manifest = try writeSweepManifest(folder, steps: 7)
+        let manifest = try random ? writeRandomManifest(folder, count: 7) : writeSweepManifest(folder, steps: 7)
         let whole = folder.appendingPathComponent("whole")
         let sharded = folder.appendingPathComponent("sharded")
         #expect(try runCLI(["batch", manifest.path, "-o", whole.path, "-q"]).status == 0)

@@ -113,6 +113,19 @@ func writeSweepManifest(_ folder: URL, steps: Int) throws -> URL {
     return url
 }
 
+/// A manifest of `count` random frames of the probe grid, named as the sweep's.
+func writeRandomManifest(_ folder: URL, count: Int) throws -> URL {
+    let url = folder.appendingPathComponent("random.json")
+    try Data(
+        """
+        {"scene": {"example": "probe-grid"}, "name": "move", "count": \(count), "seed": 5,
+         "sample": [{"key": "glass[0].frame.x", "uniform": [10, 170]},
+                    {"key": "glass[0].optics.frost", "integer": [0, 8]}]}
+        """.utf8
+    ).write(to: url)
+    return url
+}
+
 /// Resolves a scene whose images are all in memory or in `directory`.
 func resolve(_ scene: Scene, directory: URL? = nil) throws -> FrameParameters {
     try LensRenderer.resolve(scene, baseDirectory: directory)
