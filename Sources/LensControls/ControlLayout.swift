@@ -20,6 +20,11 @@ package struct ControlLayout {
         var mask: AlphaImage
         var resting = LabelLayer.restingLight
         var accent = LabelLayer.defaultAccent
+        /// The controls' annotations, in the scene's order once laid out; glass indices count
+        /// the controls' glass only.
+        var annotations: [ControlAnnotation] = []
+        /// What the control being laid out says about itself.
+        var summary: ControlSummary?
     }
 
     /// A layout for a `width`×`height` px canvas at `scale`; `loadIcon` loads a control's icon
@@ -37,6 +42,12 @@ package struct ControlLayout {
 
     /// `scene` with its controls replaced by what they draw (``parts(for:)``).
     package func expand(_ scene: Scene) throws -> Scene {
+        try expandAnnotated(scene).scene
+    }
+
+    /// ``expand(_:)``, and each control's annotation (glass indices counted from the first of
+    /// the controls' glass, glass parts' boxes still to be filled).
+    package func expandAnnotated(_ scene: Scene) throws -> (scene: Scene, controls: [ControlAnnotation]) {
         let parts = try parts(for: scene)
         var expanded = scene
         expanded.controls = []
@@ -47,7 +58,7 @@ package struct ControlLayout {
             expanded.label = LabelLayer(
                 mask: .image(parts.mask), scale: scale, resting: parts.resting, accent: parts.accent)
         }
-        return expanded
+        return (expanded, parts.annotations.sorted { $0.index < $1.index })
     }
 
     /// What `scene`'s controls draw: label-row controls first, in order, then glass controls in
@@ -63,6 +74,7 @@ package struct ControlLayout {
             mask: AlphaImage(width: width, height: height, coverage: [UInt8](repeating: 0, count: width * height)))
         for (index, control) in controls.enumerated() {
             let keyPath = "controls[\(index)]"
+            let firstGlass = parts.glass.count
             do {
                 switch control {
                 case .segmented(let segmented): try layout(segmented, into: &parts, keyPath: keyPath)
@@ -75,6 +87,7 @@ package struct ControlLayout {
             } catch {
                 throw SceneError(keyPath: "controls", message: "\(error)")
             }
+            parts.annotate(control, index: index, glass: firstGlass..<parts.glass.count, scale: scale)
         }
         drawGlassControls(scene, into: &parts)
         return parts
@@ -84,14 +97,20 @@ package struct ControlLayout {
     /// sheet dims the backdrop first.
     private func drawGlassControls(_ scene: Scene, into parts: inout Parts) {
         var panel = PanelBuilder(origin: Point(x: 0, y: 0), scale: 1)
-        for control in scene.controls {
+        let firstGlass = parts.glass.count
+        for (index, control) in scene.controls.enumerated() {
             guard case .glass(let glass) = control else { continue }
             if glass.kind == .bottomSheet && glass.presented {
                 panel.fill(
                     .roundedRectangle(cornerRadii: [0, 0, 0, 0]),
                     Rect(x: 0, y: 0, width: scene.canvas.width, height: scene.canvas.height), GlassControl.dimming)
             }
+            let drawn = panel.glass.count
             glass.draw(into: &panel, sceneTheme: scene.theme)
+            parts.summary = Self.summary(
+                of: glass, glass: panel.glass[drawn...], firstGlass: firstGlass + drawn)
+            parts.annotate(
+                control, index: index, glass: firstGlass + drawn..<firstGlass + panel.glass.count, scale: scale)
         }
         parts.background += panel.background
         parts.glass += panel.glass

@@ -43,11 +43,16 @@ extension ControlLayout {
                     .fill(shape: .capsule, frame: rail, color: RGBAColor(0, 0, 0, control.railDensify * control.held))))
         }
         let segment = railWidth / Double(control.titles.count)
+        var segments: [ControlPart] = []
         for (index, title) in control.titles.enumerated() {
             let line = try text.line(title, font: control.titleFont(at: index), pixelSize: titleSize * scale)
-            stamp(
+            let ink = stamp(
                 line, centerX: (rail.x + segment * (Double(index) + 0.5)) * scale, centerY: control.center.y * scale,
                 into: &parts.mask)
+            let box = Rect(x: rail.x + segment * Double(index), y: rail.y, width: segment, height: railHeight)
+            segments.append(
+                ControlPart(kind: "segment", index: index, title: title, box: PixelBox(box, scale: scale), textBox: ink)
+            )
         }
         let thumbHeight = (railHeight - 4 * grow) / control.thumbStretch
         let thumbWidth = (segment - 4 * grow) * control.thumbStretch
@@ -66,6 +71,10 @@ extension ControlLayout {
                 progress: control.lift, growth: Point(x: 24, y: 16),
                 restingBackground: Self.restingThumbFill(control)))
         lens.edgeHighlight = Self.liftedRimLine(lift: control.lift)
+        let state = ControlState(
+            lift: control.lift, position: control.thumbPosition,
+            selectedIndex: Self.nearest(control.thumbPosition, of: control.titles.count))
+        parts.summary = ControlSummary(box: rail, parts: segments + [parts.glassPart("lens")], state: state)
         parts.glass.append(lens)
         parts.resting = control.restingTitleColor ?? (dark ? LabelLayer.restingDark : LabelLayer.restingLight)
         parts.accent = control.accent
@@ -165,6 +174,7 @@ extension ControlLayout {
         if dark { platter.tint = platter.tint.mixed(with: Self.touchedDarkFill, by: bar.lift) }
         var platterElement = GlassElement(shape: .capsule, frame: frame, optics: platter)
         let (firstItem, itemWidth) = bar.tabs
+        var tabs: [ControlPart] = []
         for (index, item) in bar.items.enumerated() {
             let centerX = firstItem + itemWidth * (Double(index) + 0.5)
             let iconCenter = Point(x: centerX, y: bar.center.y - bar.height * 0.12)
@@ -172,8 +182,12 @@ extension ControlLayout {
                 item, size: 24, center: iconCenter, font: bar.symbolFont ?? bar.font, into: &parts.mask,
                 keyPath: "\(keyPath).items[\(index)]")
             let title = try text.line(item.title, font: bar.font, pixelSize: 10 * scale)
-            stamp(
+            let ink = stamp(
                 title, centerX: centerX * scale, centerY: (bar.center.y + bar.height * 0.24) * scale, into: &parts.mask)
+            let box = Rect(x: centerX - itemWidth / 2, y: frame.y, width: itemWidth, height: frame.height)
+            tabs.append(
+                ControlPart(
+                    kind: "tab", index: index, title: item.title, box: PixelBox(box, scale: scale), textBox: ink))
             if let badge = item.badge {
                 try drawBadge(badge, at: Point(x: iconCenter.x + 14, y: iconCenter.y - 6), font: bar.font, into: &parts)
             }
@@ -189,6 +203,16 @@ extension ControlLayout {
                 radius: Self.tabBarTouchGlowRadius, amount: Self.tabBarTouchGlowAmount * bar.lift)
         }
         if let accessory = bar.accessory { try merge(&platterElement, with: accessory, of: bar, into: &parts) }
+        let accessoryPart = platterElement.shapes.dropFirst().first.map {
+            ControlPart(kind: "accessory", title: bar.accessory?.symbol, box: PixelBox($0.frame, scale: scale))
+        }
+        let state = ControlState(
+            lift: bar.lift, position: bar.lensPosition,
+            selectedIndex: Self.nearest(bar.lensPosition, of: bar.items.count))
+        parts.summary = ControlSummary(
+            box: frame,
+            parts: tabs + [parts.glassPart("platter", offset: 0), parts.glassPart("lens", offset: 1)]
+                + (accessoryPart.map { [$0] } ?? []), state: state)
         parts.glass.append(platterElement)
         parts.glass.append(lens)
         parts.resting = Self.restingTitles(bar.style, dark: dark)
@@ -230,10 +254,17 @@ extension ControlLayout {
 
     /// Draws a line of text centred on (centerX, centerY) in pixels: the ink's vertical middle is
     /// taken as the middle of ascent and descent; the pen lands on whole pixels for crisp glyphs.
-    func stamp(_ line: TextLine, centerX: Double, centerY: Double, into mask: inout AlphaImage) {
+    /// Returns the ink's box in pixels (nil for a line without ink).
+    @discardableResult
+    func stamp(_ line: TextLine, centerX: Double, centerY: Double, into mask: inout AlphaImage) -> PixelBox? {
         let left = (centerX - line.advance / 2 - line.originX).rounded()
         let top = (centerY + (line.ascent - line.descent) / 2 - line.baseline).rounded()
         stamp(line.mask, left: Int(left), top: Int(top), into: &mask)
+        return line.inkBounds.map {
+            PixelBox(
+                x: left + Double($0.x0), y: top + Double($0.y0), width: Double($0.x1 - $0.x0),
+                height: Double($0.y1 - $0.y0))
+        }
     }
 
     func stamp(_ source: AlphaImage, left: Int, top: Int, into mask: inout AlphaImage) {

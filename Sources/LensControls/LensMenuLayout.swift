@@ -10,6 +10,7 @@ extension ControlLayout {
             height: menu.diameter)
         var optics = Self.regularGlass(shortSide: menu.diameter, appearance: menu.appearance)
         optics.tintsLabel = false
+        var summary = ControlSummary(box: platter, parts: [parts.glassPart("platter")])
         parts.glass.append(GlassElement(shape: .circle, frame: platter, optics: optics))
         let titleMiddle = (LensMenu.titleBand.lowerBound + LensMenu.titleBand.upperBound) / 2
         for (index, item) in menu.items.enumerated() {
@@ -18,11 +19,28 @@ extension ControlLayout {
                 item, size: LensMenu.symbolSize, center: Point(x: frame.midX, y: frame.y + LensMenu.symbolCenterY),
                 font: menu.symbolFont ?? menu.font, into: &parts.mask, keyPath: "\(keyPath).items[\(index)]")
             let title = try text.line(item.title, font: menu.font, pixelSize: LensMenu.titleSize * scale)
-            stamp(title, centerX: frame.midX * scale, centerY: (frame.y + titleMiddle) * scale, into: &parts.mask)
+            let ink = stamp(
+                title, centerX: frame.midX * scale, centerY: (frame.y + titleMiddle) * scale, into: &parts.mask)
+            summary.parts.append(
+                ControlPart(
+                    kind: "item", index: index, title: item.title, box: PixelBox(frame, scale: scale), textBox: ink))
         }
+        summary.parts.append(parts.glassPart("lens"))
+        summary.state = ControlState(lift: menu.lift, selectedIndex: Self.nearestItem(menu))
+        parts.summary = summary
         parts.glass.append(lens(menu))
         parts.resting = LensMenu.labelColor(menu.appearance)
         parts.accent = menu.resolvedAccent
+    }
+
+    /// The item whose place on the ring is nearest the lens's centre.
+    static func nearestItem(_ menu: LensMenu) -> Int? {
+        menu.items.indices.min { first, second in
+            let a = menu.itemOffset(first)
+            let b = menu.itemOffset(second)
+            let lens = menu.lensOffset
+            return hypot(a.x - lens.x, a.y - lens.y) < hypot(b.x - lens.x, b.y - lens.y)
+        }
     }
 
     /// Item `index`'s 104 × 62 pt frame, centred on its place on the ring.

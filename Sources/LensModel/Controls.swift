@@ -219,6 +219,16 @@ public enum Control: Codable, Sendable {
     case glass(GlassControl)
 
     /// Whether the control draws its titles in the label row (the LensTint controls).
+    /// Its `type` as scenes write it.
+    package var typeName: String {
+        switch self {
+        case .segmented: "segmented"
+        case .tabBar: "tabBar"
+        case .lensMenu: "lensMenu"
+        case .glass(let control): control.kind.rawValue
+        }
+    }
+
     package var usesLabelRow: Bool {
         if case .glass = self { return false }
         return true

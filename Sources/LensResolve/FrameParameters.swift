@@ -39,6 +39,8 @@ public struct FrameParameters: Sendable {
     /// Layers over everything, straight-alpha sRGB packed like the backdrop; empty when the scene
     /// has none (its tiles follow the lenses' in `tiles`, see `frame.foregroundTileOffset`).
     package var foreground: [UInt32]
+    /// What the frame shows, for datasets: made when the resolver was asked to annotate, else nil.
+    public package(set) var annotations: FrameAnnotations?
 
     /// A frame from its resolved parts, taken as given; no foreground by default.
     package init(

@@ -25,8 +25,10 @@ struct LensBuilder {
     let liftedContent: Bool
     let labelPresence: LabelPresence
 
-    /// Appends `element`'s lens, shapes, tiles and tables to `lists`.
-    func add(_ element: GlassElement, to lists: inout LensLists) {
+    /// Appends `element`'s lens, shapes, tiles and tables to `lists`; returns its shapes in
+    /// pixels as drawn and the optics its look resolved to (for annotations).
+    @discardableResult
+    func add(_ element: GlassElement, to lists: inout LensLists) -> (geometry: [ShapeGeometry], optics: Optics) {
         let progress = element.lift?.progress ?? 1
         let growth =
             element.lift.map { (x: $0.growth.x * scale * progress, y: $0.growth.y * scale * progress) } ?? (0, 0)
@@ -81,6 +83,7 @@ struct LensBuilder {
         tileLists.append(to: &lists.tiles, pointing: &lens)
         lists.lenses.append(lens)
         lists.regions.append(regions)
+        return (geometry, styled.optics)
     }
 
     /// The group's shapes for the shaders; where any has its own tint, each carries one (its own

@@ -20,6 +20,9 @@ package struct SceneResolver: Sendable {
     /// `Limits.maxPixels`).
     package var pixelBudget: Int
 
+    /// Whether frames carry their ``FrameAnnotations``.
+    package var annotates = false
+
     /// A resolver that loads images with `loadImage`; without `text`, scenes with controls or text layers fail;
     /// without `cache`, every frame paints its own backdrop and label; `pixelBudget` lowers the
     /// largest frame allowed.
@@ -42,7 +45,7 @@ package struct SceneResolver: Sendable {
         let still = scene.applyingTimeline(at: scene.time)
         let scale = scale ?? still.canvas.scale
         let (width, height) = try pixelSize(of: still, scale: scale)
-        let scene = try expandControls(still, scale: scale, width: width, height: height)
+        let (scene, controls) = try expandControls(still, scale: scale, width: width, height: height)
         let backdropKey = ResolveCache.LayersKey(
             width: width, height: height, scale: scale, layers: scene.background, blending: scene.blending)
         let painter = BackdropPainter(
@@ -62,14 +65,7 @@ package struct SceneResolver: Sendable {
         frame.linearBlending = scene.blending == .linear ? 1 : 0
         let labelWords = try rasterizeLabel(scene, scale: scale, width: width, height: height)
         let hasLiftedLabel = scene.label?.liftedMask != nil
-        if let label = scene.label {
-            frame.restingColor = label.resting.premultiplied(for: scene.blending)
-            frame.accentColor = label.accent.premultiplied(for: scene.blending)
-            if hasLiftedLabel {
-                frame.liftedLabelWordOffset = UInt32(wordsPerRow * height)
-                frame.liftedLabelColor = label.liftedColor.premultiplied(for: scene.blending)
-            }
-        }
+        if let label = scene.label { colorLabel(label, of: scene, wordsPerRow: wordsPerRow, in: &frame) }
 
         func presence() -> LabelPresence {
             LabelPresence(words: labelWords, wordsPerRow: wordsPerRow, width: width, height: height)
@@ -79,7 +75,7 @@ package struct SceneResolver: Sendable {
             scene: scene, scale: scale, width: width, height: height, liftedContent: hasLiftedLabel,
             labelPresence: labelPresence)
         var lists = LensLists()
-        for element in scene.glass { builder.add(element, to: &lists) }
+        let drawn = scene.glass.map { builder.add($0, to: &lists) }
         let foregroundKey = ResolveCache.LayersKey(
             width: width, height: height, scale: scale, layers: scene.foreground, blending: scene.blending)
         func paintForeground() throws -> (pixels: [UInt32], tiles: [SIMD4<UInt32>]) {
@@ -89,10 +85,27 @@ package struct SceneResolver: Sendable {
         frame.foregroundTileOffset = UInt32(lists.tiles.count)
         frame.foregroundTileCount = UInt32(foreground.tiles.count)
         lists.tiles += foreground.tiles
-        return FrameParameters(
+        var parameters = FrameParameters(
             backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lists.lenses, shapes: lists.shapes,
             tiles: lists.tiles, tileShapes: lists.tileShapes, regions: lists.regions, tables: lists.tables,
             foreground: foreground.pixels)
+        if annotates {
+            let annotator = FrameAnnotator(
+                scene: scene, ownGlass: still.glass.count, scale: scale, width: width, height: height,
+                backdrop: backdrop)
+            parameters.annotations = annotator.annotations(drawn: drawn, controls: controls)
+        }
+        return parameters
+    }
+
+    /// The label row's colours in `frame`, and where its lifted coverage starts when it has one.
+    private func colorLabel(_ label: LabelLayer, of scene: Scene, wordsPerRow: Int, in frame: inout FrameParams) {
+        frame.restingColor = label.resting.premultiplied(for: scene.blending)
+        frame.accentColor = label.accent.premultiplied(for: scene.blending)
+        if label.liftedMask != nil {
+            frame.liftedLabelWordOffset = UInt32(wordsPerRow * Int(frame.height))
+            frame.liftedLabelColor = label.liftedColor.premultiplied(for: scene.blending)
+        }
     }
 
     /// The frame's size in pixels at `scale`, within the per-side limits and the pixel budget.
@@ -125,8 +138,10 @@ package struct SceneResolver: Sendable {
     }
 
     /// The scene with its controls laid out as backdrop layers, glass, foreground and a label row.
-    private func expandControls(_ scene: Scene, scale: Double, width: Int, height: Int) throws -> Scene {
-        guard !scene.controls.isEmpty else { return scene }
+    private func expandControls(
+        _ scene: Scene, scale: Double, width: Int, height: Int
+    ) throws -> (Scene, [ControlAnnotation]) {
+        guard !scene.controls.isEmpty else { return (scene, []) }
         guard let text else {
             throw SceneError(
                 keyPath: "controls", message: "controls need a text renderer (LensRenderer.resolve provides one)")
@@ -134,9 +149,9 @@ package struct SceneResolver: Sendable {
         let layout = ControlLayout(scale: scale, width: width, height: height, text: text) { path, keyPath in
             try labelRaster.mask(.file(path), scale: scale, keyPath: keyPath)
         }
-        let expanded = try layout.expand(scene)
+        let (expanded, controls) = try layout.expandAnnotated(scene)
         try expanded.validate()
-        return expanded
+        return (expanded, controls)
     }
 
     private var labelRaster: LabelRaster { LabelRaster(loadImage: loadImage(_:scale:keyPath:)) }

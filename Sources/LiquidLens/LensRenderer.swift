@@ -141,7 +141,7 @@ public final class LensRenderer {
     /// on the device, and handing each image to `deliver` in order as soon as it is done. The
     /// Vulkan backend keeps `framesInFlight` frames submitted; both backends skip the uploads,
     /// composing and blurring that frames over an unchanged backdrop share (pass the same
-    /// `ResolveCache` to ``resolve(_:baseDirectory:scale:cache:pixelBudget:images:)`` so they see it). Output is
+    /// `ResolveCache` to ``resolve(_:baseDirectory:scale:cache:pixelBudget:images:annotating:)`` so they see it). Output is
     /// bit-identical to rendering each frame alone. Memory stays bounded however long the batch.
     ///
     /// ```swift
@@ -163,7 +163,7 @@ public final class LensRenderer {
         for index in 0..<count { try deliver(index, reference.render(try frame(index))) }
     }
 
-    /// Images read once per process (`ImageCache`): what ``resolve(_:baseDirectory:scale:cache:pixelBudget:images:)``
+    /// Images read once per process (`ImageCache`): what ``resolve(_:baseDirectory:scale:cache:pixelBudget:images:annotating:)``
     /// reads through unless given another cache.
     public static let sharedImages = ImageCache()
 
@@ -172,15 +172,30 @@ public final class LensRenderer {
     /// `cache` paint an unchanged backdrop and label once.
     public static func resolve(
         _ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil, cache: ResolveCache? = nil,
-        pixelBudget: Int = Limits.maxPixels, images: ImageCache = sharedImages
+        pixelBudget: Int = Limits.maxPixels, images: ImageCache = sharedImages, annotating: Bool = false
     ) throws -> FrameParameters {
         let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let resolver = SceneResolver(
+        var resolver = SceneResolver(
             loadImage: { path, scale in
                 let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path)
                 return try images.image(at: url, scale: scale)
             }, text: scene.needsText ? try sharedText() : nil, cache: cache, pixelBudget: pixelBudget)
+        resolver.annotates = annotating
         return try resolver.resolve(scene, scale: scale)
+    }
+
+    /// What `scene`'s frame shows, for datasets: every glass element's and control part's box in
+    /// pixels, the controls' states, the effective optics and the backdrop's luminance under each
+    /// glass (``FrameAnnotations``). The same as a frame resolved with `annotating: true` carries.
+    ///
+    /// ```swift
+    /// let boxes = try LensRenderer.annotations(of: scene).controls[0].parts.map(\.box)
+    /// ```
+    public static func annotations(of scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws
+        -> FrameAnnotations
+    {
+        let parameters = try resolve(scene, baseDirectory: baseDirectory, scale: scale, annotating: true)
+        return parameters.annotations!
     }
 
     private static let textLock = NSLock()

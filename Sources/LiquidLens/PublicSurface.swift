@@ -94,6 +94,14 @@
 @_exported import enum LensCatalog.BenchmarkWorkload
 @_exported import struct LensCatalog.BatchManifest
 
+// Annotations: what a frame shows, for datasets.
+@_exported import struct LensModel.FrameAnnotations
+@_exported import struct LensModel.GlassAnnotation
+@_exported import struct LensModel.ControlAnnotation
+@_exported import struct LensModel.ControlPart
+@_exported import struct LensModel.ControlState
+@_exported import struct LensModel.PixelBox
+
 // Rendering: resolved frames for batches, and the Vulkan backend's options, devices and errors.
 @_exported import struct LensResolve.FrameParameters
 @_exported import class LensResolve.ResolveCache

@@ -44,6 +44,12 @@ struct BatchCommand: Command {
     @Option("shard", valueName: "i/n", help: "Render only slice i of n (0-based).", parser: .shard)
     var shard = Shard(index: 0, count: 1)
     @Flag("resume", help: "Skip frames whose output is already complete.") var resume: Bool
+    @Flag(
+        "annotations",
+        help:
+            "Also write each frame's annotations (glass and control-part boxes, states, optics) as <name>.json beside it."
+    )
+    var annotates: Bool
     var framesInFlight = FramesInFlightOption()
     var backend = BackendOption()
     var backdrop = BackdropOption()
@@ -56,6 +62,9 @@ struct BatchCommand: Command {
         let manifest = try loadFile(manifestPath, expected: .manifest, BatchManifest.load(contentsOf:))
         let outputURL = Console.outputURL(output.path ?? manifestURL.deletingPathExtension().lastPathComponent)
         let sink = try frameSink(outputURL)
+        if annotates, case .stream = sink {
+            throw UsageError(message: "--annotations writes a file beside each frame; give -o a folder, not a stream")
+        }
         quality.noteIfUnused(writing: format, quiet: progress.quiet)
         noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: progress.quiet)
         let todo = framesToRender(manifest, sink: sink)
@@ -81,6 +90,21 @@ struct BatchCommand: Command {
         manifest.outputStem(index) + "." + format.fileExtension
     }
 
+    /// Whether frame `index` is written: its image complete, and its annotations with
+    /// `--annotations` (a frame of a run without them is rendered again).
+    private func isComplete(_ index: Int, of manifest: BatchManifest, in folder: URL) -> Bool {
+        format.isComplete(folder.appendingPathComponent(fileName(manifest, index)))
+            && (!annotates
+                || FileManager.default.fileExists(
+                    atPath: folder.appendingPathComponent(annotationsName(manifest, index)).path))
+    }
+
+    /// Frame `index`'s annotations file: written before its image, so a frame whose image is
+    /// complete has both.
+    private func annotationsName(_ manifest: BatchManifest, _ index: Int) -> String {
+        manifest.outputStem(index) + ".json"
+    }
+
     /// This shard's frames still to render, announced: with `--resume`, those whose file in the
     /// output folder is not complete. Leftover temporary files of this shard's frames are removed
     /// first; another shard, or a second run of this one, may be writing into the same folder.
@@ -88,8 +112,10 @@ struct BatchCommand: Command {
         let slice = manifest.shard(shard.index, of: shard.count)
         var todo = Array(slice)
         if case .folder(let folder) = sink {
-            TemporaryFile.removeLeftovers(in: folder, ownNames: Set(slice.map { fileName(manifest, $0) }))
-            if resume { todo.removeAll { format.isComplete(folder.appendingPathComponent(fileName(manifest, $0))) } }
+            let names =
+                slice.map { fileName(manifest, $0) } + (annotates ? slice.map { annotationsName(manifest, $0) } : [])
+            TemporaryFile.removeLeftovers(in: folder, ownNames: Set(names))
+            if resume { todo.removeAll { isComplete($0, of: manifest, in: folder) } }
         }
         let skipped = slice.count - todo.count
         if progress.style != .none {
@@ -113,7 +139,12 @@ struct BatchCommand: Command {
         do {
             try renderer.renderBatch(count: todo.count, framesInFlight: framesInFlight.count) { position in
                 if Interruption.requested { throw Interrupted(message: "") }
-                return try resolveFrame(todo[position], of: manifest, cache: cache)
+                let parameters = try resolveFrame(todo[position], of: manifest, cache: cache)
+                if case .folder(let folder) = sink, annotates {
+                    try AnnotationsOutput.write(
+                        parameters, to: folder.appendingPathComponent(annotationsName(manifest, todo[position])))
+                }
+                return parameters
             } deliver: { position, image in
                 switch sink {
                 case .stream(let stream):
@@ -150,7 +181,8 @@ struct BatchCommand: Command {
             let (scene, directory) = try manifest.scene(index)
             return try LensRenderer.resolve(
                 try backdrop.apply(to: scene, scale: manifest.scale), baseDirectory: directory,
-                scale: manifest.scale, cache: cache, pixelBudget: CommandEnvironment.pixelBudget)
+                scale: manifest.scale, cache: cache, pixelBudget: CommandEnvironment.pixelBudget,
+                annotating: annotates)
         } catch let error as SceneError {
             throw CommandFailure(
                 message: "\(manifestPath), frame \(index + 1) (\(manifest.outputStem(index))): \(error)")

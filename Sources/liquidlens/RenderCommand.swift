@@ -55,11 +55,16 @@ struct RenderCommand: Command {
     @Option("png-compression", valueName: "level", help: "fast, default or best (a PNG output).")
     var compression: PNGCompression?
     var validation = ValidationOption()
+    @Option(
+        "annotations", valueName: "file",
+        help: "Also write what the frame shows (glass and control-part boxes, states, optics) as JSON.")
+    var annotationsPath: String?
     var quiet = QuietOption()
 
     func run() throws {
         try checkOptionsTogether()
         let source = try loadScene()
+        let annotationsURL = annotationsPath.map(Console.outputURL)
         let (outputURL, format) = try Console.imageOutputURL(
             output.path, defaultStem: source.defaultOutput, format: imageFormat.format)
         noteUnusedOptions(writing: format)
@@ -77,6 +82,10 @@ struct RenderCommand: Command {
 
         if !quiet.isOn && !measuresGPU { announceAutomaticChoice(renderer) }
         try write(image, by: renderer, to: outputURL, format: format)
+        if let url = annotationsURL {
+            try AnnotationsOutput.write(parameters, to: url)
+            if !quiet.isOn { Console.say("wrote \(Console.name(url)) (annotations)") }
+        }
         if timing {
             try printTiming(
                 renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
@@ -86,6 +95,9 @@ struct RenderCommand: Command {
 
     /// Options that exclude each other: a scene file and an example, or a file with the example-only options.
     private func checkOptionsTogether() throws {
+        if output.path == "-" && annotationsPath == "-" {
+            throw UsageError(message: "The image and --annotations cannot both go to stdout; name a file for one")
+        }
         if scenePath != nil && example != nil {
             throw UsageError(message: "Give either <scene> or --example, not both")
         }
@@ -140,7 +152,7 @@ struct RenderCommand: Command {
         do {
             return try LensRenderer.resolve(
                 scene, baseDirectory: baseDirectory, scale: scale.pixelsPerPoint,
-                pixelBudget: CommandEnvironment.pixelBudget)
+                pixelBudget: CommandEnvironment.pixelBudget, annotating: annotationsPath != nil)
         } catch let error as SceneError {
             throw CommandFailure(message: "\(scenePath ?? "scene"): \(error)")
         }
