@@ -237,14 +237,19 @@ public struct BatchManifest: Sendable {
     /// Output file stem of frame `index` (without extension): the scene's name for a list, the
     /// manifest's name and the frame number for a sweep, zero-padded so names sort in order.
     public func outputStem(_ index: Int) -> String {
-        let digits = max(5, String(count).count)
-        let number = String(repeating: "0", count: max(0, digits - String(index + 1).count)) + String(index + 1)
+        let number = frameNumber(index)
         guard sweeps.isEmpty && sampling == nil else { return "\(name)-\(number)" }
         switch scenes[index] {
         case .file(let path): return "\(number)-\(URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent)"
         case .example(let example): return "\(number)-\(example.rawValue)"
         case .workload(let workload): return "\(number)-\(workload.rawValue)"
         }
+    }
+
+    /// Frame `index`'s number from 1, zero-padded to at least five digits so names sort in order.
+    public func frameNumber(_ index: Int) -> String {
+        let digits = max(5, String(count).count)
+        return String(repeating: "0", count: max(0, digits - String(index + 1).count)) + String(index + 1)
     }
 
     /// The slice of frames shard `index` of `count` renders: contiguous, disjoint, and together

@@ -31,9 +31,7 @@ struct AnimateCommand: Command {
     @Option(
         "frame-format", valueName: "format",
         help: "A folder's frames: png (default), jpeg, webp or qoi.",
-        parser: ValueParser(expectation: "png, jpeg (jpg), webp or qoi", completions: ["png", "jpeg", "webp", "qoi"]) {
-            ImageFormat(fileExtension: $0).flatMap { [.png, .jpeg, .webp, .qoi].contains($0) ? $0 : nil }
-        })
+        parser: .frameFormat)
     var frameFormat: ImageFormat?
     var quality = QualityOption()
     @Option("fps", help: "Frames per second, 1…240.", parser: .number(in: 1...240)) var fps = 30.0

@@ -23,8 +23,9 @@ struct BatchCommand: Command {
         frame-00001.png), so --shard I/N (0-based) splits a batch across machines and the union
         of all shards equals one unsharded run. Frames are written atomically; --resume keeps
         the complete ones. --format jpeg or webp (at --quality) writes previews and thumbnails,
-        qoi lossless frames quickly. With -o - (or a named pipe) the frames stream there one
-        after another (rgba, ppm or pam for pipes).
+        qoi lossless frames quickly; webdataset tar shards of --samples-per-shard samples (each
+        the image, its annotations and its scene) for dataset loaders. With -o - (or a named
+        pipe) the frames stream there one after another (rgba, ppm or pam for pipes).
         """
 
     @Argument("manifest", help: "A batch manifest JSON file.") var manifestPath: String
@@ -32,8 +33,18 @@ struct BatchCommand: Command {
         valueName: "dir", help: "The folder to write (default: the manifest's name), - for stdout, or a pipe.")
     @Option(
         "format",
-        help: "png, jpeg, webp or qoi; rgba (raw), ppm or pam for pipes (names end .png, .jpg, .webp, .qoi, …).")
-    var format: ImageFormat = .png
+        help:
+            "png, jpeg, webp or qoi; rgba (raw), ppm or pam for pipes (names end .png, .jpg, .webp, .qoi, …); webdataset: tar shards of samples."
+    )
+    var format: BatchFormat = .image(.png)
+    @Option(
+        "frame-format", valueName: "format", help: "WebDataset samples' images: png (default), jpeg, webp or qoi.",
+        parser: .frameFormat)
+    var frameFormat: ImageFormat?
+    @Option(
+        "samples-per-shard", valueName: "n", help: "WebDataset: frames in each tar (default: 1000).",
+        parser: .integer(in: 1...1_000_000))
+    var samplesPerShard = 1000
     @Option("png-compression", valueName: "level", help: "fast, default or best.")
     var compression: PNGCompression = .default
     var quality = QualityOption()
@@ -62,12 +73,10 @@ struct BatchCommand: Command {
         let manifest = try loadFile(manifestPath, expected: .manifest, BatchManifest.load(contentsOf:))
         let outputURL = Console.outputURL(output.path ?? manifestURL.deletingPathExtension().lastPathComponent)
         let sink = try frameSink(outputURL)
-        if annotates, case .stream = sink {
-            throw UsageError(message: "--annotations writes a file beside each frame; give -o a folder, not a stream")
-        }
-        quality.noteIfUnused(writing: format, quiet: progress.quiet)
+        try checkOptionsTogether(sink)
+        quality.noteIfUnused(writing: imageFormat, quiet: progress.quiet)
         noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: progress.quiet)
-        let todo = framesToRender(manifest, sink: sink)
+        let (todo, tars) = framesToRender(manifest, sink: sink)
         let quiet = progress.style == .none
         if todo.isEmpty {
             if !quiet { printError("nothing to render: every frame of this shard is complete") }
@@ -76,24 +85,41 @@ struct BatchCommand: Command {
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: try job(manifest, frames: todo.count, first: todo[0]),
             whileCompiling: compile.policy, quiet: quiet)
-        let rendered = try render(todo, of: manifest, with: renderer, into: sink)
+        let rendered = try render(todo, of: manifest, with: renderer, into: sink, tars: tars)
         if !quiet {
-            printError(
-                "wrote \(rendered) frames to \(Console.name(outputURL)) (\(format.rawValue), \(renderer.backendName))"
-            )
+            let what =
+                format == .webDataset
+                ? "\(tars.count) WebDataset shards of \(imageFormat.rawValue)" : imageFormat.rawValue
+            printError("wrote \(rendered) frames to \(Console.name(outputURL)) (\(what), \(renderer.backendName))")
             noteStandIn(renderer)
+        }
+    }
+
+    /// Options that do not go together with the output: a stream takes no files beside its frames.
+    private func checkOptionsTogether(_ sink: FrameSink) throws {
+        guard case .stream = sink else {
+            if frameFormat != nil && format != .webDataset {
+                throw UsageError(message: "--frame-format sets a WebDataset sample's image; use --format for files")
+            }
+            return
+        }
+        if annotates || format == .webDataset {
+            throw UsageError(
+                message:
+                    "\(annotates ? "--annotations" : "--format webdataset") writes files; give -o a folder, not a stream"
+            )
         }
     }
 
     /// The file name of frame `index` in a folder output.
     private func fileName(_ manifest: BatchManifest, _ index: Int) -> String {
-        manifest.outputStem(index) + "." + format.fileExtension
+        manifest.outputStem(index) + "." + imageFormat.fileExtension
     }
 
     /// Whether frame `index` is written: its image complete, and its annotations with
     /// `--annotations` (a frame of a run without them is rendered again).
     private func isComplete(_ index: Int, of manifest: BatchManifest, in folder: URL) -> Bool {
-        format.isComplete(folder.appendingPathComponent(fileName(manifest, index)))
+        imageFormat.isComplete(folder.appendingPathComponent(fileName(manifest, index)))
             && (!annotates
                 || FileManager.default.fileExists(
                     atPath: folder.appendingPathComponent(annotationsName(manifest, index)).path))
@@ -105,13 +131,23 @@ struct BatchCommand: Command {
         manifest.outputStem(index) + ".json"
     }
 
-    /// This shard's frames still to render, announced: with `--resume`, those whose file in the
-    /// output folder is not complete. Leftover temporary files of this shard's frames are removed
-    /// first; another shard, or a second run of this one, may be writing into the same folder.
-    private func framesToRender(_ manifest: BatchManifest, sink: FrameSink) -> [Int] {
+    /// This shard's frames still to render, announced, and the WebDataset shards they fill: with
+    /// `--resume`, those whose file (or tar) in the output folder is not complete. Leftover
+    /// temporary files of this shard's outputs are removed first; another shard, or a second run
+    /// of this one, may be writing into the same folder.
+    private func framesToRender(
+        _ manifest: BatchManifest, sink: FrameSink
+    ) -> (todo: [Int], tars: [WebDatasetWriter.Shard]) {
         let slice = manifest.shard(shard.index, of: shard.count)
         var todo = Array(slice)
-        if case .folder(let folder) = sink {
+        var tars: [WebDatasetWriter.Shard] = []
+        if case .folder(let folder) = sink, format == .webDataset {
+            var plan = tarShards(manifest, slice: slice, in: folder)
+            TemporaryFile.removeLeftovers(in: folder, ownNames: Set(plan.map(\.0.url.lastPathComponent)))
+            if resume { plan.removeAll { TarShard.isComplete($0.0.url) } }
+            tars = plan.map(\.0)
+            todo = plan.flatMap { Array($0.1) }
+        } else if case .folder(let folder) = sink {
             let names =
                 slice.map { fileName(manifest, $0) } + (annotates ? slice.map { annotationsName(manifest, $0) } : [])
             TemporaryFile.removeLeftovers(in: folder, ownNames: Set(names))
@@ -123,24 +159,39 @@ struct BatchCommand: Command {
                 "batch: \(slice.count) of \(manifest.count) frames (shard \(shard.index)/\(shard.count))"
                     + (skipped > 0 ? ", \(skipped) already complete" : ""))
         }
-        return todo
+        return (todo, tars)
     }
 
-    /// Renders the frames `todo` into `sink`, encoding on `--jobs` workers while the next frames
-    /// render; the number of frames written. An interruption stops it with every written file complete.
+    /// Renders the frames `todo` into `sink` (or into the WebDataset shards `tars`), encoding on
+    /// `--jobs` workers while the next frames render; the number of frames written. An
+    /// interruption stops it with every written file complete.
     private func render(
-        _ todo: [Int], of manifest: BatchManifest, with renderer: LensRenderer, into sink: FrameSink
+        _ todo: [Int], of manifest: BatchManifest, with renderer: LensRenderer, into sink: FrameSink,
+        tars: [WebDatasetWriter.Shard]
     ) throws -> Int {
-        let encoder = EncodingQueue(workers: jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        let workers = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let encoder = EncodingQueue(workers: workers)
+        let samples =
+            format == .webDataset
+            ? WebDatasetWriter(
+                shards: tars, format: imageFormat, compression: compression, quality: quality.value, workers: workers)
+            : nil
         let progress = Progress(total: todo.count, style: self.progress.style)
         let cache = ResolveCache()
+        var documents: [Int: WebDatasetWriter.Documents] = [:]
+        func finishWriting() throws {
+            try encoder.finish()
+            try samples?.finish()
+        }
         Interruption.watch()
         var rendered = 0
         do {
             try renderer.renderBatch(count: todo.count, framesInFlight: framesInFlight.count) { position in
                 if Interruption.requested { throw Interrupted(message: "") }
-                let parameters = try resolveFrame(todo[position], of: manifest, cache: cache)
-                if case .folder(let folder) = sink, annotates {
+                let (parameters, scene) = try resolveFrame(todo[position], of: manifest, cache: cache)
+                if samples != nil {
+                    documents[position] = try Self.sampleDocuments(parameters, scene: scene)
+                } else if case .folder(let folder) = sink, annotates {
                     try AnnotationsOutput.write(
                         parameters, to: folder.appendingPathComponent(annotationsName(manifest, todo[position])))
                 }
@@ -148,26 +199,32 @@ struct BatchCommand: Command {
             } deliver: { position, image in
                 switch sink {
                 case .stream(let stream):
-                    try stream.write(try format.encode(image, compression: compression, quality: quality.value))
+                    try stream.write(try imageFormat.encode(image, compression: compression, quality: quality.value))
                 case .folder(let folder):
-                    try encoder.write(
-                        image, to: folder.appendingPathComponent(fileName(manifest, todo[position])), format: format,
-                        compression: compression, quality: quality.value)
+                    if let samples {
+                        try samples.add(
+                            position: position, key: Self.sampleKey(manifest, todo[position]), image: image,
+                            documents: documents.removeValue(forKey: position) ?? [])
+                    } else {
+                        try encoder.write(
+                            image, to: folder.appendingPathComponent(fileName(manifest, todo[position])),
+                            format: imageFormat, compression: compression, quality: quality.value)
+                    }
                 }
                 rendered += 1
                 progress.advance(index: todo[position])
             }
-            try encoder.finish()
+            try finishWriting()
             if case .stream(let stream) = sink { try stream.close() }
         } catch is Interrupted {
-            try? encoder.finish()
+            try? finishWriting()
             progress.finish()
             throw Interrupted(
                 message:
                     "interrupted after \(rendered) of \(todo.count) frames; every file written is complete: rerun the same command with --resume to render the rest"
             )
         } catch {
-            try? encoder.finish()
+            try? finishWriting()
             progress.finish()
             throw error
         }
@@ -176,13 +233,16 @@ struct BatchCommand: Command {
     }
 
     /// Frame `index` of the manifest, resolved; a scene error names the manifest, the frame and its output.
-    private func resolveFrame(_ index: Int, of manifest: BatchManifest, cache: ResolveCache) throws -> FrameParameters {
+    private func resolveFrame(
+        _ index: Int, of manifest: BatchManifest, cache: ResolveCache
+    ) throws -> (FrameParameters, Scene) {
         do {
             let (scene, directory) = try manifest.scene(index)
-            return try LensRenderer.resolve(
+            let parameters = try LensRenderer.resolve(
                 try backdrop.apply(to: scene, scale: manifest.scale), baseDirectory: directory,
                 scale: manifest.scale, cache: cache, pixelBudget: CommandEnvironment.pixelBudget,
-                annotating: annotates)
+                annotating: annotates || format == .webDataset)
+            return (parameters, scene)
         } catch let error as SceneError {
             throw CommandFailure(
                 message: "\(manifestPath), frame \(index + 1) (\(manifest.outputStem(index))): \(error)")

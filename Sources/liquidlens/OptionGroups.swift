@@ -41,6 +41,15 @@ extension ControlAppearance: ExpressibleByArgument {
 }
 
 /// `--format`: the format of the image written (by default the one the output's name says, else PNG).
+extension ValueParser where Value == ImageFormat {
+    /// A folder's or a shard's frames: the image formats that make files of their own.
+    static var frameFormat: Self {
+        Self(expectation: "png, jpeg (jpg), webp or qoi", completions: ["png", "jpeg", "webp", "qoi"]) {
+            ImageFormat(fileExtension: $0).flatMap { [.png, .jpeg, .webp, .qoi].contains($0) ? $0 : nil }
+        }
+    }
+}
+
 struct ImageFormatOption: ParsableArguments {
     @Option(
         "format",
