@@ -33,7 +33,7 @@ package final class WebDatasetWriter: @unchecked Sendable {
     private var waiting: [Int: [(name: String, data: Data)]] = [:]
     private var next = 0
     private var shardIndex = 0
-    private var open: TarShard?
+    private var current: TarShard?
     private var finished = 0
 
     /// A writer of `shards` in order, their samples' images in `format`, encoded on `workers` cores.
@@ -66,7 +66,7 @@ package final class WebDatasetWriter: @unchecked Sendable {
     /// Waits for every queued sample; throws the first error. Every shard whose samples all came
     /// is in place; one left unfinished is removed.
     package func finish() throws {
-        defer { lock.withLock { open?.abandon() } }
+        defer { lock.withLock { current?.abandon() } }
         try work.finish()
     }
 
@@ -77,13 +77,13 @@ package final class WebDatasetWriter: @unchecked Sendable {
     /// lock is held.
     private func appendReady() throws {
         while let files = waiting.removeValue(forKey: next) {
-            let shard = try open ?? TarShard(url: shards[shardIndex].url)
-            open = shard
+            let shard = try current ?? TarShard(url: shards[shardIndex].url)
+            current = shard
             for (name, data) in files { try shard.append(name, data) }
             next += 1
             if next == ends[shardIndex] {
                 try shard.finish()
-                open = nil
+                current = nil
                 shardIndex += 1
                 finished += 1
             }

@@ -101,6 +101,7 @@
 @_exported import struct LensModel.ControlPart
 @_exported import struct LensModel.ControlState
 @_exported import struct LensModel.PixelBox
+@_exported import struct LensModel.COCODataset
 
 // Rendering: resolved frames for batches, and the Vulkan backend's options, devices and errors.
 @_exported import struct LensResolve.FrameParameters

@@ -197,19 +197,12 @@ struct BatchCommand: Command {
                 }
                 return parameters
             } deliver: { position, image in
-                switch sink {
-                case .stream(let stream):
-                    try stream.write(try imageFormat.encode(image, compression: compression, quality: quality.value))
-                case .folder(let folder):
-                    if let samples {
-                        try samples.add(
-                            position: position, key: Self.sampleKey(manifest, todo[position]), image: image,
-                            documents: documents.removeValue(forKey: position) ?? [])
-                    } else {
-                        try encoder.write(
-                            image, to: folder.appendingPathComponent(fileName(manifest, todo[position])),
-                            format: imageFormat, compression: compression, quality: quality.value)
-                    }
+                if let samples {
+                    try samples.add(
+                        position: position, key: Self.sampleKey(manifest, todo[position]), image: image,
+                        documents: documents.removeValue(forKey: position) ?? [])
+                } else {
+                    try write(image, frame: todo[position], of: manifest, into: sink, encoder: encoder)
                 }
                 rendered += 1
                 progress.advance(index: todo[position])
@@ -230,6 +223,21 @@ struct BatchCommand: Command {
         }
         progress.finish()
         return rendered
+    }
+
+    /// Writes frame `index`'s image into `sink`: onto the stream, or to its file by `encoder`.
+    private func write(
+        _ image: RGBA8Image, frame index: Int, of manifest: BatchManifest, into sink: FrameSink,
+        encoder: EncodingQueue
+    ) throws {
+        switch sink {
+        case .stream(let stream):
+            try stream.write(try imageFormat.encode(image, compression: compression, quality: quality.value))
+        case .folder(let folder):
+            try encoder.write(
+                image, to: folder.appendingPathComponent(fileName(manifest, index)), format: imageFormat,
+                compression: compression, quality: quality.value)
+        }
     }
 
     /// Frame `index` of the manifest, resolved; a scene error names the manifest, the frame and its output.

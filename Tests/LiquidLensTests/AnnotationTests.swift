@@ -189,4 +189,50 @@ struct AnnotationTests {
         let streamed = try runCLI(["batch", manifest.path, "-o", "-", "--format", "pam", "--annotations", "-q"])
         #expect(streamed.status == 64 && streamed.stderr.contains("give -o a folder"))
     }
+
+    @Test(
+        "coco gathers a folder's annotations: an image per frame, a box per glass, control, part and title; none fails")
+    func coco() throws {
+        let folder = try temporaryFolder("coco")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.appendingPathComponent("controls.json")
+        try Data(
+            """
+            {"scenes": [{"example": "segmented"}, {"example": "tab-bar"}], "name": "c", "count": 4, "seed": 2,
+             "sample": [{"key": "controls[0].lift", "uniform": [0, 1]}]}
+            """.utf8
+        ).write(to: manifest)
+        let frames = folder.appendingPathComponent("frames")
+        #expect(
+            try runCLI(["batch", manifest.path, "-o", frames.path, "--annotations", "-q", "--backend", "cpu"]).status
+                == 0)
+        let output = folder.appendingPathComponent("coco.json")
+        let run = try runCLI(["coco", frames.path, "-o", output.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let dataset = try JSONDecoder().decode(COCODataset.self, from: Data(contentsOf: output))
+        #expect(dataset.images.map(\.fileName) == ["c-00001.png", "c-00002.png", "c-00003.png", "c-00004.png"])
+        var expected = 0
+        for (index, image) in dataset.images.enumerated() {
+            let frame = try JSONDecoder().decode(
+                FrameAnnotations.self, from: Data(contentsOf: frames.appendingPathComponent("c-0000\(index + 1).json")))
+            let boxes = COCODataset.boxes(frame)
+            #expect(dataset.annotations.filter { $0.imageID == image.id }.map(\.bbox) == boxes.map(\.box))
+            let parts = frame.controls.flatMap(\.parts)
+            #expect(
+                boxes.count == frame.glass.count + frame.controls.count + parts.count
+                    + parts.compactMap(\.textBox).count)
+            expected += boxes.count
+        }
+        #expect(dataset.annotations.map(\.id) == Array(1...expected))
+        let names = Set(dataset.categories.map(\.name))
+        #expect(
+            dataset.annotations.allSatisfy { annotation in
+                dataset.categories.contains { $0.id == annotation.categoryID }
+            })
+        #expect(names.isSuperset(of: ["glass", "segmented", "tabBar", "segment", "tab", "lens", "platter", "text"]))
+        let empty = try runCLI(["coco", folder.appendingPathComponent("nothing").path])
+        #expect(empty.status != 0 && empty.stderr.contains("cannot read the folder"))
+        let none = try runCLI(["coco", folder.path])
+        #expect(none.status == 1 && none.stderr.contains("holds no annotated frames"))
+    }
 }
