@@ -10,7 +10,8 @@ enum LiquidLensTool {
     /// The subcommands, in the order the tool's help lists them.
     static var commands: [any Command.Type] {
         [
-            RenderCommand.self, AnimateCommand.self, BatchCommand.self, COCOCommand.self, BenchCommand.self, DiffCommand.self,
+            RenderCommand.self, AnimateCommand.self, BatchCommand.self, COCOCommand.self, BenchCommand.self,
+            DiffCommand.self,
             VerifyCommand.self, ServeCommand.self,
             GalleryCommand.self, PresetsCommand.self, ThemeCommand.self, ExamplesCommand.self, DevicesCommand.self,
             CompletionsCommand.self,
