@@ -85,9 +85,6 @@ extension ControlLayout {
     /// (235, 235, 236) (cnb-segmented), and 0.135 lies between them.
     static let lightRailAlpha = 0.135
 
-    /// The lifted lens's thin bright line all round its silhouette, faded in with the lift: the
-    /// capture `union-lens-lifted` shows 121–127 levels on every side of the lens (the rim light's
-    /// two lobes light only two corners).
     /// A light tab bar's lifted lens dims what it shows: over the white bar it reads 245, not 255
     /// (`fabbar-lifted`: the lens's middle, 244.9; `jarx-switch-lifted`'s held knob reads the same
     /// over its white row), black 0.04 on the sRGB codes, faded in with the lift.
@@ -96,6 +93,9 @@ extension ControlLayout {
     /// the bar's shadow leaves 240; the segment lens's 0.18 gives 229).
     static let liftedLightShadow = 0.45
 
+    /// The lifted lens's thin bright line all round its silhouette, faded in with the lift: the
+    /// capture `union-lens-lifted` shows 121–127 levels on every side of the lens (the rim light's
+    /// two lobes light only two corners).
     static func liftedRimLine(lift: Double) -> EdgeHighlight {
         let alpha = liftedRimLineAlpha * lift
         return EdgeHighlight(width: liftedRimLineWidth, alphas: [alpha, alpha, alpha])
