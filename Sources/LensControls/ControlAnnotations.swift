@@ -18,7 +18,7 @@ struct ControlSummary {
 extension ControlLayout.Parts {
     /// A part that is the glass `offset` places past those laid out so far (its box comes later).
     func glassPart(_ kind: String, offset: Int = 0) -> ControlPart {
-        ControlPart(kind: kind, box: PixelBox(x: 0, y: 0, width: 0, height: 0), glass: glass.count + offset)
+        ControlPart(kind: kind, box: PixelBox.zero, glass: glass.count + offset)
     }
 
     /// Notes control `index`'s annotation from the summary its layout left and the `glass` it
@@ -44,7 +44,7 @@ extension ControlLayout {
     static func summary(of control: GlassControl, glass: ArraySlice<GlassElement>, firstGlass: Int) -> ControlSummary {
         let parts = glass.enumerated().map { offset, element in
             ControlPart(
-                kind: element.lift == nil ? "glass" : "knob", box: PixelBox(x: 0, y: 0, width: 0, height: 0),
+                kind: element.lift == nil ? "glass" : "knob", box: PixelBox.zero,
                 glass: firstGlass + offset)
         }
         let state: ControlState? =

@@ -46,6 +46,9 @@ public struct PixelBox: Codable, Sendable, Equatable {
         self.height = height
     }
 
+    /// The empty box at the origin (a glass part's box before its glass is drawn).
+    public static let zero = PixelBox(x: 0, y: 0, width: 0, height: 0)
+
     /// `rect` (points) at `scale` pixels per point.
     public init(_ rect: Rect, scale: Double) {
         self.init(x: rect.x * scale, y: rect.y * scale, width: rect.width * scale, height: rect.height * scale)

@@ -13,6 +13,11 @@ package enum ColorTables {
         linear <= 0.0031308 ? linear * 12.92 : 1.055 * pow(linear, 1 / 2.4) - 0.055
     }
 
+    /// Relative luminance of a linear-light colour (Rec. 709 weights; 0 black … 1 white).
+    package static func relativeLuminance(_ red: Double, _ green: Double, _ blue: Double) -> Double {
+        0.2126 * red + 0.7152 * green + 0.0722 * blue
+    }
+
     /// Linear value of each 8-bit sRGB code.
     package static let srgbDecode: [Float] = (0..<256).map { Float(srgbToLinear(Double($0) / 255)) }
 

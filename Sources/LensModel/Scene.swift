@@ -275,8 +275,8 @@ public struct RGBAColor: Codable, Sendable, Equatable {
 
     /// Relative luminance of the sRGB colour (0 black … 1 white).
     public var luminance: Double {
-        0.2126 * ColorTables.srgbToLinear(red) + 0.7152 * ColorTables.srgbToLinear(green)
-            + 0.0722 * ColorTables.srgbToLinear(blue)
+        ColorTables.relativeLuminance(
+            ColorTables.srgbToLinear(red), ColorTables.srgbToLinear(green), ColorTables.srgbToLinear(blue))
     }
 
     /// Linear light, premultiplied by alpha, as the shaders read colours.

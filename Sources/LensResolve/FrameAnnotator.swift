@@ -30,10 +30,10 @@ struct FrameAnnotator {
                     x: $0.centerX - $0.halfWidth, y: $0.centerY - $0.halfHeight, width: 2 * $0.halfWidth,
                     height: 2 * $0.halfHeight)
             }
+            let box = PixelBox.union(shapes) ?? PixelBox.zero
             return GlassAnnotation(
-                source: owners[index].map { "controls[\($0)]" } ?? "glass[\(index)]", id: element.id,
-                box: PixelBox.union(shapes) ?? PixelBox(x: 0, y: 0, width: 0, height: 0), shapes: shapes,
-                backdropLuminance: backdropLuminance(under: geometry), optics: optics)
+                source: owners[index].map { "controls[\($0)]" } ?? "glass[\(index)]", id: element.id, box: box,
+                shapes: shapes, backdropLuminance: backdropLuminance(under: geometry, within: box), optics: optics)
         }
         let placed = controls.map { control in
             var control = control
@@ -52,23 +52,22 @@ struct FrameAnnotator {
     }
 
     /// The mean relative luminance (linear light, Rec. 709 weights) of the backdrop pixels whose
-    /// centres lie inside any of the shapes; nil when none does.
-    func backdropLuminance(under geometry: [ShapeGeometry]) -> Double? {
+    /// centres lie inside any of the shapes (whose boxes `box` holds); nil when none does.
+    func backdropLuminance(under geometry: [ShapeGeometry], within box: PixelBox) -> Double? {
         let decode = ColorTables.srgbDecode
         var sum = 0.0
         var count = 0
-        let x0 = max(0, Int((geometry.map { $0.centerX - $0.halfWidth }.min() ?? 0).rounded(.down)))
-        let x1 = min(width, Int((geometry.map { $0.centerX + $0.halfWidth }.max() ?? 0).rounded(.up)))
-        let y0 = max(0, Int((geometry.map { $0.centerY - $0.halfHeight }.min() ?? 0).rounded(.down)))
-        let y1 = min(height, Int((geometry.map { $0.centerY + $0.halfHeight }.max() ?? 0).rounded(.up)))
+        let x0 = max(0, Int(box.x.rounded(.down)))
+        let x1 = min(width, Int((box.x + box.width).rounded(.up)))
+        let y0 = max(0, Int(box.y.rounded(.down)))
+        let y1 = min(height, Int((box.y + box.height).rounded(.up)))
         guard x0 < x1, y0 < y1 else { return nil }
         for y in y0..<y1 {
             for x in x0..<x1 where geometry.contains(where: { $0.distance(Double(x) + 0.5, Double(y) + 0.5) < 0 }) {
                 let pixel = backdrop[y * width + x]
-                let red = Double(decode[Int(pixel & 0xFF)])
-                let green = Double(decode[Int(pixel >> 8 & 0xFF)])
-                let blue = Double(decode[Int(pixel >> 16 & 0xFF)])
-                sum += 0.2126 * red + 0.7152 * green + 0.0722 * blue
+                sum += ColorTables.relativeLuminance(
+                    Double(decode[Int(pixel & 0xFF)]), Double(decode[Int(pixel >> 8 & 0xFF)]),
+                    Double(decode[Int(pixel >> 16 & 0xFF)]))
                 count += 1
             }
         }
