@@ -6,9 +6,16 @@ import LiquidLens
 /// sorted, indented), whole or not at all.
 enum AnnotationsOutput {
     static func data(_ annotations: FrameAnnotations) throws -> Data {
+        try encoder(indented: true).encode(annotations) + Data("\n".utf8)
+    }
+
+    /// The JSON encoder of the documents the command line writes for datasets (annotations,
+    /// samples' scenes, COCO): keys sorted, slashes as they are; indented for a person to read.
+    static func encoder(indented: Bool) -> JSONEncoder {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return try encoder.encode(annotations) + Data("\n".utf8)
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if indented { encoder.outputFormatting.insert(.prettyPrinted) }
+        return encoder
     }
 
     /// Writes the annotations of `parameters` (resolved with annotations) to `url`.

@@ -14,7 +14,7 @@ extension BatchCommand {
         static var argumentParser: ValueParser<BatchFormat> {
             let image = ImageFormat.argumentParser
             return ValueParser(
-                expectation: image.expectation + " or webdataset", completions: image.completions + ["webdataset"],
+                expectation: image.expectation + ", or webdataset", completions: image.completions + ["webdataset"],
                 describe: { if case .image(let format) = $0 { image.describe(format) } else { "webdataset" } }
             ) { text in
                 text == "webdataset" ? .webDataset : ImageFormat(fileExtension: text).map(BatchFormat.image)
@@ -49,8 +49,7 @@ extension BatchCommand {
 
     /// A sample's files but its image: its annotations and its scene, as JSON.
     static func sampleDocuments(_ parameters: FrameParameters, scene: Scene) throws -> WebDatasetWriter.Documents {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = AnnotationsOutput.encoder(indented: false)
         var documents: WebDatasetWriter.Documents = [("scene.json", try encoder.encode(scene))]
         if let annotations = parameters.annotations {
             documents.insert(("json", try encoder.encode(annotations)), at: 0)

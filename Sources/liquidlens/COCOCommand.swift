@@ -25,9 +25,8 @@ struct COCOCommand: Command {
                     "\(folderPath) holds no annotated frames (NAME.json beside NAME.png): render them with batch --annotations"
             )
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(COCODataset(frames: frames)) + Data("\n".utf8)
+        let data =
+            try AnnotationsOutput.encoder(indented: false).encode(COCODataset(frames: frames)) + Data("\n".utf8)
         let url = Console.outputURL(output.path ?? "-")
         try OutputFile.write(data, to: url)
         Console.say("wrote \(Console.name(url)) (\(frames.count) images)")
@@ -35,11 +34,11 @@ struct COCOCommand: Command {
 
     /// The frames of `folder` that have both an image and annotations, by name.
     private func annotatedFrames(in folder: URL) throws -> [(fileName: String, annotations: FrameAnnotations)] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        } catch {
-            throw CommandFailure(message: "cannot read the folder \(folderPath): \(error.localizedDescription)")
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() else {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder)
+            let reason = !exists ? "no such folder" : isFolder.boolValue ? "permission denied" : "it is not a folder"
+            throw CommandFailure(message: "cannot read the folder \(folderPath): \(reason)")
         }
         let present = Set(names)
         return try names.compactMap { name in
