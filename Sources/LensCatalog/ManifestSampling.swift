@@ -147,7 +147,8 @@ extension BatchManifest {
 
 /// The random numbers of one frame's key: SplitMix64 from the seed, the frame and the key's place
 /// (its own stream, so that adding a key leaves the others' values as they were). Every step is
-/// integer arithmetic or one libm call, so the values do not depend on the toolchain.
+/// integer arithmetic but the normal distribution's `log` and `cos`, so the values do not depend
+/// on the toolchain, and a normal's only on the platform's libm.
 struct FrameRandom {
     private var state: UInt64
 
