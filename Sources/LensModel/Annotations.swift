@@ -5,9 +5,11 @@ import Foundation
 /// laws and sweeps) and the backdrop's mean luminance under each glass element. Made by the
 /// resolver from the frame it draws, so the boxes are the drawn shapes' (a lifted lens grown).
 public struct FrameAnnotations: Codable, Sendable, Equatable {
-    /// The frame's size in pixels and its pixels per point.
+    /// The frame's width in pixels.
     public var width: Int
+    /// The frame's height in pixels.
     public var height: Int
+    /// The frame's pixels per point.
     public var scale: Double
     /// The scene's time in seconds (a still's `time`, an animation frame's).
     public var time: Double
@@ -33,9 +35,13 @@ public struct FrameAnnotations: Codable, Sendable, Equatable {
 /// A box in pixels, written `[x, y, width, height]` from the frame's top-left corner (COCO's
 /// `bbox` order).
 public struct PixelBox: Codable, Sendable, Equatable {
+    /// The left edge, in pixels from the frame's left.
     public var x: Double
+    /// The top edge, in pixels from the frame's top.
     public var y: Double
+    /// The width in pixels.
     public var width: Double
+    /// The height in pixels.
     public var height: Double
 
     /// The box with its top-left corner at (`x`, `y`).

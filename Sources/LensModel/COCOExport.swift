@@ -7,8 +7,11 @@ public struct COCODataset: Codable, Sendable, Equatable {
     /// A frame.
     public struct Image: Codable, Sendable, Equatable {
         public var id: Int
+        /// The frame's image file, relative to the batch's folder.
         public var fileName: String
+        /// The frame's width in pixels.
         public var width: Int
+        /// The frame's height in pixels.
         public var height: Int
 
         enum CodingKeys: String, CodingKey {
@@ -20,11 +23,15 @@ public struct COCODataset: Codable, Sendable, Equatable {
     /// One box.
     public struct Annotation: Codable, Sendable, Equatable {
         public var id: Int
+        /// The ``Image/id`` of the frame the box is in.
         public var imageID: Int
+        /// The ``Category/id`` of what the box holds.
         public var categoryID: Int
         /// `[x, y, width, height]` in pixels.
         public var bbox: PixelBox
+        /// The box's area in square pixels.
         public var area: Double
+        /// Always 0: every box holds one object (COCO's `iscrowd`).
         public var isCrowd: Int
         /// The title of a segment, tab, item or text box; the glass's source.
         public var label: String?
@@ -40,12 +47,17 @@ public struct COCODataset: Codable, Sendable, Equatable {
     /// A kind of box.
     public struct Category: Codable, Sendable, Equatable {
         public var id: Int
+        /// The category's name: `glass`, a control's type, a part's kind or `text`.
         public var name: String
+        /// `glass`, `control`, `part` or `text`.
         public var supercategory: String
     }
 
+    /// The frames, one image each.
     public var images: [Image]
+    /// Every box of every frame.
     public var annotations: [Annotation]
+    /// The categories the boxes name (``categories``, the same for every batch).
     public var categories: [Category]
 
     /// Every category, by supercategory: glass; the controls' types; their parts; title ink.

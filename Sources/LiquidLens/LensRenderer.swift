@@ -186,7 +186,7 @@ public final class LensRenderer {
 
     /// What `scene`'s frame shows, for datasets: every glass element's and control part's box in
     /// pixels, the controls' states, the effective optics and the backdrop's luminance under each
-    /// glass (``FrameAnnotations``). The same as a frame resolved with `annotating: true` carries.
+    /// glass (`FrameAnnotations`). The same as a frame resolved with `annotating: true` carries.
     ///
     /// ```swift
     /// let boxes = try LensRenderer.annotations(of: scene).controls[0].parts.map(\.box)
