@@ -10,12 +10,10 @@ enum AnnotationsOutput {
     }
 
     /// The JSON encoder of the documents the command line writes for datasets (annotations,
-    /// samples' scenes, COCO): keys sorted, slashes as they are; indented for a person to read.
-    static func encoder(indented: Bool) -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        if indented { encoder.outputFormatting.insert(.prettyPrinted) }
-        return encoder
+    /// samples' scenes, COCO): keys sorted, every `Double` written as one (`12.0`), so loaders
+    /// that type a column per file agree across shards; indented for a person to read.
+    static func encoder(indented: Bool) -> TypedJSONEncoder {
+        TypedJSONEncoder(indented: indented)
     }
 
     /// Writes the annotations of `parameters` (resolved with annotations) to `url`.

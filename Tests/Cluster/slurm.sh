@@ -14,7 +14,9 @@
 #   4. the union of the shards must be byte-identical to an unsharded run, file for file, with no
 #      temporary file left;
 #   steps 2-4 are repeated, 3 times unless the first argument says how many;
-#   5. a job that loses its GPU (injected) exits 75 and is requeued by RequeueExit=75.
+#   5. a job array of 4 tasks writing WebDataset tars of random frames gives, read back by the
+#      `webdataset` package and Hugging Face `datasets`, the same samples as one run;
+#   6. a job that loses its GPU (injected) exits 75 and is requeued by RequeueExit=75.
 # Whatever happens, paused tasks are let go, this test's jobs cancelled and the daemons stopped by
 # their PIDs at the end. Prints the time of each step.
 # Usage: Tests/Cluster/slurm.sh [repetitions]   (root; apt-get install munge slurmctld slurmd slurm-client)
@@ -269,6 +271,47 @@ for repetition in $(seq "$repetitions"); do
     [[ -z "$(find "$work/frames" -name '.*')" ]] || fail "temporary files left"
     step "run $repetition of $repetitions: task 1 killed after $killed_with of its 64 frames, requeued and resumed while tasks ${running}were paused holding $(wc -w <<<"$held") temporary file(s) (caught in $tries tries), which survived; the union equals the unsharded run, 256 frames byte for byte, no temporary file"
 done
+
+# WebDataset shards: 64 random frames (a seed and per-key distributions) in tars of 6 samples,
+# written by an array of 4 tasks and by one run, read back by the `webdataset` package and
+# Hugging Face `datasets` (the test tools' environment): every sample, its files' bytes included,
+# must be the same. The tasks' slices (16 frames) do not align with the tars, so the tars differ
+# and only the samples can agree.
+cat >"$work/random.json" <<'JSON'
+{"scene": "lens.json", "name": "random", "count": 64, "seed": 11, "scale": 1,
+ "sample": [{"key": "glass[0].frame.x", "uniform": [20, 320]},
+            {"key": "glass[0].optics.frost", "normal": {"mean": 6, "sd": 3, "min": 0, "max": 12}},
+            {"key": "glass[0].optics.tint", "choice": [[1, 1, 1, 0.12], [0, 0.48, 1, 0.25]]}]}
+JSON
+"$liquidlens" batch "$work/random.json" -o "$work/wds-whole" --format webdataset --samples-per-shard 6 \
+    --backend cpu -q
+cat >"$work/shards.sh" <<SCRIPT
+#!/bin/sh
+#SBATCH --array=0-3
+#SBATCH --cpus-per-task=1
+#SBATCH --output=$work/logs/wds_%a.out
+exec "$liquidlens" batch "$work/random.json" -o "$work/wds" --format webdataset --samples-per-shard 6 \\
+    --shard "\$SLURM_ARRAY_TASK_ID/4" --backend cpu -j 1 -q
+SCRIPT
+shards="$(sbatch --parsable "$work/shards.sh")"
+jobs+=("$shards")
+shards_done() { [[ -z "$(squeue -h -j "$shards")" ]]; }
+wait_for 300 shards_done || fail "the WebDataset array did not finish"
+for task in 0 1 2 3; do
+    scontrol show job "${shards}_$task" | grep -q JobState=COMPLETED || fail "WebDataset task $task did not complete"
+done
+read_samples() { "$root/.venv-tests/bin/python3" "$root/Tests/LiquidLensTests/Python/read_webdataset.py" "$1"; }
+read_samples "$work/wds-whole" >"$work/wds-whole.json" || fail "the unsharded tars could not be read"
+read_samples "$work/wds" >"$work/wds.json" || fail "the sharded tars could not be read"
+"$root/.venv-tests/bin/python3" - "$work/wds-whole.json" "$work/wds.json" <<'PYTHON' \
+    || fail "the shards' samples differ from one run's"
+import json, sys
+whole, sharded = (json.load(open(path)) for path in sys.argv[1:])
+assert len(whole["webdataset"]) == 64, len(whole["webdataset"])
+assert whole["webdataset"] == sharded["webdataset"], "the webdataset package reads other samples"
+assert whole["datasets"] == sharded["datasets"], "Hugging Face datasets reads other samples"
+PYTHON
+step "a WebDataset array of 4 tasks wrote $(find "$work/wds" -name '*.tar' | wc -l) tars ($(find "$work/wds-whole" -name '*.tar' | wc -l) from one run): the same 64 samples byte for byte, read back by webdataset and datasets"
 
 # A lost GPU: the first attempt of this job loses its Vulkan device (injected) and exits 75, which
 # RequeueExit turns into a requeue; the second attempt renders.

@@ -63,6 +63,33 @@ struct WebDatasetTests {
                 == Data(contentsOf: plain.appendingPathComponent("move-00004.png")))
     }
 
+    @Test("A value whole in one tar and fractional in the next reads as one type (datasets merges the tars' schemas)")
+    func numbersKeepTheirType() throws {
+        let folder = try temporaryFolder("webdataset-types")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, frost) in [("whole", "4"), ("half", "4.5")] {
+            try Data(
+                """
+                {"canvas": {"width": 120, "height": 60},
+                 "background": [{"type": "gradient", "colors": ["#203040", "#f0a060"], "angle": 30}],
+                 "glass": [{"shape": "capsule", "frame": {"x": 10, "y": 10, "width": 100, "height": 40},
+                            "optics": {"frost": \(frost)}}]}
+                """.utf8
+            ).write(to: folder.appendingPathComponent("\(name).json"))
+        }
+        let manifest = folder.appendingPathComponent("types.json")
+        try Data(#"{"name": "types", "scenes": ["whole.json", "whole.json", "half.json", "half.json"]}"#.utf8)
+            .write(to: manifest)
+        let output = folder.appendingPathComponent("shards")
+        let run = try runCLI([
+            "batch", manifest.path, "-o", output.path, "--format", "webdataset", "--samples-per-shard", "2", "-q",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let loaded = try load(output)
+        #expect(loaded.tars == ["types-00001.tar", "types-00003.tar"])
+        #expect(loaded.datasets.map(\.key) == loaded.webdataset.map(\.key))
+    }
+
     @Test("--resume writes again only the tars that are missing; a stream refuses the format")
     func resume() throws {
         let folder = try temporaryFolder("webdataset-resume")
