@@ -8,6 +8,8 @@ let package = Package(
         // Comparing images and reporting on them: an app that only renders does not link it.
         .library(name: "LensCompare", targets: ["LensCompare"]),
         .executable(name: "liquidlens", targets: ["liquidlens"]),
+        // The C ABI, a shared library for other languages (the Python package in python/).
+        .library(name: "LiquidLensC", type: .dynamic, targets: ["LiquidLensC"]),
     ],
     targets: [
         // C libraries: one system-library target each, imported `internal` only.
@@ -89,6 +91,8 @@ let package = Package(
                 .embedInCode("Web/tuning-page.html"), .embedInCode("Web/tuning-page.css"),
                 .embedInCode("Web/tuning-page.js"),
             ]),
+        // The C ABI (`liquidlens_*` functions): a sink of the library, like the CLI.
+        .target(name: "LiquidLensC", dependencies: ["LiquidLens", "LensIO"]),
         // The command line uses the package's plumbing (output files, name suggestions, fault injection)
         // from the layers themselves; users get the LiquidLens surface.
         .executableTarget(

@@ -1,0 +1,84 @@
+import Foundation
+import LensIO
+import LiquidLens
+
+/// A rendered frame handed to a C caller: the image, its frame's index in a batch and its
+/// annotations as JSON (a NUL-terminated string that lives as long as the frame; numbers typed
+/// as `--annotations` writes them).
+final class RenderedFrame {
+    let index: Int
+    let image: RGBA8Image
+    let annotations: UnsafeMutablePointer<CChar>?
+
+    init(index: Int, image: RGBA8Image, annotations: FrameAnnotations?) throws {
+        self.index = index
+        self.image = image
+        self.annotations = try annotations.map {
+            strdup(String(decoding: try TypedJSONEncoder().encode($0), as: UTF8.self))
+        }
+    }
+
+    deinit {
+        free(annotations)
+    }
+}
+
+/// The frame `pointer` holds (`liquidlens_render`, `liquidlens_frames_next`).
+private func frame(_ pointer: OpaquePointer) -> RenderedFrame {
+    Unmanaged<RenderedFrame>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+}
+
+/// The frame's width in pixels.
+@_cdecl("liquidlens_frame_width")
+public func frameWidth(_ pointer: OpaquePointer) -> Int {
+    frame(pointer).image.width
+}
+
+/// The frame's height in pixels.
+@_cdecl("liquidlens_frame_height")
+public func frameHeight(_ pointer: OpaquePointer) -> Int {
+    frame(pointer).image.height
+}
+
+/// The frame's index in its batch's manifest (0 for a frame of `liquidlens_render`).
+@_cdecl("liquidlens_frame_index")
+public func frameIndex(_ pointer: OpaquePointer) -> Int {
+    frame(pointer).index
+}
+
+/// Copies the frame's pixels (rows top to bottom, R, G, B, A bytes, straight alpha) into
+/// `destination`, which holds `capacity` bytes: 0 when copied, -1 when `capacity` is not width ×
+/// height × 4.
+@_cdecl("liquidlens_frame_copy_pixels")
+public func frameCopyPixels(_ pointer: OpaquePointer, _ destination: UnsafeMutableRawPointer, _ capacity: Int) -> Int32
+{
+    let image = frame(pointer).image
+    guard capacity == image.pixels.count else { return -1 }
+    image.pixels.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    return 0
+}
+
+/// The frame's annotations as JSON (`FrameAnnotations`), valid until the frame is freed; null
+/// when they were not asked for.
+@_cdecl("liquidlens_frame_annotations")
+public func frameAnnotations(_ pointer: OpaquePointer) -> UnsafePointer<CChar>? {
+    frame(pointer).annotations.map { UnsafePointer($0) }
+}
+
+/// Frees a frame.
+@_cdecl("liquidlens_frame_free")
+public func frameFree(_ pointer: OpaquePointer?) {
+    guard let pointer else { return }
+    Unmanaged<RenderedFrame>.fromOpaque(UnsafeRawPointer(pointer)).release()
+}
+
+/// Frees a string the library returned (an error's JSON).
+@_cdecl("liquidlens_string_free")
+public func stringFree(_ pointer: UnsafeMutablePointer<CChar>?) {
+    free(pointer)
+}
+
+/// A retained pointer to `frame`, for a C caller to free with `liquidlens_frame_free`.
+func retained(_ frame: RenderedFrame) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(frame).toOpaque())
+}
