@@ -130,6 +130,19 @@ extension BatchManifest {
         return .normal(mean: numbers[0], deviation: numbers[1], lower: numbers[2], upper: numbers[3])
     }
 
+    /// The keys frame `index` sets and their values as one compact JSON object, keys sorted
+    /// (`{"glass[0].frame.x":42.5}`); nil for a list of scenes, which sets none.
+    package func keyValuesJSON(_ index: Int) -> String? {
+        let values = keyValues(index)
+        guard !values.isEmpty else { return nil }
+        let object = Dictionary(values.map { ($0.key, $0.value.object) }) { _, last in last }
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// The values of frame `index`'s sampled keys, in the manifest's order.
     func sampledValues(_ index: Int, of sampling: Sampling) -> [(key: String, value: JSONValue)] {
         sampling.samples.enumerated().map { number, sample in

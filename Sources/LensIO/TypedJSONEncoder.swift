@@ -5,17 +5,17 @@ import Foundation
 /// from each file (pyarrow, so Hugging Face `datasets` reading WebDataset shards) otherwise see
 /// `int64` in a shard whose random frost happened to be whole and `double` in the next, and fail
 /// to merge them. Keys are sorted; optionals that are nil are left out, as `JSONEncoder` does.
-public struct TypedJSONEncoder {
+package struct TypedJSONEncoder {
     /// Whether objects and arrays are broken over lines, indented by two spaces.
-    public var indented: Bool
+    package var indented: Bool
 
     /// An encoder writing compact JSON unless `indented`.
-    public init(indented: Bool = false) {
+    package init(indented: Bool = false) {
         self.indented = indented
     }
 
     /// `value` as UTF-8 JSON text.
-    public func encode<Value: Encodable>(_ value: Value) throws -> Data {
+    package func encode<Value: Encodable>(_ value: Value) throws -> Data {
         let root = JSONNode()
         try root.store(value, codingPath: [])
         var text = ""

@@ -58,6 +58,12 @@ struct AnimateCommand: Command {
         "fallback", valueName: "backend", help: "cpu: if the Vulkan device fails mid-run, go on on the CPU reference.",
         parser: .choice())
     var fallback: FallbackBackend?
+    @Option(
+        "annotations", valueName: "file",
+        help:
+            "Also write every frame's annotations (glass and control-part boxes, states, optics) as one JSON file, or - for stdout."
+    )
+    var annotationsPath: String?
 
     /// What to render: the frame at a time, and the name and length the output defaults to.
     private struct Source {
@@ -74,6 +80,9 @@ struct AnimateCommand: Command {
         if resume && force {
             throw UsageError(message: "Give either --resume or --force, not both")
         }
+        if output.path == "-" && annotationsPath == "-" {
+            throw UsageError(message: "The animation and --annotations cannot both go to stdout; name a file for one")
+        }
         let source = try loadSource()
         let outputURL = Console.outputURL(output.path ?? source.name + ".gif")
         let chosenFormat = try outputFormat(outputURL)
@@ -85,7 +94,29 @@ struct AnimateCommand: Command {
             whileCompiling: compile.policy, quiet: progress.style == .none)
         noteUnusedOptions(chosenFormat)
         let writer = try makeWriter(outputURL, format: chosenFormat, frameCount: frameCount)
+        let annotations = try renderFrames(frameCount, of: source, renderer: &renderer, into: writer, outputURL)
+        if let annotationsPath {
+            let url = Console.outputURL(annotationsPath)
+            try AnnotationsOutput.write(AnimationAnnotations(fps: fps, frames: annotations), to: url)
+            if !progress.quiet {
+                Console.say("wrote \(Console.name(url)) (annotations of \(annotations.count) frames)")
+            }
+        }
+        if self.progress.style != .none { noteStandIn(renderer) }
+        guard !self.progress.quiet else { return }
+        Console.say(
+            "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
+        )
+    }
+
+    /// Renders the frames into `writer` (skipping those it holds complete), with progress and
+    /// interruption; each frame's annotations with `--annotations`, else none.
+    private func renderFrames(
+        _ frameCount: Int, of source: Source, renderer: inout LensRenderer, into writer: AnimationWriter,
+        _ outputURL: URL
+    ) throws -> [FrameAnnotations] {
         let progress = Progress(total: frameCount, style: self.progress.style)
+        var annotations: [FrameAnnotations] = []
         Interruption.watch()
         for index in 0..<frameCount {
             if Interruption.requested {
@@ -98,18 +129,19 @@ struct AnimateCommand: Command {
             }
             if writer.completeFrames.contains(index) {
                 writer.skip()
+                if annotationsPath != nil, let frame = try resolveFrame(index, of: source).annotations {
+                    annotations.append(frame)
+                }
             } else {
-                try writer.append(try renderFrame(index, of: source, renderer: &renderer, writer: writer))
+                let parameters = try resolveFrame(index, of: source)
+                try writer.append(try renderFrame(index, parameters, renderer: &renderer, writer: writer))
+                if let frame = parameters.annotations { annotations.append(frame) }
             }
             progress.advance(index: index)
         }
         try writer.finish()
         progress.finish()
-        if self.progress.style != .none { noteStandIn(renderer) }
-        guard !self.progress.quiet else { return }
-        Console.say(
-            "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"
-        )
+        return annotations
     }
 
     /// `--format`, else the one the output's name says; `--frame-format` only with a folder, and a
@@ -162,20 +194,23 @@ struct AnimateCommand: Command {
         return writer
     }
 
-    /// Frame `index`, resolved and rendered; with `--fallback cpu`, a Vulkan failure moves the rest
-    /// of the run to the CPU reference (`renderer` is replaced).
-    private func renderFrame(
-        _ index: Int, of source: Source, renderer: inout LensRenderer, writer: AnimationWriter
-    ) throws -> RGBA8Image {
-        let parameters: FrameParameters
+    /// Frame `index`, resolved (annotated with `--annotations`).
+    private func resolveFrame(_ index: Int, of source: Source) throws -> FrameParameters {
         do {
-            parameters = try LensRenderer.resolve(
+            return try LensRenderer.resolve(
                 try backdrop.apply(to: source.frameAt(Double(index) / fps), scale: scale.pixelsPerPoint),
-                baseDirectory: source.baseDirectory,
-                scale: scale.pixelsPerPoint, pixelBudget: CommandEnvironment.pixelBudget)
+                baseDirectory: source.baseDirectory, scale: scale.pixelsPerPoint,
+                pixelBudget: CommandEnvironment.pixelBudget, annotating: annotationsPath != nil)
         } catch let error as SceneError {
             throw CommandFailure(message: "\(scenePath ?? source.name) at frame \(index + 1): \(error)")
         }
+    }
+
+    /// Frame `index` rendered; with `--fallback cpu`, a Vulkan failure moves the rest of the run
+    /// to the CPU reference (`renderer` is replaced).
+    private func renderFrame(
+        _ index: Int, _ parameters: FrameParameters, renderer: inout LensRenderer, writer: AnimationWriter
+    ) throws -> RGBA8Image {
         do {
             return try renderer.render(parameters)
         } catch let error as VulkanError {

@@ -21,4 +21,16 @@ enum AnnotationsOutput {
         guard let annotations = parameters.annotations else { return }
         try OutputFile.write(try data(annotations), to: url)
     }
+
+    /// Writes an animation's annotations to `url`, compact (one frame's can be long).
+    static func write(_ animation: AnimationAnnotations, to url: URL) throws {
+        try OutputFile.write(try encoder(indented: false).encode(animation) + Data("\n".utf8), to: url)
+    }
+}
+
+/// `animate --annotations`: every frame's annotations in order, each with its `time`.
+struct AnimationAnnotations: Encodable {
+    /// The frames per second the animation was sampled at.
+    let fps: Double
+    let frames: [FrameAnnotations]
 }

@@ -205,7 +205,7 @@ struct BatchCommand: Command {
                     try write(image, frame: todo[position], of: manifest, into: sink, encoder: encoder)
                 }
                 rendered += 1
-                progress.advance(index: todo[position])
+                progress.advance(index: todo[position], values: manifest.keyValuesJSON(todo[position]))
             }
             try finishWriting()
             if case .stream(let stream) = sink { try stream.close() }

@@ -22,15 +22,16 @@ final class Progress: @unchecked Sendable {
 
     /// One more done: the item at `index` (its 0-based place in the whole output, when it has
     /// one; JSON lines print it from 1, as its file name numbers it); `total` corrects the count
-    /// when it is learned only once the work starts.
-    func advance(index: Int? = nil, total: Int? = nil) {
+    /// when it is learned only once the work starts. `values` (a JSON object: a batch frame's swept
+    /// or sampled keys) goes into its JSON line.
+    func advance(index: Int? = nil, total: Int? = nil, values: @autoclosure () -> String? = nil) {
         lock.withLock {
             if let total { self.total = total }
-            advanceLocked(index: index)
+            advanceLocked(index: index, values: style == .json ? values() : nil)
         }
     }
 
-    private func advanceLocked(index: Int?) {
+    private func advanceLocked(index: Int?, values: String?) {
         done += 1
         let elapsed = start.seconds
         let rate = Double(done) / max(elapsed, 1e-9)
@@ -52,8 +53,9 @@ final class Progress: @unchecked Sendable {
         case .json:
             // One write per line, so lines from several processes sharing a log never interleave.
             let place = index.map { #""index":\#($0 + 1),"# } ?? ""
+            let varied = values.map { #""values":\#($0),"# } ?? ""
             printError(
-                #"{\#(place)"done":\#(done),"total":\#(total),"#
+                #"{\#(place)\#(varied)"done":\#(done),"total":\#(total),"#
                     + #""\#(unit)PerSecond":\#(String(format: "%.3f", rate)),"etaSeconds":\#(String(format: "%.1f", eta))}"#
             )
         case .none:

@@ -190,6 +190,36 @@ struct AnnotationTests {
         #expect(streamed.status == 64 && streamed.stderr.contains("give -o a folder"))
     }
 
+    @Test("animate --annotations writes every frame's annotations at its time, resumed frames' too")
+    func animation() throws {
+        struct Written: Decodable {
+            let fps: Double
+            let frames: [FrameAnnotations]
+        }
+        let folder = try temporaryFolder("animate-annotations")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = folder.appendingPathComponent("drag.json")
+        let arguments = [
+            "animate", "--example", "segmented-drag", "--duration", "0.5", "--fps", "8", "--scale", "1", "--backend",
+            "cpu", "-o", folder.appendingPathComponent("frames").path, "--annotations", json.path, "-q",
+        ]
+        let first = try runCLI(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        let written = try JSONDecoder().decode(Written.self, from: Data(contentsOf: json))
+        #expect(written.fps == 8 && written.frames.map(\.time) == (0..<4).map { Double($0) / 8 })
+        let lenses = written.frames.compactMap { $0.controls.first?.parts.first { $0.kind == "lens" }?.box }
+        #expect(lenses.count == 4 && lenses.first != lenses.last, "the dragged lens moves")
+        let expected = try LensRenderer.annotations(of: BuiltInAnimation.segmentedDrag.frame(at: 0.25), scale: 1)
+        let roundTripped = try JSONDecoder().decode(FrameAnnotations.self, from: JSONEncoder().encode(expected))
+        #expect(written.frames[2] == roundTripped)
+        // Frames kept by --resume are annotated too.
+        try FileManager.default.removeItem(at: json)
+        #expect(try runCLI(arguments + ["--resume"]).status == 0)
+        #expect(try JSONDecoder().decode(Written.self, from: Data(contentsOf: json)).frames == written.frames)
+        let both = try runCLI(["animate", "--format", "gif", "-o", "-", "--annotations", "-", "-q"])
+        #expect(both.status == 64 && both.stderr.contains("cannot both go to stdout"))
+    }
+
     @Test(
         "coco gathers a folder's annotations: an image per frame, a box per glass, control, part and title; none fails")
     func coco() throws {

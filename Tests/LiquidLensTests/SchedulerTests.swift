@@ -17,8 +17,13 @@ struct SchedulerTests {
         #expect(lines.count == 3)
         for (position, line) in lines.enumerated() {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(Set(object.keys) == ["index", "done", "total", "framesPerSecond", "etaSeconds"], "\(line)")
+            #expect(
+                Set(object.keys) == ["index", "values", "done", "total", "framesPerSecond", "etaSeconds"], "\(line)")
             let index = try #require(object["index"] as? Int)
+            // The sweep's value of the frame: x from 10 to 170 in 6 steps.
+            let values = try #require(object["values"] as? [String: Any])
+            #expect(values.keys.sorted() == ["glass[0].frame.x"])
+            #expect(abs((values["glass[0].frame.x"] as? Double ?? -1) - (10 + 32 * Double(index - 1))) < 1e-9)
             #expect(index == 4 + position, "shard 1/2 of 6 holds frames 4, 5 and 6")
             #expect(
                 FileManager.default.fileExists(
@@ -35,7 +40,8 @@ struct SchedulerTests {
                 "json", "-o", folder.appendingPathComponent("merge").path,
             ])
         #expect(animate.status == 0, "\(animate.stderr)")
-        #expect(animate.stderr.split(separator: "\n").filter { $0.hasPrefix(#"{"index":"#) }.count == 3)
+        let animated = animate.stderr.split(separator: "\n").filter { $0.hasPrefix(#"{"index":"#) }
+        #expect(animated.count == 3 && animated.allSatisfy { !$0.contains("values") }, "nothing varies by key")
     }
 
     @Test("A lost Vulkan device exits 75, the status a scheduler requeues on; batch --resume then finishes")
