@@ -15,6 +15,9 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
     case screenMotion = "screen-motion"
     /// 256 distinct 512×512 scenes: backgrounds, shapes and materials vary with the index.
     case thumbnails
+    /// 1920×1080, the lens-heavy backdrop under 64 separate frosted panes (200×110, frost σ 6;
+    /// 1.41 MP of glass) shifting 4 px per frame: what many small panes cost.
+    case panes
 
     /// What one frame is, for reports.
     public var summary: String {
@@ -23,6 +26,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
         case .screen: "1206×2622 (scale 3) screen: tab bar, segmented control, buttons, card; lens dragged"
         case .screenMotion: "1206×2622 (scale 3) screen in motion: scroll, press, lens drag, menu morph"
         case .thumbnails: "256 distinct 512×512 scenes (backgrounds, shapes, materials)"
+        case .panes: "1920×1080, 64 separate 200×110 frosted panes (1.41 MP of glass) shifting"
         }
     }
 
@@ -33,6 +37,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
         case .screen: 120
         case .screenMotion: 114
         case .thumbnails: 256
+        case .panes: 24
         }
     }
 
@@ -48,7 +53,34 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
             return BuiltInAnimation.screenMotion.frame(at: BuiltInAnimation.screenMotion.duration * progress)
         case .thumbnails:
             return Self.thumbnail(index)
+        case .panes:
+            return try Self.lensHeavy(lensCenterX: 960, glass: Self.panes(64, grouped: false, frame: index), text: text)
         }
+    }
+
+    // MARK: panes
+
+    /// `count` (a square: 1, 4, 16, 64, 256) frosted panes in a grid over 1920×1080, together
+    /// always 1.41 MP of glass (64 panes are 200×110), 4 px right or left by `frame`; each its own
+    /// glass element, or all shapes of one (`grouped`, a container whose panes never touch).
+    package static func panes(_ count: Int, grouped: Bool, frame: Int) -> [GlassElement] {
+        let side = Int(Double(count).squareRoot().rounded())
+        let scale = 8 / Double(side)
+        let (width, height) = (200 * scale, 110 * scale)
+        let (cellWidth, cellHeight) = (1920 / Double(side), 1080 / Double(side))
+        let shift = frame % 2 == 0 ? 4.0 : -4.0
+        let shapes = (0..<side * side).map { index in
+            PlacedShape(
+                shape: .roundedRectangle(cornerRadii: Array(repeating: 16 * scale.squareRoot(), count: 4)),
+                frame: Rect(
+                    x: Double(index % side) * cellWidth + (cellWidth - width) / 2 + shift,
+                    y: Double(index / side) * cellHeight + (cellHeight - height) / 2, width: width, height: height))
+        }
+        var optics = Optics()
+        optics.frost = 6
+        optics.tint = RGBAColor(255, 255, 255, 0.1)
+        if grouped { return [GlassElement(shapes: shapes, blend: 0, optics: optics)] }
+        return shapes.map { GlassElement(shapes: [$0], blend: 0, optics: optics) }
     }
 
     // MARK: lens-heavy and its scaling sweeps

@@ -4,7 +4,9 @@ import Foundation
 /// exponent (`12.0`, not Foundation's `12`), an integer never. Loaders that infer a column's type
 /// from each file (pyarrow, so Hugging Face `datasets` reading WebDataset shards) otherwise see
 /// `int64` in a shard whose random frost happened to be whole and `double` in the next, and fail
-/// to merge them. Keys are sorted; optionals that are nil are left out, as `JSONEncoder` does.
+/// to merge them. Keys are sorted by their bytes (Foundation's `.sortedKeys` orders some mixed-case
+/// keys otherwise); optionals that are nil are left out, as `JSONEncoder` does. Made for the
+/// dataset documents (scenes, annotations, COCO): `URL`, `Date` and `Data` get no special form.
 package struct TypedJSONEncoder {
     /// Whether objects and arrays are broken over lines, indented by two spaces.
     package var indented: Bool
@@ -35,7 +37,7 @@ final class JSONNode {
     func store<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
         switch value {
         case let number as Double: literal = try Self.literal(number, codingPath)
-        case let number as Float: literal = try Self.literal(Double(number), codingPath)
+        case let number as Float: literal = try Self.literal(number, codingPath)
         case let integer as any BinaryInteger: literal = "\(integer)"
         case let flag as Bool: literal = flag ? "true" : "false"
         case let text as String: literal = Self.quoted(text)
@@ -84,7 +86,9 @@ final class JSONNode {
     }
 
     /// A finite `number` with a fraction or exponent (Swift's shortest round-trip digits).
-    private static func literal(_ number: Double, _ codingPath: [any CodingKey]) throws -> String {
+    private static func literal<Number: BinaryFloatingPoint & LosslessStringConvertible>(
+        _ number: Number, _ codingPath: [any CodingKey]
+    ) throws -> String {
         guard number.isFinite else {
             throw EncodingError.invalidValue(
                 number,

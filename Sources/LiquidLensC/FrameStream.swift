@@ -21,8 +21,10 @@ final class FrameStream: @unchecked Sendable {
     /// Starts rendering `manifest`'s frames of shard `shard` of `shards` on a renderer like
     /// `handle`'s, with their annotations when `annotating`.
     init(_ manifest: BatchManifest, shard: Int, of shards: Int, handle: RendererHandle, annotating: Bool) throws {
-        guard shards >= 1, (0..<shards).contains(shard) else {
-            throw Failure(kind: "scene", message: "expected a shard i of n with 0 ≤ i < n", keyPath: "shard")
+        guard (1...Limits.batchFrames).contains(shards), (0..<shards).contains(shard) else {
+            throw Failure(
+                kind: "scene", message: "expected a shard i of n with 0 ≤ i < n ≤ \(Limits.batchFrames)",
+                keyPath: "shard")
         }
         indices = Array(manifest.shard(shard, of: shards))
         guard let first = indices.first else {
@@ -32,11 +34,15 @@ final class FrameStream: @unchecked Sendable {
         }
         let job = RenderJob(frames: indices.count, scene: try manifest.scene(first).scene, scale: manifest.scale)
         let renderer = UncheckedRenderer(renderer: try handle.batchRenderer(for: job))
-        // The thread alone uses the renderer from here on.
+        // The thread alone uses the renderer from here on, and lets it go (its device shut down)
+        // before `close` returns.
         Thread { [self] in
-            defer { done.signal() }
+            defer {
+                renderer.renderer = nil
+                done.signal()
+            }
             do {
-                try render(manifest, with: renderer.renderer, annotating: annotating)
+                try render(manifest, with: renderer.renderer!, annotating: annotating)
                 finish(nil)
             } catch {
                 finish(error is Closed ? nil : error)
@@ -118,8 +124,12 @@ final class FrameStream: @unchecked Sendable {
 }
 
 /// A renderer handed to the one thread that uses it.
-private struct UncheckedRenderer: @unchecked Sendable {
-    let renderer: LensRenderer
+private final class UncheckedRenderer: @unchecked Sendable {
+    var renderer: LensRenderer?
+
+    init(renderer: LensRenderer) {
+        self.renderer = renderer
+    }
 }
 
 /// The stream `pointer` holds.
@@ -153,7 +163,7 @@ public func framesCount(_ pointer: OpaquePointer) -> Int {
 }
 
 /// The stream's next frame, in the manifest's order, waiting for it to render; null after the
-/// last, or with `*error` set when a frame failed (the stream then ends).
+/// last, or with `*error` set when a frame failed (every later call reports the same failure).
 @_cdecl("liquidlens_frames_next")
 public func framesNext(_ pointer: OpaquePointer, _ error: ErrorOut) -> OpaquePointer? {
     reportingFailure(to: error, fallback: nil) {

@@ -54,7 +54,9 @@ public func frameCopyPixels(_ pointer: OpaquePointer, _ destination: UnsafeMutab
 {
     let image = frame(pointer).image
     guard capacity == image.pixels.count else { return -1 }
-    image.pixels.withUnsafeBytes { destination.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    image.pixels.withUnsafeBytes { bytes in
+        if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
+    }
     return 0
 }
 

@@ -5,7 +5,11 @@ import LiquidLens
 /// several threads may share it; batches (`liquidlens_frames_open`) set up a renderer of their own
 /// on the same backend and device.
 final class RendererHandle: @unchecked Sendable {
+    /// The backend that renders (`.vulkan` or `.cpu`).
     let backend: Backend
+    /// The backend asked for: a batch's renderer chooses by it, `auto` weighing the batch as
+    /// `liquidlens batch` does.
+    let requested: Backend
     let options: VulkanOptions
     private let renderer: LensRenderer
     private let lock = NSLock()
@@ -21,11 +25,12 @@ final class RendererHandle: @unchecked Sendable {
             device: device, pipelineCacheDirectory: VulkanOptions.cacheDirectory(environment: environment))
         renderer = try Self.makeRenderer(backend, options: options)
         self.backend = renderer.activeBackend
+        requested = backend
     }
 
-    /// A renderer for a batch of `job`'s frames, on this renderer's backend and device.
+    /// A renderer for a batch of `job`'s frames, on the backend asked for and this device.
     func batchRenderer(for job: RenderJob) throws -> LensRenderer {
-        try Self.makeRenderer(backend, options: options, job: job)
+        try Self.makeRenderer(requested, options: options, job: job)
     }
 
     /// `scene` rendered, with its annotations when `annotating`.
@@ -71,10 +76,13 @@ public func rendererCreate(_ backend: UnsafePointer<CChar>?, _ device: UnsafePoi
 /// The backend that renders: `"vulkan"` or `"cpu"` (a static string).
 @_cdecl("liquidlens_renderer_backend")
 public func rendererBackend(_ pointer: OpaquePointer) -> UnsafePointer<CChar> {
-    // A literal's bytes end in NUL and live as long as the library.
-    let name: StaticString = renderer(pointer).backend == .vulkan ? "vulkan" : "cpu"
-    return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+    renderer(pointer).backend == .vulkan ? backendNames.vulkan : backendNames.cpu
 }
+
+/// The backends' names as C strings, made once and never freed.
+nonisolated(unsafe) private let backendNames = (
+    vulkan: UnsafePointer(strdup("vulkan")!), cpu: UnsafePointer(strdup("cpu")!)
+)
 
 /// The Vulkan device's name, a string to free with `liquidlens_string_free`; null on the CPU.
 @_cdecl("liquidlens_renderer_device")

@@ -29,19 +29,21 @@ struct BenchCommand: Command {
         for each format --formats names).
         With --backend both each workload's Vulkan/CPU ratio is printed; --rounds n repeats the
         timing with the backends taking turns and reports the median round and the median ratio.
-        --sweeps all adds the scaling sweeps (resolution, glass coverage, shapes per group, frost σ)
+        --sweeps all adds the scaling sweeps (resolution, glass coverage, shapes per group, separate
+        panes, panes in one container, frost σ)
         on the lens-heavy frame; --chart draws them.
         """
 
     @Option(
-        "workload", valueName: "name", help: "lens-heavy, screen, screen-motion, thumbnails or all.", parser: .workloads
+        "workload", valueName: "name", help: "lens-heavy, screen, screen-motion, thumbnails, panes or all.",
+        parser: .workloads
     )
     var workloads = BenchmarkWorkload.allCases
     @Option("backend", help: "vulkan, cpu or both.", parser: .choice()) var backendChoice = Backends.both
     var device = DeviceOption()
     @Option(
         "frames", valueName: "n",
-        help: "Frames per workload (default: lens-heavy 60, screen 120, screen-motion 114, thumbnails 256).",
+        help: "Frames per workload (default: lens-heavy 60, screen 120, screen-motion 114, thumbnails 256, panes 24).",
         parser: .integer(in: 1...10_000))
     var frames: Int?
     var framesInFlight = FramesInFlightOption()
@@ -52,7 +54,8 @@ struct BenchCommand: Command {
         parser: .choice())
     var whileCompiling = WhileCompiling.cpu
     @Option(
-        "sweeps", valueName: "list", help: "Scaling sweeps to run: all, or some of resolution,coverage,shapes,frost.",
+        "sweeps", valueName: "list",
+        help: "Scaling sweeps to run: all, or some of resolution,coverage,shapes,panes,container,frost.",
         parser: .sweepNames)
     var sweepNames: [String]?
     @Option("sweep-frames", valueName: "n", help: "Frames per sweep point.", parser: .integer(in: 2...100))

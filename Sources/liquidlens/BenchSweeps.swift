@@ -60,6 +60,8 @@ enum BenchSweeps {
                     return try BenchmarkWorkload.lensHeavy(lensCenterX: 960, glass: [glass])
                 }
             }),
+        panes(grouped: false),
+        panes(grouped: true),
         Definition(
             name: "frost", parameter: "frost σ (px)",
             points: [0, 2, 4, 8, 12, 16, 20].map { sigma in
@@ -70,6 +72,21 @@ enum BenchSweeps {
                 }
             }),
     ]
+
+    /// 1 to 256 frosted panes over the lens-heavy backdrop, always 1.41 MP of glass together:
+    /// separate glass elements, or one container's shapes (at most 64, a group's limit). Cost
+    /// should follow the area, not the count.
+    private static func panes(grouped: Bool) -> Definition {
+        Definition(
+            name: grouped ? "container" : "panes",
+            parameter: grouped ? "panes in one container (1.41 MP of glass)" : "separate panes (1.41 MP of glass)",
+            points: (grouped ? [1, 4, 16, 64] : [1, 4, 16, 64, 256]).map { count in
+                Point(label: "\(count)", value: Double(count)) { index in
+                    try BenchmarkWorkload.lensHeavy(
+                        lensCenterX: 960, glass: BenchmarkWorkload.panes(count, grouped: grouped, frame: index))
+                }
+            })
+    }
 
     static func run(
         _ definition: Definition, backend: Backend, frames: Int, inFlight: Int, vulkanOptions: VulkanOptions

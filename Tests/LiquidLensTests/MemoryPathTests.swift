@@ -33,15 +33,21 @@ enum SharedDiscreteGPU {
 
 extension ParityScene {
     /// Frames of the benchmark workloads: the lens-heavy lens at both ends and the middle of its
-    /// run, the screen mid-drag, and four distinct thumbnails.
+    /// run, the screen mid-drag, the 64 panes apart and as one container's shapes, and four
+    /// distinct thumbnails.
     static let benchmarkFrames: [ParityScene] = {
         let frames: [(BenchmarkWorkload, Int, Int)] = [
-            (.lensHeavy, 0, 60), (.lensHeavy, 30, 60), (.lensHeavy, 59, 60), (.screen, 60, 120),
+            (.lensHeavy, 0, 60), (.lensHeavy, 30, 60), (.lensHeavy, 59, 60), (.screen, 60, 120), (.panes, 12, 24),
         ]
+        let container = ParityScene(
+            name: "bench-container-64",
+            scene: try! BenchmarkWorkload.lensHeavy(
+                lensCenterX: 960, glass: BenchmarkWorkload.panes(64, grouped: true, frame: 1)))
         return frames.map { workload, index, count in
             ParityScene(
                 name: "bench-\(workload.rawValue)-\(index)-of-\(count)", scene: try! workload.scene(index, of: count))
         }
+            + [container]
             + (0..<4).map { ParityScene(name: "bench-thumbnail-\($0)", scene: BenchmarkWorkload.thumbnail($0)) }
     }()
 }

@@ -48,10 +48,10 @@ _PROTOTYPES = {
 
 
 def candidates() -> List[Path]:
-    """Where the shared library is looked for, in order."""
-    found = []
+    """Where the shared library is looked for, in order; only ``$LIQUIDLENS_LIBRARY`` when set."""
     if os.environ.get("LIQUIDLENS_LIBRARY"):
-        found.append(Path(os.environ["LIQUIDLENS_LIBRARY"]))
+        return [Path(os.environ["LIQUIDLENS_LIBRARY"])]
+    found = []
     here = Path(__file__).resolve().parent
     found.append(here / LIBRARY_NAME)
     for folder in here.parents:
@@ -64,6 +64,8 @@ def candidates() -> List[Path]:
 def library() -> ctypes.CDLL:
     """The loaded library, loaded on first use."""
     global _loaded
+    if _loaded is not None:
+        return _loaded
     with _loading:
         if _loaded is None:
             _loaded = _load()

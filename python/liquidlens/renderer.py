@@ -1,9 +1,13 @@
 """Renderer: scenes to numpy images, batches to frames with their annotations."""
+import contextlib
 import ctypes
 import errno
 import json
+import operator
 import os
-from typing import Any, Dict, Iterator, Mapping, NamedTuple, Optional, Tuple, Union
+import threading
+import weakref
+from typing import Any, Callable, Dict, Iterator, Mapping, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
 
@@ -23,20 +27,82 @@ class Frame(NamedTuple):
     annotations: Optional[Dict[str, Any]]
 
 
+def _plain(value: Any) -> Any:
+    """A numpy scalar or array in a scene dict as the JSON value it stands for."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
+
+
 def _source(document: Document) -> Tuple[Optional[bytes], Optional[bytes], Optional[bytes]]:
     """(JSON text, path, folder relative paths are read from) for the C ABI."""
+    text: Optional[bytes] = None
     if isinstance(document, Mapping):
-        return json.dumps(document).encode("utf-8"), None, os.fsencode(os.getcwd())
-    if isinstance(document, (bytes, bytearray)):
-        return bytes(document), None, os.fsencode(os.getcwd())
-    if isinstance(document, str) and document.lstrip().startswith("{"):
-        return document.encode("utf-8"), None, os.fsencode(os.getcwd())
-    if isinstance(document, (str, os.PathLike)):
+        text = json.dumps(document, default=_plain).encode("utf-8")
+    elif isinstance(document, (bytes, bytearray)):
+        text = bytes(document)
+    elif isinstance(document, str) and document.lstrip().startswith("{"):
+        text = document.encode("utf-8")
+    elif isinstance(document, (str, os.PathLike)):
         path = os.fspath(document)
         if not os.path.exists(path):
             raise FileNotFoundError(errno.ENOENT, "no such file", path)
         return None, os.fsencode(path), None
-    raise TypeError(f"expected a dict, JSON text or a path, not {type(document).__name__}")
+    else:
+        raise TypeError(f"expected a dict, JSON text or a path, not {type(document).__name__}")
+    if b"\0" in text:
+        raise SceneError("the JSON text holds a NUL byte")
+    return text, None, os.fsencode(os.getcwd())
+
+
+class _Handle:
+    """A library object's pointer, freed once: by ``close()``, or when its owner is collected or
+    the interpreter exits (``weakref.finalize`` runs before modules are torn down). A call in
+    flight on another thread keeps it until the call returns."""
+
+    def __init__(self, owner: object, pointer: int, free: Callable[[int], None], what: str) -> None:
+        self._pointer: Optional[int] = pointer
+        self._free = free
+        self._what = what
+        self._lock = threading.Lock()
+        self._users = 0
+        self._closing = False
+        self._finalizer = weakref.finalize(owner, self.close)
+
+    @contextlib.contextmanager
+    def use(self) -> Iterator[int]:
+        with self._lock:
+            if self._closing or not self._pointer:
+                raise ValueError(f"the {self._what} is closed")
+            self._users += 1
+            pointer = self._pointer
+        try:
+            yield pointer
+        finally:
+            with self._lock:
+                self._users -= 1
+                release = self._closing and self._users == 0
+            if release:
+                self._release()
+
+    @property
+    def closed(self) -> bool:
+        return self._closing
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closing:
+                return
+            self._closing = True
+            release = self._users == 0
+        self._finalizer.detach()
+        if release:
+            self._release()
+
+    def _release(self) -> None:
+        pointer, self._pointer = self._pointer, None
+        if pointer:
+            self._free(pointer)
 
 
 def _take(frame: int, annotated: bool) -> Frame:
@@ -56,18 +122,25 @@ def _take(frame: int, annotated: bool) -> Frame:
 class Frames:
     """The frames of a batch manifest (or one shard of it) in order, rendered ahead on the
     library's own thread while you handle the current one. Iterate it; ``len()`` is the number
-    of frames it yields. Close it (or leave a ``with`` block, or stop iterating to the end) to
-    stop the rendering early."""
+    of frames it yields. ``close()`` it, or use it in a ``with`` block, to stop the rendering
+    early (an unfinished stream is also closed when it is collected, or at exit). A process that
+    forks (a data loader's workers) must open its own: the rendering thread does not follow."""
 
     def __init__(self, renderer: "Renderer", manifest: Document, shard: Tuple[int, int], annotations: bool) -> None:
-        index, count = shard
-        if not (isinstance(index, int) and isinstance(count, int) and count >= 1 and 0 <= index < count):
+        try:
+            index, count = (operator.index(part) for part in shard)
+        except (TypeError, ValueError):
+            raise SceneError(f"shard: expected (i, n) with 0 ≤ i < n, not {shard!r}", "shard") from None
+        if not 0 <= index < count:
             raise SceneError(f"shard: expected (i, n) with 0 ≤ i < n, not {shard!r}", "shard")
         text, path, base = _source(manifest)
         self._annotations = annotations
-        self._handle = _native.call("liquidlens_frames_open", renderer._pointer(), text, path, base, index, count,
-                                    1 if annotations else 0)
-        self._count = _native.library().liquidlens_frames_count(self._handle)
+        with renderer._handle.use() as pointer:
+            opened = _native.call("liquidlens_frames_open", pointer, text, path, base, index, count,
+                                  1 if annotations else 0)
+        lib = _native.library()
+        self._count = lib.liquidlens_frames_count(opened)
+        self._handle = _Handle(self, opened, lib.liquidlens_frames_close, "frame stream")
 
     def __len__(self) -> int:
         return self._count
@@ -76,10 +149,11 @@ class Frames:
         return self
 
     def __next__(self) -> Frame:
-        if not self._handle:
+        if self._handle.closed:
             raise StopIteration
         try:
-            frame = _native.call("liquidlens_frames_next", self._handle)
+            with self._handle.use() as pointer:
+                frame = _native.call("liquidlens_frames_next", pointer)
         except BaseException:
             self.close()
             raise
@@ -90,17 +164,12 @@ class Frames:
 
     def close(self) -> None:
         """Stops the rendering and lets go of the frames not taken."""
-        if getattr(self, "_handle", None):
-            handle, self._handle = self._handle, None
-            _native.library().liquidlens_frames_close(handle)
+        self._handle.close()
 
     def __enter__(self) -> "Frames":
         return self
 
     def __exit__(self, *exception: Any) -> None:
-        self.close()
-
-    def __del__(self) -> None:
         self.close()
 
 
@@ -120,17 +189,20 @@ class Renderer:
         if backend not in ("auto", "vulkan", "cpu"):
             raise SceneError(f"backend: expected auto, vulkan or cpu, not {backend!r}", "backend")
         selected = None if device is None else str(device).encode("utf-8")
-        self._handle = _native.call("liquidlens_renderer_create", backend.encode("utf-8"), selected)
+        pointer = _native.call("liquidlens_renderer_create", backend.encode("utf-8"), selected)
+        self._handle = _Handle(self, pointer, _native.library().liquidlens_renderer_free, "renderer")
 
     @property
     def backend(self) -> str:
         """The backend that renders: ``"vulkan"`` or ``"cpu"``."""
-        return _native.library().liquidlens_renderer_backend(self._pointer()).decode("utf-8")
+        with self._handle.use() as pointer:
+            return _native.library().liquidlens_renderer_backend(pointer).decode("utf-8")
 
     @property
     def device(self) -> Optional[str]:
         """The Vulkan device's name; ``None`` on the CPU."""
-        return _native.take_string(_native.library().liquidlens_renderer_device(self._pointer()))
+        with self._handle.use() as pointer:
+            return _native.take_string(_native.library().liquidlens_renderer_device(pointer))
 
     def render(self, scene: Document) -> np.ndarray:
         """The scene's frame as a (H, W, 4) ``uint8`` RGBA array (straight alpha). ``scene`` is a
@@ -155,10 +227,9 @@ class Renderer:
         return Frames(self, manifest, shard, annotations)
 
     def close(self) -> None:
-        """Lets go of the renderer (its Vulkan device); frames already opened go on."""
-        if getattr(self, "_handle", None):
-            handle, self._handle = self._handle, None
-            _native.library().liquidlens_renderer_free(handle)
+        """Lets go of the renderer (its Vulkan device) once renders in flight on other threads
+        return; frame streams already opened go on."""
+        self._handle.close()
 
     def __enter__(self) -> "Renderer":
         return self
@@ -166,22 +237,22 @@ class Renderer:
     def __exit__(self, *exception: Any) -> None:
         self.close()
 
-    def __del__(self) -> None:
-        self.close()
-
-    def _pointer(self) -> int:
-        if not self._handle:
-            raise ValueError("the renderer is closed")
-        return self._handle
-
     def _render(self, scene: Document, annotated: bool) -> Frame:
         text, path, base = _source(scene)
-        frame = _native.call("liquidlens_render", self._pointer(), text, path, base, 1 if annotated else 0)
+        with self._handle.use() as pointer:
+            frame = _native.call("liquidlens_render", pointer, text, path, base, 1 if annotated else 0)
         return _take(frame, annotated)
 
 
 def frames(manifest: Document, shard: Tuple[int, int] = (0, 1), backend: str = "auto",
-           annotations: bool = True) -> Iterator[Frame]:
-    """The frames of a batch manifest on a new renderer of ``backend``: ``Renderer(backend).frames(…)``."""
-    with Renderer(backend) as renderer, renderer.frames(manifest, shard, annotations) as stream:
-        yield from stream
+           device: Union[int, str, None] = None, annotations: bool = True) -> Iterator[Frame]:
+    """The frames of a batch manifest on a renderer of ``backend`` and ``device`` of their own:
+    ``Renderer(backend, device).frames(…)``; errors in the manifest raise at once."""
+    with Renderer(backend, device) as renderer:
+        stream = renderer.frames(manifest, shard, annotations)
+
+    def generate() -> Iterator[Frame]:
+        with stream:
+            yield from stream
+
+    return generate()
