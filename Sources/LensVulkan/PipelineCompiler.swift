@@ -1,3 +1,4 @@
+internal import CVulkan
 import Foundation
 import Synchronization
 
@@ -205,6 +206,8 @@ final class PipelineCompiler {
         queue.async(group: batches) {
             let results = Self.compile(requests, layout: layout, cache: cache) { finished.isAbandoned }
             cache.save()
+            // The compilers' freed memory (LLVM's, on lavapipe) goes back to the system.
+            liquidlens_release_free_memory()
             finished.condition.lock()
             for (variant, compiled) in zip(variants, results) { finished.results[variant] = compiled }
             finished.condition.broadcast()
