@@ -1,8 +1,9 @@
 """The LiquidLens C ABI (the SwiftPM product ``LiquidLensC``), loaded with ctypes.
 
-The shared library is looked for, in order: at ``$LIQUIDLENS_LIBRARY``; beside this package; in
-the SwiftPM build folders (``.build/release``, then ``.build/debug``) of the checkout this
-package lies in, which is where ``pip install -e python`` leaves it. ctypes lets go of the GIL
+The shared library is loaded from ``$LIQUIDLENS_LIBRARY`` when it is set, and only from there;
+else it is looked for beside this package, then in the SwiftPM build folders (``.build/release``,
+then ``.build/debug``) of the checkout this package lies in, which is where
+``pip install -e python`` leaves it. ctypes lets go of the GIL
 for every call, so a render on one thread does not hold up the others.
 """
 import ctypes
