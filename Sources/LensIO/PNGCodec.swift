@@ -67,12 +67,29 @@ public enum PNGCodec {
         compression == .fast ? FastPNGEncoder.encode(image) : try zlibEncode(image, level: compression.zlibLevel)
     }
 
+    /// Encodes `mask` as an 8-bit greyscale PNG of its bytes (no colour space: they are coverage,
+    /// not light).
+    public static func encode(_ mask: AlphaImage) throws -> Data {
+        try zlibEncode(mask.coverage, width: mask.width, height: mask.height, channels: 1, level: 6)
+    }
+
+    /// Encodes and writes `mask` to `url` (`encode(_:)`) as `OutputFile` does.
+    public static func write(_ mask: AlphaImage, to url: URL) throws {
+        try OutputFile.write(try encode(mask), to: url)
+    }
+
     /// Encodes through libpng at zlib `level`, every filter tried per row.
     package static func zlibEncode(_ image: RGBA8Image, level: Int32) throws -> Data {
+        try zlibEncode(image.pixels, width: image.width, height: image.height, channels: 4, level: level)
+    }
+
+    private static func zlibEncode(_ bytes: [UInt8], width: Int, height: Int, channels: Int32, level: Int32) throws
+        -> Data
+    {
         var buffer = liquidlens_png_buffer()
-        let encoded = image.pixels.withUnsafeBufferPointer { pixels in
+        let encoded = bytes.withUnsafeBufferPointer { pixels in
             liquidlens_png_encode(
-                pixels.baseAddress, UInt32(image.width), UInt32(image.height), level,
+                pixels.baseAddress, UInt32(width), UInt32(height), channels, level,
                 Z_DEFAULT_STRATEGY,
                 Int32(PNG_FILTER_NONE | PNG_FILTER_SUB | PNG_FILTER_UP | PNG_FILTER_AVG | PNG_FILTER_PAETH),
                 &buffer)

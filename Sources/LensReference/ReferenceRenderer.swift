@@ -74,7 +74,7 @@ package final class ReferenceRenderer: @unchecked Sendable {
         return UnsafeMutableBufferPointer(start: memory.bindMemory(to: Element.self, capacity: count), count: count)
     }
 
-    private static func context(
+    static func context(
         _ parameters: FrameParameters, scratch: UnsafeMutableBufferPointer<SIMD4<Float>>,
         frosted: UnsafeMutableBufferPointer<SIMD4<Float>>, output: UnsafeMutableBufferPointer<UInt32>,
         composite: UnsafeMutableBufferPointer<UInt32>
@@ -95,12 +95,8 @@ package final class ReferenceRenderer: @unchecked Sendable {
             forEachTile(lens.frostTileOffset, lens.frostTileCount, clippedTo: canvas, context) { tileContext, x, y in
                 tileContext.frost(x, y, lens, axis: 1)
             }
-            // The tiles that reach a label glyph, then those that do not (the shader's two variants).
-            for (first, count, reaches) in [
-                (lens.tileOffset, lens.labelTileCount, true),
-                (lens.tileOffset + lens.labelTileCount, lens.tileCount - lens.labelTileCount, false),
-            ] {
-                forEachTile(first, count, clippedTo: regions.lens, context, reachesLabel: reaches) {
+            for run in lensTileRuns(lens) {
+                forEachTile(run.first, run.count, clippedTo: regions.lens, context, reachesLabel: run.reachesLabel) {
                     tileContext, x, y in tileContext.lens(x, y, lens)
                 }
             }
@@ -111,9 +107,17 @@ package final class ReferenceRenderer: @unchecked Sendable {
         }
     }
 
+    /// A lens's tiles that reach a label glyph, then those that do not (the shader's two variants).
+    static func lensTileRuns(_ lens: LensParams) -> [(first: UInt32, count: UInt32, reachesLabel: Bool)] {
+        [
+            (lens.tileOffset, lens.labelTileCount, true),
+            (lens.tileOffset + lens.labelTileCount, lens.tileCount - lens.labelTileCount, false),
+        ]
+    }
+
     /// Tiles `offset ..< offset + count` of the tile list in parallel, each with its candidate
     /// shapes; pixels outside `region` skipped.
-    private static func forEachTile(
+    static func forEachTile(
         _ offset: UInt32, _ count: UInt32, clippedTo region: PixelRegion, _ context: ShaderContext,
         reachesLabel: Bool = true,
         _ body: (ShaderContext, Int, Int) -> Void

@@ -198,6 +198,18 @@ public final class LensRenderer {
         return parameters.annotations!
     }
 
+    /// Where a resolved frame's glass lies and where its labels take the accent colour, one byte
+    /// per pixel (`FrameMasks`): the same for either backend, computed with the CPU reference's
+    /// shader functions.
+    ///
+    /// ```swift
+    /// let masks = LensRenderer.masks(of: try LensRenderer.resolve(scene))
+    /// try PNGCodec.write(masks.tint, to: URL(fileURLWithPath: "tint.png"))
+    /// ```
+    public static func masks(of parameters: FrameParameters) -> FrameMasks {
+        ReferenceRenderer.masks(parameters)
+    }
+
     private static let textLock = NSLock()
     nonisolated(unsafe) private static var text: TextRenderer?
 

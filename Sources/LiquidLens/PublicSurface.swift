@@ -102,6 +102,7 @@
 @_exported import struct LensModel.ControlState
 @_exported import struct LensModel.PixelBox
 @_exported import struct LensModel.COCODataset
+@_exported import struct LensModel.FrameMasks
 
 // Rendering: resolved frames for batches, and the Vulkan backend's options, devices and errors.
 @_exported import struct LensResolve.FrameParameters

@@ -19,8 +19,8 @@ final class FrameStream: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts rendering `manifest`'s frames of shard `shard` of `shards` on a renderer like
-    /// `handle`'s, with their annotations when `annotating`.
-    init(_ manifest: BatchManifest, shard: Int, of shards: Int, handle: RendererHandle, annotating: Bool) throws {
+    /// `handle`'s, with their annotations and masks as `extras` asks.
+    init(_ manifest: BatchManifest, shard: Int, of shards: Int, handle: RendererHandle, extras: FrameExtras) throws {
         guard (1...Limits.batchFrames).contains(shards), (0..<shards).contains(shard) else {
             throw Failure(
                 kind: "scene", message: "expected a shard i of n with 0 ≤ i < n ≤ \(Limits.batchFrames)",
@@ -42,7 +42,7 @@ final class FrameStream: @unchecked Sendable {
                 done.signal()
             }
             do {
-                try render(manifest, with: renderer.renderer!, annotating: annotating)
+                try render(manifest, with: renderer.renderer!, extras: extras)
                 finish(nil)
             } catch {
                 finish(error is Closed ? nil : error)
@@ -75,17 +75,18 @@ final class FrameStream: @unchecked Sendable {
     }
 
     /// Renders every frame of `indices` into the queue, stopping when the stream is closed.
-    private func render(_ manifest: BatchManifest, with renderer: LensRenderer, annotating: Bool) throws {
+    private func render(_ manifest: BatchManifest, with renderer: LensRenderer, extras: FrameExtras) throws {
         let cache = ResolveCache()
-        var annotations: [Int: FrameAnnotations] = [:]
+        var carried: [Int: (FrameAnnotations?, FrameMasks?)] = [:]
         try renderer.renderBatch(count: indices.count) { position in
             let index = indices[position]
-            let parameters = try resolve(index, of: manifest, cache: cache, annotating: annotating)
-            annotations[position] = parameters.annotations
+            let parameters = try resolve(
+                index, of: manifest, cache: cache, annotating: extras.contains(.annotations))
+            carried[position] = extras.of(parameters)
             return parameters
         } deliver: { position, image in
             let frame = try RenderedFrame(
-                index: indices[position], image: image, annotations: annotations.removeValue(forKey: position))
+                index: indices[position], image: image, extras: carried.removeValue(forKey: position) ?? (nil, nil))
             try hand(frame)
         }
     }
@@ -140,18 +141,18 @@ private func stream(_ pointer: OpaquePointer) -> FrameStream {
 /// Opens the frames of shard `shard` of `shards` (0 of 1: all) of a batch manifest, given as JSON
 /// `text` (relative paths read from `base_directory`, null: the working folder) or as the `path`
 /// of a manifest file, rendered on a renderer of `renderer`'s backend and device, each frame with
-/// its annotations when `annotate` is non-zero. Take the frames with `liquidlens_frames_next`;
+/// its annotations and masks as `extras` asks (bits as `liquidlens_render`'s). Take the frames with `liquidlens_frames_next`;
 /// close with `liquidlens_frames_close`. Null with `*error` set when the manifest is wrong.
 @_cdecl("liquidlens_frames_open")
 public func framesOpen(
     _ renderer: OpaquePointer, _ text: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
-    _ baseDirectory: UnsafePointer<CChar>?, _ shard: Int, _ shards: Int, _ annotate: Int32, _ error: ErrorOut
+    _ baseDirectory: UnsafePointer<CChar>?, _ shard: Int, _ shards: Int, _ extras: Int32, _ error: ErrorOut
 ) -> OpaquePointer? {
     reportingFailure(to: error, fallback: nil) {
         let source = DocumentSource(text: string(text), path: string(path), baseDirectory: string(baseDirectory))
         let frames = try FrameStream(
             try source.manifest(), shard: shard, of: shards, handle: LiquidLensC.renderer(renderer),
-            annotating: annotate != 0)
+            extras: FrameExtras(rawValue: extras))
         return OpaquePointer(Unmanaged.passRetained(frames).toOpaque())
     }
 }

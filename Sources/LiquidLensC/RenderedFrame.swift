@@ -2,20 +2,37 @@ import Foundation
 import LensIO
 import LiquidLens
 
-/// A rendered frame handed to a C caller: the image, its frame's index in a batch and its
+/// What a C caller asks a frame to carry besides its image: the `extras` bits of
+/// `liquidlens_render` and `liquidlens_frames_open`.
+struct FrameExtras: OptionSet {
+    let rawValue: Int32
+    /// Bit 1: the frame's annotations.
+    static let annotations = FrameExtras(rawValue: 1)
+    /// Bit 2: the frame's glass and tint masks.
+    static let masks = FrameExtras(rawValue: 2)
+
+    /// The annotations and masks of `parameters` (resolved with annotations when asked for).
+    func of(_ parameters: FrameParameters) -> (FrameAnnotations?, FrameMasks?) {
+        (parameters.annotations, contains(.masks) ? LensRenderer.masks(of: parameters) : nil)
+    }
+}
+
+/// A rendered frame handed to a C caller: the image, its frame's index in a batch, its
 /// annotations as JSON (a NUL-terminated string that lives as long as the frame; numbers typed
-/// as `--annotations` writes them).
+/// as `--annotations` writes them) and its masks, each when asked for.
 final class RenderedFrame {
     let index: Int
     let image: RGBA8Image
     let annotations: UnsafeMutablePointer<CChar>?
+    let masks: FrameMasks?
 
-    init(index: Int, image: RGBA8Image, annotations: FrameAnnotations?) throws {
+    init(index: Int, image: RGBA8Image, extras: (FrameAnnotations?, FrameMasks?)) throws {
         self.index = index
         self.image = image
-        self.annotations = try annotations.map {
+        self.annotations = try extras.0.map {
             strdup(String(decoding: try TypedJSONEncoder().encode($0), as: UTF8.self))
         }
+        masks = extras.1
     }
 
     deinit {
@@ -65,6 +82,23 @@ public func frameCopyPixels(_ pointer: OpaquePointer, _ destination: UnsafeMutab
 @_cdecl("liquidlens_frame_annotations")
 public func frameAnnotations(_ pointer: OpaquePointer) -> UnsafePointer<CChar>? {
     frame(pointer).annotations.map { UnsafePointer($0) }
+}
+
+/// Copies one of the frame's masks (`which` 0: the glass, 1: the tint; rows top to bottom, one
+/// byte a pixel) into `destination`, which holds `capacity` bytes: 0 when copied, -1 when
+/// `capacity` is not width × height, -2 when the frame has no masks (not asked for) or `which`
+/// names none.
+@_cdecl("liquidlens_frame_copy_mask")
+public func frameCopyMask(
+    _ pointer: OpaquePointer, _ which: Int32, _ destination: UnsafeMutableRawPointer, _ capacity: Int
+) -> Int32 {
+    guard let masks = frame(pointer).masks, which == 0 || which == 1 else { return -2 }
+    let mask = which == 0 ? masks.glass : masks.tint
+    guard capacity == mask.coverage.count else { return -1 }
+    mask.coverage.withUnsafeBytes { bytes in
+        if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
+    }
+    return 0
 }
 
 /// Frees a frame.

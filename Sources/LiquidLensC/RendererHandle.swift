@@ -33,11 +33,12 @@ final class RendererHandle: @unchecked Sendable {
         try Self.makeRenderer(requested, options: options, job: job)
     }
 
-    /// `scene` rendered, with its annotations when `annotating`.
-    func render(_ scene: Scene, baseDirectory: URL, annotating: Bool) throws -> RenderedFrame {
-        let parameters = try LensRenderer.resolve(scene, baseDirectory: baseDirectory, annotating: annotating)
+    /// `scene` rendered, with its annotations and masks as `extras` asks.
+    func render(_ scene: Scene, baseDirectory: URL, extras: FrameExtras) throws -> RenderedFrame {
+        let parameters = try LensRenderer.resolve(
+            scene, baseDirectory: baseDirectory, annotating: extras.contains(.annotations))
         let image = try lock.withLock { try renderer.render(parameters) }
-        return try RenderedFrame(index: 0, image: image, annotations: parameters.annotations)
+        return try RenderedFrame(index: 0, image: image, extras: extras.of(parameters))
     }
 
     /// The name of the device in use, nil on the CPU.
@@ -91,18 +92,19 @@ public func rendererDevice(_ pointer: OpaquePointer) -> UnsafeMutablePointer<CCh
 }
 
 /// Renders one scene, given as JSON `text` (relative paths read from `base_directory`, null: the
-/// working folder) or as the `path` of a scene file; with `annotate` non-zero the frame carries
-/// its annotations. The frame is freed with `liquidlens_frame_free`; null with `*error` set on
+/// working folder) or as the `path` of a scene file; the frame carries its annotations when
+/// `extras` has bit 1 set, its masks when bit 2 (`liquidlens_frame_copy_mask`). The frame is freed with `liquidlens_frame_free`; null with `*error` set on
 /// failure. Calls on one renderer from several threads take turns.
 @_cdecl("liquidlens_render")
 public func render(
     _ pointer: OpaquePointer, _ text: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
-    _ baseDirectory: UnsafePointer<CChar>?, _ annotate: Int32, _ error: ErrorOut
+    _ baseDirectory: UnsafePointer<CChar>?, _ extras: Int32, _ error: ErrorOut
 ) -> OpaquePointer? {
     reportingFailure(to: error, fallback: nil) {
         let source = DocumentSource(text: string(text), path: string(path), baseDirectory: string(baseDirectory))
         let (scene, base) = try source.scene()
-        return retained(try renderer(pointer).render(scene, baseDirectory: base, annotating: annotate != 0))
+        return retained(
+            try renderer(pointer).render(scene, baseDirectory: base, extras: FrameExtras(rawValue: extras)))
     }
 }
 

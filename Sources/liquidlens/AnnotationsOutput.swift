@@ -34,3 +34,29 @@ struct AnimationAnnotations: Encodable {
     let fps: Double
     let frames: [FrameAnnotations]
 }
+
+/// `--masks`: a frame's `FrameMasks` as greyscale PNGs beside its image, `<stem>.glass.png` and
+/// `<stem>.tint.png`, or as a WebDataset sample's `glass.png` and `tint.png`.
+enum MaskOutput {
+    /// The suffixes of the masks' names after the image's stem, in the order `documents` gives them.
+    static let suffixes = ["glass.png", "tint.png"]
+
+    /// The masks' file names beside an image whose name without its extension is `stem`.
+    static func fileNames(stem: String) -> [String] {
+        suffixes.map { "\(stem).\($0)" }
+    }
+
+    /// The masks of `parameters` as PNG files' contents, named by their suffixes.
+    static func documents(_ parameters: FrameParameters) throws -> [(String, Data)] {
+        let masks = LensRenderer.masks(of: parameters)
+        return try zip(suffixes, [masks.glass, masks.tint]).map { ($0, try PNGCodec.encode($1)) }
+    }
+
+    /// Writes the masks of `parameters` into `folder` beside an image whose stem is `stem`, each
+    /// file whole or not at all.
+    static func write(_ parameters: FrameParameters, stem: String, in folder: URL) throws {
+        for (suffix, data) in try documents(parameters) {
+            try OutputFile.write(data, to: folder.appendingPathComponent("\(stem).\(suffix)"))
+        }
+    }
+}

@@ -24,8 +24,10 @@ struct BatchCommand: Command {
         of all shards equals one unsharded run. Frames are written atomically; --resume keeps
         the complete ones. --format jpeg or webp (at --quality) writes previews and thumbnails,
         qoi lossless frames quickly; webdataset tar shards of --samples-per-shard samples (each
-        the image, its annotations and its scene) for dataset loaders. With -o - (or a named
-        pipe) the frames stream there one after another (rgba, ppm or pam for pipes).
+        the image, its annotations and its scene; with --masks its glass.png and tint.png)
+        for dataset loaders. --annotations and --masks write a frame's boxes and masks beside
+        its image. With -o - (or a named pipe) the frames stream there one after another (rgba,
+        ppm or pam for pipes).
         """
 
     @Argument("manifest", help: "A batch manifest JSON file.") var manifestPath: String
@@ -61,6 +63,12 @@ struct BatchCommand: Command {
             "Also write each frame's annotations (glass and control-part boxes, states, optics) as <name>.json beside it."
     )
     var annotates: Bool
+    @Flag(
+        "masks",
+        help:
+            "Also write each frame's glass and accent-label masks (8-bit grey) as <name>.glass.png and <name>.tint.png beside it."
+    )
+    var masks: Bool
     var framesInFlight = FramesInFlightOption()
     var backend = BackendOption()
     var backdrop = BackdropOption()
@@ -103,11 +111,11 @@ struct BatchCommand: Command {
             }
             return
         }
-        if annotates || format == .webDataset {
-            throw UsageError(
-                message:
-                    "\(annotates ? "--annotations" : "--format webdataset") writes files; give -o a folder, not a stream"
-            )
+        if let option = [
+            (annotates, "--annotations"), (masks, "--masks"), (format == .webDataset, "--format webdataset"),
+        ]
+        .first(where: \.0)?.1 {
+            throw UsageError(message: "\(option) writes files; give -o a folder, not a stream")
         }
     }
 
@@ -116,19 +124,26 @@ struct BatchCommand: Command {
         manifest.outputStem(index) + "." + imageFormat.fileExtension
     }
 
-    /// Whether frame `index` is written: its image complete, and its annotations with
-    /// `--annotations` (a frame of a run without them is rendered again).
+    /// Whether frame `index` is written: its image complete, and its annotations and masks with
+    /// `--annotations` and `--masks` (a frame of a run without them is rendered again).
     private func isComplete(_ index: Int, of manifest: BatchManifest, in folder: URL) -> Bool {
         imageFormat.isComplete(folder.appendingPathComponent(fileName(manifest, index)))
-            && (!annotates
-                || FileManager.default.fileExists(
-                    atPath: folder.appendingPathComponent(annotationsName(manifest, index)).path))
+            && companionNames(manifest, index).allSatisfy {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+            }
     }
 
     /// Frame `index`'s annotations file: written before its image, so a frame whose image is
     /// complete has both.
     private func annotationsName(_ manifest: BatchManifest, _ index: Int) -> String {
         manifest.outputStem(index) + ".json"
+    }
+
+    /// The files written beside frame `index`'s image, before it: its annotations and its masks
+    /// when asked for.
+    private func companionNames(_ manifest: BatchManifest, _ index: Int) -> [String] {
+        (annotates ? [annotationsName(manifest, index)] : [])
+            + (masks ? MaskOutput.fileNames(stem: manifest.outputStem(index)) : [])
     }
 
     /// This shard's frames still to render, announced, and the WebDataset shards they fill: with
@@ -149,7 +164,7 @@ struct BatchCommand: Command {
             todo = plan.flatMap { Array($0.1) }
         } else if case .folder(let folder) = sink {
             let names =
-                slice.map { fileName(manifest, $0) } + (annotates ? slice.map { annotationsName(manifest, $0) } : [])
+                slice.map { fileName(manifest, $0) } + slice.flatMap { companionNames(manifest, $0) }
             TemporaryFile.removeLeftovers(in: folder, ownNames: Set(names))
             if resume { todo.removeAll { isComplete($0, of: manifest, in: folder) } }
         }
@@ -190,10 +205,9 @@ struct BatchCommand: Command {
                 if Interruption.requested { throw Interrupted(message: "") }
                 let (parameters, scene) = try resolveFrame(todo[position], of: manifest, cache: cache)
                 if samples != nil {
-                    documents[position] = try Self.sampleDocuments(parameters, scene: scene)
-                } else if case .folder(let folder) = sink, annotates {
-                    try AnnotationsOutput.write(
-                        parameters, to: folder.appendingPathComponent(annotationsName(manifest, todo[position])))
+                    documents[position] = try Self.sampleDocuments(parameters, scene: scene, masks: masks)
+                } else if case .folder(let folder) = sink {
+                    try writeCompanions(parameters, frame: todo[position], of: manifest, in: folder)
                 }
                 return parameters
             } deliver: { position, image in
@@ -223,6 +237,16 @@ struct BatchCommand: Command {
         }
         progress.finish()
         return rendered
+    }
+
+    /// Writes frame `index`'s annotations and masks, as asked for, into `folder`.
+    private func writeCompanions(
+        _ parameters: FrameParameters, frame index: Int, of manifest: BatchManifest, in folder: URL
+    ) throws {
+        if annotates {
+            try AnnotationsOutput.write(parameters, to: folder.appendingPathComponent(annotationsName(manifest, index)))
+        }
+        if masks { try MaskOutput.write(parameters, stem: manifest.outputStem(index), in: folder) }
     }
 
     /// Writes frame `index`'s image into `sink`: onto the stream, or to its file by `encoder`.

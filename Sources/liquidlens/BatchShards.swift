@@ -47,13 +47,17 @@ extension BatchCommand {
         manifest.outputStem(index).replacingOccurrences(of: ".", with: "_")
     }
 
-    /// A sample's files but its image: its annotations and its scene, as JSON.
-    static func sampleDocuments(_ parameters: FrameParameters, scene: Scene) throws -> WebDatasetWriter.Documents {
+    /// A sample's files but its image: its annotations and its scene, as JSON, and with `masks`
+    /// its glass and tint masks (`glass.png`, `tint.png`).
+    static func sampleDocuments(_ parameters: FrameParameters, scene: Scene, masks: Bool) throws
+        -> WebDatasetWriter.Documents
+    {
         let encoder = AnnotationsOutput.encoder(indented: false)
         var documents: WebDatasetWriter.Documents = [("scene.json", try encoder.encode(scene))]
         if let annotations = parameters.annotations {
             documents.insert(("json", try encoder.encode(annotations)), at: 0)
         }
+        if masks { documents += try MaskOutput.documents(parameters) }
         return documents
     }
 }

@@ -59,6 +59,12 @@ struct RenderCommand: Command {
         "annotations", valueName: "file",
         help: "Also write what the frame shows (glass and control-part boxes, states, optics) as JSON.")
     var annotationsPath: String?
+    @Flag(
+        "masks",
+        help:
+            "Also write where the glass lies and where labels take the accent colour as 8-bit grey PNGs beside the image: <name>.glass.png, <name>.tint.png."
+    )
+    var masks: Bool
     var quiet = QuietOption()
 
     func run() throws {
@@ -86,6 +92,7 @@ struct RenderCommand: Command {
             try AnnotationsOutput.write(parameters, to: url)
             if !quiet.isOn { Console.say("wrote \(Console.name(url)) (annotations)") }
         }
+        if masks { try writeMasks(parameters, besideImage: outputURL) }
         if timing {
             try printTiming(
                 renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
@@ -95,6 +102,9 @@ struct RenderCommand: Command {
 
     /// Options that exclude each other: a scene file and an example, or a file with the example-only options.
     private func checkOptionsTogether() throws {
+        if output.path == "-" && masks {
+            throw UsageError(message: "--masks writes files beside the image; name the image with -o, not -")
+        }
         if output.path == "-" && annotationsPath == "-" {
             throw UsageError(message: "The image and --annotations cannot both go to stdout; name a file for one")
         }
@@ -193,6 +203,17 @@ struct RenderCommand: Command {
         }
         for message in renderer.validationMessages {
             printError("validation: \(message)")
+        }
+    }
+
+    /// `--masks`: the frame's masks beside the image at `imageURL`, named after it.
+    private func writeMasks(_ parameters: FrameParameters, besideImage imageURL: URL) throws {
+        let stem = imageURL.deletingPathExtension().lastPathComponent
+        let folder = imageURL.deletingLastPathComponent()
+        try MaskOutput.write(parameters, stem: stem, in: folder)
+        if !quiet.isOn {
+            let names = MaskOutput.fileNames(stem: stem).map { Console.name(folder.appendingPathComponent($0)) }
+            Console.say("wrote \(names.joined(separator: " and ")) (masks)")
         }
     }
 

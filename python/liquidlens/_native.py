@@ -39,6 +39,7 @@ _PROTOTYPES = {
     "liquidlens_frame_index": (_size, [_pointer]),
     "liquidlens_frame_copy_pixels": (ctypes.c_int32, [_pointer, _pointer, _size]),
     "liquidlens_frame_annotations": (_text, [_pointer]),
+    "liquidlens_frame_copy_mask": (ctypes.c_int32, [_pointer, ctypes.c_int32, _pointer, _size]),
     "liquidlens_frame_free": (None, [_pointer]),
     "liquidlens_frames_open": (_pointer, [_pointer, _text, _text, _text, _size, _size, _flag, _error]),
     "liquidlens_frames_count": (_size, [_pointer]),

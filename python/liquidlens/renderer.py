@@ -20,7 +20,9 @@ Document = Union[Mapping[str, Any], str, bytes, "os.PathLike[str]"]
 
 class Frame(NamedTuple):
     """One frame of a batch: its index in the manifest, its pixels (H, W, 4) ``uint8`` RGBA with
-    straight alpha, and its annotations (``None`` when not asked for)."""
+    straight alpha, and its annotations (``None`` when not asked for). With masks asked for, the
+    annotations hold them under ``"masks"``: ``{"glass": …, "tint": …}``, each (H, W) ``uint8``
+    (see :meth:`Renderer.render_annotated`)."""
 
     index: int
     image: np.ndarray
@@ -105,7 +107,18 @@ class _Handle:
             self._free(pointer)
 
 
-def _take(frame: int, annotated: bool) -> Frame:
+#: The C ABI's ``extras`` bits: what a frame carries besides its image.
+_ANNOTATIONS, _MASKS = 1, 2
+
+#: The masks a frame carries, in the C ABI's order.
+_MASK_NAMES = ("glass", "tint")
+
+
+def _extras(annotations: bool, masks: bool) -> int:
+    return (_ANNOTATIONS if annotations else 0) | (_MASKS if masks else 0)
+
+
+def _take(frame: int, extras: int) -> Frame:
     """The frame at `frame` as numpy pixels and a dict, copied once; the C frame freed."""
     lib = _native.library()
     try:
@@ -113,10 +126,24 @@ def _take(frame: int, annotated: bool) -> Frame:
         image = np.empty((height, width, 4), dtype=np.uint8)
         if lib.liquidlens_frame_copy_pixels(frame, image.ctypes.data_as(ctypes.c_void_p), image.nbytes) != 0:
             raise AssertionError("the frame's size changed while it was copied")
-        text = lib.liquidlens_frame_annotations(frame) if annotated else None
-        return Frame(lib.liquidlens_frame_index(frame), image, json.loads(text) if text else None)
+        text = lib.liquidlens_frame_annotations(frame) if extras & _ANNOTATIONS else None
+        annotations = json.loads(text) if text else None
+        if extras & _MASKS:
+            annotations = dict(annotations or {}, masks=_masks(lib, frame, height, width))
+        return Frame(lib.liquidlens_frame_index(frame), image, annotations)
     finally:
         lib.liquidlens_frame_free(frame)
+
+
+def _masks(lib: ctypes.CDLL, frame: int, height: int, width: int) -> Dict[str, np.ndarray]:
+    """The frame's glass and tint masks, each (H, W) ``uint8``."""
+    masks = {}
+    for which, name in enumerate(_MASK_NAMES):
+        mask = np.empty((height, width), dtype=np.uint8)
+        if lib.liquidlens_frame_copy_mask(frame, which, mask.ctypes.data_as(ctypes.c_void_p), mask.nbytes) != 0:
+            raise AssertionError(f"the frame carries no {name} mask")
+        masks[name] = mask
+    return masks
 
 
 class Frames:
@@ -126,7 +153,8 @@ class Frames:
     early (an unfinished stream is also closed when it is collected, or at exit). A process that
     forks (a data loader's workers) must open its own: the rendering thread does not follow."""
 
-    def __init__(self, renderer: "Renderer", manifest: Document, shard: Tuple[int, int], annotations: bool) -> None:
+    def __init__(self, renderer: "Renderer", manifest: Document, shard: Tuple[int, int], annotations: bool,
+                 masks: bool = False) -> None:
         try:
             index, count = (operator.index(part) for part in shard)
         except (TypeError, ValueError):
@@ -134,10 +162,9 @@ class Frames:
         if not 0 <= index < count:
             raise SceneError(f"shard: expected (i, n) with 0 ≤ i < n, not {shard!r}", "shard")
         text, path, base = _source(manifest)
-        self._annotations = annotations
+        self._extras = _extras(annotations, masks)
         with renderer._handle.use() as pointer:
-            opened = _native.call("liquidlens_frames_open", pointer, text, path, base, index, count,
-                                  1 if annotations else 0)
+            opened = _native.call("liquidlens_frames_open", pointer, text, path, base, index, count, self._extras)
         lib = _native.library()
         self._count = lib.liquidlens_frames_count(opened)
         self._handle = _Handle(self, opened, lib.liquidlens_frames_close, "frame stream")
@@ -160,7 +187,7 @@ class Frames:
         if not frame:
             self.close()
             raise StopIteration
-        return _take(frame, self._annotations)
+        return _take(frame, self._extras)
 
     def close(self) -> None:
         """Stops the rendering and lets go of the frames not taken."""
@@ -208,23 +235,28 @@ class Renderer:
         """The scene's frame as a (H, W, 4) ``uint8`` RGBA array (straight alpha). ``scene`` is a
         dict, JSON text or the path of a scene file; a wrong one raises :class:`SceneError` with
         the message and key path ``liquidlens render`` prints."""
-        return self._render(scene, annotated=False).image
+        return self._render(scene, 0).image
 
-    def render_annotated(self, scene: Document) -> Tuple[np.ndarray, Dict[str, Any]]:
+    def render_annotated(self, scene: Document, masks: bool = False) -> Tuple[np.ndarray, Dict[str, Any]]:
         """The scene's frame and its annotations: every glass element's and control part's box
         in pixels, the controls' states, the effective optics and the backdrop's luminance under
-        each glass (as ``liquidlens render --annotations`` writes them)."""
-        frame = self._render(scene, annotated=True)
+        each glass (as ``liquidlens render --annotations`` writes them). With ``masks``, also
+        ``annotations["masks"]``: ``"glass"``, how much of each pixel is glass, and ``"tint"``,
+        how much of it is a label glyph in the accent colour, each (H, W) ``uint8`` 0…255 (the
+        PNGs ``liquidlens render --masks`` writes)."""
+        frame = self._render(scene, _extras(True, masks))
         assert frame.annotations is not None
         return frame.image, frame.annotations
 
-    def frames(self, manifest: Document, shard: Tuple[int, int] = (0, 1), annotations: bool = True) -> Frames:
+    def frames(self, manifest: Document, shard: Tuple[int, int] = (0, 1), annotations: bool = True,
+               masks: bool = False) -> Frames:
         """The frames of a batch manifest (a scene list, a sweep or random frames; the format
         ``liquidlens batch`` reads), or of shard ``(i, n)`` of it, as :class:`Frame` tuples
-        ``(index, image, annotations)`` in order. The next frames render on a renderer of this
+        ``(index, image, annotations)`` in order, the annotations holding ``"masks"`` with
+        ``masks`` (see :meth:`render_annotated`). The next frames render on a renderer of this
         one's backend and device while you handle the current one, as ``liquidlens batch``
         does; the shards' union is the whole batch."""
-        return Frames(self, manifest, shard, annotations)
+        return Frames(self, manifest, shard, annotations, masks)
 
     def close(self) -> None:
         """Lets go of the renderer (its Vulkan device) once renders in flight on other threads
@@ -237,19 +269,19 @@ class Renderer:
     def __exit__(self, *exception: Any) -> None:
         self.close()
 
-    def _render(self, scene: Document, annotated: bool) -> Frame:
+    def _render(self, scene: Document, extras: int) -> Frame:
         text, path, base = _source(scene)
         with self._handle.use() as pointer:
-            frame = _native.call("liquidlens_render", pointer, text, path, base, 1 if annotated else 0)
-        return _take(frame, annotated)
+            frame = _native.call("liquidlens_render", pointer, text, path, base, extras)
+        return _take(frame, extras)
 
 
 def frames(manifest: Document, shard: Tuple[int, int] = (0, 1), backend: str = "auto",
-           device: Union[int, str, None] = None, annotations: bool = True) -> Iterator[Frame]:
+           device: Union[int, str, None] = None, annotations: bool = True, masks: bool = False) -> Iterator[Frame]:
     """The frames of a batch manifest on a renderer of ``backend`` and ``device`` of their own:
     ``Renderer(backend, device).frames(…)``; errors in the manifest raise at once."""
     with Renderer(backend, device) as renderer:
-        stream = renderer.frames(manifest, shard, annotations)
+        stream = renderer.frames(manifest, shard, annotations, masks)
 
     def generate() -> Iterator[Frame]:
         with stream:

@@ -85,6 +85,36 @@ def test_annotations_are_the_clis(cpu, tmp_path):
     assert annotations["controls"]
 
 
+def grey(path):
+    return np.asarray(Image.open(path))
+
+
+@pytest.mark.parametrize("backend", ["cpu", "vulkan"])
+def test_masks_are_the_clis(backend, tmp_path, request):
+    renderer = request.getfixturevalue(backend)
+    image, annotations = renderer.render_annotated(SAMPLES / "lens.json", masks=True)
+    cli("render", SAMPLES / "lens.json", "-o", tmp_path / "c.png", "--masks", "--backend", backend, "-q")
+    masks = annotations["masks"]
+    assert sorted(masks) == ["glass", "tint"]
+    for name, mask in masks.items():
+        assert mask.dtype == np.uint8 and mask.shape == image.shape[:2], name
+        assert np.array_equal(mask, grey(tmp_path / f"c.{name}.png")), name
+    assert masks["glass"].any() and masks["tint"].any()
+    assert not masks["tint"][masks["glass"] == 0].any(), "the accent shows only under glass"
+    assert "masks" not in renderer.render_annotated(SAMPLES / "lens.json")[1]
+
+
+def test_frames_carry_masks_with_or_without_annotations(cpu, tmp_path):
+    cli("batch", SAMPLES / "random.json", "-o", tmp_path / "batch", "--masks", "--backend", "cpu", "-q")
+    for annotated in (True, False):
+        for index, image, annotations in cpu.frames(SAMPLES / "random.json", shard=(1, 3), annotations=annotated,
+                                                    masks=True):
+            name = f"random-{index + 1:05d}"
+            assert ("glass" in annotations) == annotated
+            for mask in ("glass", "tint"):
+                assert np.array_equal(annotations["masks"][mask], grey(tmp_path / "batch" / f"{name}.{mask}.png"))
+
+
 @pytest.mark.parametrize("mistake", [
     {"glass": [{"optics": {"frost": "a lot"}}]},
     {"canvas": {"width": 0}},
