@@ -17,6 +17,7 @@ struct GalleryCommand: Command {
     var quality = QualityOption()
     var backend = BackendOption()
     var device = DeviceOption()
+    var compile = CompileOption()
     @Flag("list", help: "Print the cell names instead of rendering.") var list: Bool
     var quiet = QuietOption()
 
@@ -29,14 +30,16 @@ struct GalleryCommand: Command {
         let (outputURL, format) = try Console.imageOutputURL(
             output.path, defaultStem: "gallery", format: imageFormat.format)
         quality.noteIfUnused(writing: format, quiet: quiet.isOn)
+        noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: quiet.isOn)
         let cells = FeatureGallery.cells.map { (name: $0.name, scene: $0.scene) }
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),
-            quiet: quiet.isOn)
+            whileCompiling: compile.policy, quiet: quiet.isOn)
         let sheet = try renderContactSheet(cells, columns: FeatureGallery.columns, on: renderer, quiet: quiet.isOn)
         try OutputFile.write(try format.encode(sheet, quality: quality.value), to: outputURL)
         if !quiet.isOn {
             Console.say("wrote \(Console.name(outputURL)) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
+            noteStandIn(renderer)
         }
     }
 }
@@ -53,6 +56,7 @@ struct PresetsCommand: Command {
     @Option("sheet", valueName: "file.png", help: "Render every preset into one contact sheet.") var sheet: String?
     var backend = BackendOption()
     var device = DeviceOption()
+    var compile = CompileOption()
     var quiet = QuietOption()
 
     func run() throws {
@@ -61,14 +65,16 @@ struct PresetsCommand: Command {
             return
         }
         let sheetURL = try Console.pngOutputURL(sheet, defaultStem: "presets")
+        noteVulkanOptionsUnused(backend.choice, device: device, compile: compile, quiet: quiet.isOn)
         let cells = ThemePreset.allCases.map { (name: $0.rawValue, scene: $0.sampleScene()) }
         let renderer = try makeRenderer(
             backend.choice, device.vulkanOptions, job: RenderJob(frames: cells.count, scene: cells[0].scene),
-            quiet: quiet.isOn)
+            whileCompiling: compile.policy, quiet: quiet.isOn)
         let image = try renderContactSheet(cells, columns: 6, on: renderer, quiet: quiet.isOn)
         try PNGCodec.write(image, to: sheetURL)
         if !quiet.isOn {
             Console.say("wrote \(Console.name(sheetURL)) (\(cells.count) presets, \(image.width)×\(image.height) px)")
+            noteStandIn(renderer)
         }
     }
 }

@@ -35,6 +35,25 @@ struct StandInTests {
         #expect(renderer.validationMessages.isEmpty)
     }
 
+    @Test("gallery and presets take --while-compiling cpu: the sheets are the CPU backend's, byte for byte")
+    func contactSheets() throws {
+        let folder = try temporaryFolder("stand-in-sheets")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (command, output) in [("gallery", ["-o"]), ("presets", ["--sheet"])] {
+            var sheets: [Data] = []
+            for backend in [["--backend", "cpu"], ["--backend", "vulkan", "--while-compiling", "cpu"]] {
+                let name = "\(command)-\(backend[1]).png"
+                let run = try runCLI([command] + output + [name] + backend, in: folder)
+                #expect(run.status == 0, "\(command) \(backend): \(run.stderr)")
+                if backend[1] == "vulkan" {
+                    #expect(run.stderr.contains("while the GPU pipelines compiled"), "\(run.stderr)")
+                }
+                sheets.append(try Data(contentsOf: folder.appendingPathComponent(name)))
+            }
+            #expect(sheets[0] == sheets[1], "\(command)")
+        }
+    }
+
     @Test(
         "A batch mixing stand-in and GPU frames delivers every frame in order, each the CPU reference's; a slot's device frame after a stand-in reuses what its last device frame left",
         arguments: [1, 2])
