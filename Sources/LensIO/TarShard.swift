@@ -69,6 +69,26 @@ package final class TarShard {
         return tail.count == 1024 && tail.allSatisfy { $0 == 0 }
     }
 
+    /// The member names of the archive at `url`, in order, read from its headers (each member's
+    /// data skipped); nil when it cannot be read as a ustar archive.
+    package static func memberNames(_ url: URL) -> [String]? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        var names: [String] = []
+        var offset: UInt64 = 0
+        while true {
+            guard (try? handle.seek(toOffset: offset)) != nil, let read = try? handle.read(upToCount: 512),
+                read.count == 512
+            else { return nil }
+            let header = [UInt8](read)
+            if header.allSatisfy({ $0 == 0 }) { return names }
+            let digits = header[124..<136].filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "7") }
+            guard let size = UInt64(String(decoding: digits, as: UTF8.self), radix: 8) else { return nil }
+            names.append(String(decoding: header[0..<Self.nameLimit].prefix { $0 != 0 }, as: UTF8.self))
+            offset += 512 + (size + 511) / 512 * 512
+        }
+    }
+
     private func write(_ data: Data) throws {
         guard writeAll(data, to: descriptor) else { throw failure() }
     }

@@ -4,13 +4,15 @@
 public struct FrameMasks: Sendable, Equatable {
     /// How much of each pixel is glass: each glass group's edge coverage times its opacity, later
     /// groups over earlier ones.
-    public var glass: AlphaImage
+    public let glass: AlphaImage
     /// How much of each pixel is a label glyph in the accent colour: the glyph's coverage where the
     /// glass draws it, times the glass's feathered lens mask and accent strength (the tint
     /// masking's share), times the glass's coverage; through every tap of the refraction and its
-    /// dispersion, the largest share over the three channels. Zero outside the glass, where labels keep their
+    /// dispersion, the largest share over the three channels. It is the label's share of what the
+    /// glass shows before the glass's own colour (darkening, tint, rim light, inner shadow) is laid
+    /// on. Zero outside the glass, where labels keep their
     /// resting colour.
-    public var tint: AlphaImage
+    public let tint: AlphaImage
 
     /// Masks from their images, which must be the same size (a precondition).
     public init(glass: AlphaImage, tint: AlphaImage) {

@@ -53,16 +53,18 @@ extension ReferenceRenderer {
 
     /// The frame's shader context with its content black (`black`, zeroed, stands for the frosted
     /// backdrop and the composite) and its labels blended in linear light, black at rest, white in
-    /// the accent colour and black lifted: the colour `lensContent` and `labelOver` return is then
-    /// each channel's accent share, through the same taps and sample positions as the frame's.
+    /// the accent colour and black lifted, each with its own alpha (the colours are premultiplied):
+    /// the colour `lensContent` and `labelOver` return is then each channel's accent share, through
+    /// the same taps and sample positions as the frame's.
     private static func accentContext(_ parameters: FrameParameters, black: UnsafeMutableBufferPointer<SIMD4<Float>>)
         -> ShaderContext
     {
         var accent = parameters
+        let frame = parameters.frame
         accent.frame.linearBlending = 1
-        accent.frame.restingColor = SIMD4(0, 0, 0, 1)
-        accent.frame.accentColor = SIMD4(1, 1, 1, 1)
-        accent.frame.liftedLabelColor = SIMD4(0, 0, 0, 1)
+        accent.frame.restingColor = SIMD4(0, 0, 0, frame.restingColor.w)
+        accent.frame.accentColor = SIMD4(repeating: frame.accentColor.w)
+        accent.frame.liftedLabelColor = SIMD4(0, 0, 0, frame.liftedLabelColor.w)
         let noPixels = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
         return context(accent, scratch: black, frosted: black, output: noPixels, composite: noPixels)
     }

@@ -6,9 +6,9 @@ import LiquidLens
 /// `liquidlens_render` and `liquidlens_frames_open`.
 struct FrameExtras: OptionSet {
     let rawValue: Int32
-    /// Bit 1: the frame's annotations.
+    /// 1: the frame's annotations.
     static let annotations = FrameExtras(rawValue: 1)
-    /// Bit 2: the frame's glass and tint masks.
+    /// 2: the frame's glass and tint masks.
     static let masks = FrameExtras(rawValue: 2)
 
     /// The annotations and masks of `parameters` (resolved with annotations when asked for).

@@ -66,7 +66,7 @@ struct BatchCommand: Command {
     @Flag(
         "masks",
         help:
-            "Also write each frame's glass and accent-label masks (8-bit grey) as <name>.glass.png and <name>.tint.png beside it."
+            "Also write each frame's glass and accent-label masks (8-bit grey) as <name>.glass.png and <name>.tint.png beside it (WebDataset: in its sample)."
     )
     var masks: Bool
     var framesInFlight = FramesInFlightOption()
@@ -159,7 +159,7 @@ struct BatchCommand: Command {
         if case .folder(let folder) = sink, format == .webDataset {
             var plan = tarShards(manifest, slice: slice, in: folder)
             TemporaryFile.removeLeftovers(in: folder, ownNames: Set(plan.map(\.0.url.lastPathComponent)))
-            if resume { plan.removeAll { TarShard.isComplete($0.0.url) } }
+            if resume { plan.removeAll { isComplete($0.0) } }
             tars = plan.map(\.0)
             todo = plan.flatMap { Array($0.1) }
         } else if case .folder(let folder) = sink {

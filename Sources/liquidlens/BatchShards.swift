@@ -42,6 +42,17 @@ extension BatchCommand {
         }
     }
 
+    /// Whether the tar `shard` of an earlier run is whole and holds what this run writes: with
+    /// `--masks`, each sample's masks (a run without them wrote none).
+    func isComplete(_ shard: WebDatasetWriter.Shard) -> Bool {
+        guard TarShard.isComplete(shard.url) else { return false }
+        guard masks else { return true }
+        let names = TarShard.memberNames(shard.url) ?? []
+        return MaskOutput.suffixes.allSatisfy { suffix in
+            names.filter { $0.hasSuffix(".\(suffix)") }.count == shard.count
+        }
+    }
+
     /// A sample's key: the frame's name, with no dot (WebDataset reads a key up to its first dot).
     static func sampleKey(_ manifest: BatchManifest, _ index: Int) -> String {
         manifest.outputStem(index).replacingOccurrences(of: ".", with: "_")

@@ -168,7 +168,7 @@ struct CLICompletionTests {
             result.stderr
                 == """
                 Error: Invalid value 'metal' for '--backend <backend>' (expected auto, vulkan (gpu) or cpu)
-                Usage: liquidlens presets [--sheet <file.png>] [--backend <backend>] [--device <device>] [--memory <path>] [-q]
+                Usage: liquidlens presets [--sheet <file.png>] [--backend <backend>] [--device <device>] [--memory <path>] [--while-compiling <policy>] [-q]
                   See 'liquidlens presets --help' for more information.
 
                 """)

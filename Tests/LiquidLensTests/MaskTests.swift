@@ -7,8 +7,8 @@ import Testing
 @testable import LensResolve
 
 /// `FrameMasks`: the glass mask is non-zero wherever the glass changes a pixel, and the tint mask
-/// wherever the accent colour does, and the masks reach the command line, WebDataset samples and
-/// the C ABI (Python's side is in test_python_package.py).
+/// wherever the accent colour does, and the masks reach the command line and WebDataset samples
+/// (the C ABI's and Python's side is in test_python_package.py).
 @Suite("Frame masks")
 struct MaskTests {
     /// Each built-in scene, the labelled ones in both appearances, and each built-in animation
@@ -48,9 +48,10 @@ struct MaskTests {
         // seen by one channel alone moves that channel too; the masks do not depend on it.
         var accented = parameters
         let resting = parameters.frame.restingColor
+        let alpha = parameters.frame.accentColor.w
         accented.frame.accentColor = SIMD4(
-            resting.x < 0.5 * resting.w ? 1 : 0, resting.y < 0.5 * resting.w ? 1 : 0,
-            resting.z < 0.5 * resting.w ? 1 : 0, 1)
+            resting.x < 0.5 * resting.w ? alpha : 0, resting.y < 0.5 * resting.w ? alpha : 0,
+            resting.z < 0.5 * resting.w ? alpha : 0, alpha)
         #expect(LensRenderer.masks(of: accented) == masks)
         var plain = parameters
         plain.frame.accentColor = resting
@@ -145,12 +146,28 @@ struct MaskTests {
         let piped = try runCLI(["batch", manifest.path, "-o", "-", "--format", "pam", "--masks", "-q"])
         #expect(piped.status == 64 && piped.stderr.contains("--masks writes files; give -o a folder"))
 
+        // Tars of a run without masks are written again by a resumed run with them.
         let shards = folder.appendingPathComponent("shards")
-        let tar = try runCLI(["batch", manifest.path, "-o", shards.path, "--format", "webdataset", "--masks", "-q"])
-        #expect(tar.status == 0, "\(tar.stderr)")
+        let webDataset = ["batch", manifest.path, "-o", shards.path, "--format", "webdataset"]
+        #expect(try runCLI(webDataset + ["-q"]).status == 0)
+        let tar = try runCLI(webDataset + ["--masks", "--resume"])
+        #expect(tar.status == 0 && tar.stderr.contains("wrote 2 frames"), "\(tar.stderr)")
         let listed = try runProcess(
             URL(fileURLWithPath: "/usr/bin/tar"), ["-tf", shards.appendingPathComponent("move-00001.tar").path])
         let members = listed.stdout.split(separator: "\n").filter { $0.hasPrefix("move-00001.") }.sorted()
         #expect(members == ["glass.png", "json", "png", "scene.json", "tint.png"].map { "move-00001.\($0)" })
+    }
+
+    @Test("A see-through accent colour is as much of the pixel as its alpha")
+    func accentAlpha() throws {
+        let scene = try Scene.load(contentsOf: packageRoot.appendingPathComponent("Tests/Samples/lens.json"))
+        var halfAccent = scene
+        halfAccent.label?.accent.alpha = 0.5
+        let directory = packageRoot.appendingPathComponent("Tests/Samples")
+        let whole = LensRenderer.masks(of: try resolve(scene, directory: directory)).tint.coverage
+        let half = LensRenderer.masks(of: try resolve(halfAccent, directory: directory)).tint.coverage
+        #expect(whole.max() == 255)
+        let halves = zip(whole, half).filter { $0.0 == 255 }.map(\.1)
+        #expect(!halves.isEmpty && halves.allSatisfy { abs(Int($0) - 128) <= 1 }, "\(Set(halves).sorted())")
     }
 }

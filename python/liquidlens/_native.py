@@ -86,7 +86,11 @@ def _load() -> ctypes.CDLL:
     except OSError as error:
         raise LiquidLensError(f"{path} cannot be loaded: {error}") from error
     for name, (result, arguments) in _PROTOTYPES.items():
-        function = getattr(loaded, name)
+        try:
+            function = getattr(loaded, name)
+        except AttributeError:
+            raise LiquidLensError(f"{path} has no {name}: it is older than this package; rebuild it with "
+                                  f"`{BUILD_HINT}`") from None
         function.restype = result
         function.argtypes = arguments
     return loaded
