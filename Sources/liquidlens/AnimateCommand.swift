@@ -64,6 +64,12 @@ struct AnimateCommand: Command {
             "Also write every frame's annotations (glass and control-part boxes, states, optics) as one JSON file, or - for stdout."
     )
     var annotationsPath: String?
+    @Option(
+        "masks", valueName: "folder",
+        help:
+            "Also write every frame's glass and accent-label masks (8-bit grey PNGs) into a folder of their own: frame-0001.glass.png, frame-0001.tint.png, …"
+    )
+    var masksPath: String?
 
     /// What to render: the frame at a time, and the name and length the output defaults to.
     private struct Source {
@@ -93,14 +99,19 @@ struct AnimateCommand: Command {
             job: RenderJob(frames: frameCount, scene: firstFrame, scale: scale.pixelsPerPoint),
             whileCompiling: compile.policy, quiet: progress.style == .none)
         noteUnusedOptions(chosenFormat)
+        let masksFolder = try makeMasksFolder(besides: outputURL, format: chosenFormat)
         let writer = try makeWriter(outputURL, format: chosenFormat, frameCount: frameCount)
-        let annotations = try renderFrames(frameCount, of: source, renderer: &renderer, into: writer, outputURL)
+        let annotations = try renderFrames(
+            frameCount, of: source, renderer: &renderer, into: writer, outputURL, masksFolder: masksFolder)
         if let annotationsPath {
             let url = Console.outputURL(annotationsPath)
             try AnnotationsOutput.write(AnimationAnnotations(fps: fps, frames: annotations), to: url)
             if !progress.quiet {
                 Console.say("wrote \(Console.name(url)) (annotations of \(annotations.count) frames)")
             }
+        }
+        if let masksFolder, !progress.quiet {
+            Console.say("wrote \(Console.name(masksFolder)) (masks of \(frameCount) frames)")
         }
         if self.progress.style != .none { noteStandIn(renderer) }
         guard !self.progress.quiet else { return }
@@ -110,10 +121,11 @@ struct AnimateCommand: Command {
     }
 
     /// Renders the frames into `writer` (skipping those it holds complete), with progress and
-    /// interruption; each frame's annotations with `--annotations`, else none.
+    /// interruption; each frame's annotations with `--annotations`, else none; each frame's masks
+    /// into `masksFolder` with `--masks`.
     private func renderFrames(
         _ frameCount: Int, of source: Source, renderer: inout LensRenderer, into writer: AnimationWriter,
-        _ outputURL: URL
+        _ outputURL: URL, masksFolder: URL?
     ) throws -> [FrameAnnotations] {
         let progress = Progress(total: frameCount, style: self.progress.style)
         var annotations: [FrameAnnotations] = []
@@ -127,15 +139,21 @@ struct AnimateCommand: Command {
                     : "nothing was written to \(Console.name(outputURL))"
                 throw Interrupted(message: "interrupted after \(index) of \(frameCount) frames; \(howToGoOn)")
             }
+            let stem = URL(fileURLWithPath: AnimationWriter.frameName(index, count: frameCount))
+                .deletingPathExtension().lastPathComponent
             if writer.completeFrames.contains(index) {
                 writer.skip()
-                if annotationsPath != nil, let frame = try resolveFrame(index, of: source).annotations {
-                    annotations.append(frame)
+                let masksMissing = masksFolder.map { !Self.hasMasks(stem, in: $0) } ?? false
+                if annotationsPath != nil || masksMissing {
+                    let parameters = try resolveFrame(index, of: source)
+                    if let frame = parameters.annotations { annotations.append(frame) }
+                    if masksMissing, let masksFolder { try MaskOutput.write(parameters, stem: stem, in: masksFolder) }
                 }
             } else {
                 let parameters = try resolveFrame(index, of: source)
                 try writer.append(try renderFrame(index, parameters, renderer: &renderer, writer: writer))
                 if let frame = parameters.annotations { annotations.append(frame) }
+                if let masksFolder { try MaskOutput.write(parameters, stem: stem, in: masksFolder) }
             }
             progress.advance(index: index)
         }
@@ -177,6 +195,29 @@ struct AnimateCommand: Command {
             quality.noteIfUnused(writing: frameFormat ?? .png, quiet: progress.quiet)
         } else if let given = quality.given, !progress.quiet {
             printError("note: --quality \(given) changes nothing: it sets JPEG and WebP frames of a folder output")
+        }
+    }
+
+    /// `--masks`' folder, made when missing; not the folder of frames itself, whose frames would
+    /// then include the masks.
+    private func makeMasksFolder(besides outputURL: URL, format: AnimationFormat) throws -> URL? {
+        guard let masksPath else { return nil }
+        let folder = Console.outputURL(masksPath)
+        if format == .folder && folder.standardizedFileURL.path == outputURL.standardizedFileURL.path {
+            throw UsageError(message: "--masks needs a folder of its own, not the folder of frames")
+        }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(message: "cannot create folder \(masksPath): \(error.localizedDescription)")
+        }
+        return folder
+    }
+
+    /// Whether `folder` holds both masks of the frame named `stem`.
+    private static func hasMasks(_ stem: String, in folder: URL) -> Bool {
+        MaskOutput.fileNames(stem: stem).allSatisfy {
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
         }
     }
 

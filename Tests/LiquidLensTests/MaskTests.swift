@@ -170,4 +170,28 @@ struct MaskTests {
         let halves = zip(whole, half).filter { $0.0 == 255 }.map(\.1)
         #expect(!halves.isEmpty && halves.allSatisfy { abs(Int($0) - 128) <= 1 }, "\(Set(halves).sorted())")
     }
+
+    @Test("animate --masks writes every frame's masks into a folder of their own; a resumed run fills in missing ones")
+    func animation() throws {
+        let folder = try temporaryFolder("animate-masks")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let masks = folder.appendingPathComponent("masks")
+        let arguments = [
+            "animate", "--example", "segmented-drag", "--scale", "1", "--fps", "2", "--duration", "1", "-o",
+            folder.appendingPathComponent("frames").path, "--masks", masks.path, "-q",
+        ]
+        #expect(try runCLI(arguments).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: masks.path).sorted()
+        #expect(
+            names == ["frame-0001.glass.png", "frame-0001.tint.png", "frame-0002.glass.png", "frame-0002.tint.png"])
+        let second = try LensRenderer.resolve(BuiltInAnimation.segmentedDrag.frame(at: 0.5), scale: 1)
+        let expected = LensRenderer.masks(of: second).tint.coverage
+        #expect(try Self.mask(at: masks.appendingPathComponent("frame-0002.tint.png")) == expected)
+        try FileManager.default.removeItem(at: masks.appendingPathComponent("frame-0002.tint.png"))
+        #expect(try runCLI(arguments + ["--resume"]).status == 0)
+        #expect(try Self.mask(at: masks.appendingPathComponent("frame-0002.tint.png")) == expected)
+        let sameFolder = try runCLI(
+            Array(arguments.dropLast(3)) + ["--masks", folder.appendingPathComponent("frames").path])
+        #expect(sameFolder.status == 64 && sameFolder.stderr.contains("--masks needs a folder of its own"))
+    }
 }
