@@ -79,7 +79,7 @@ struct LensBuilder {
             labelTileCount: frost.reachesLabel.filter { $0 }.count,
             frost: frost.frost.map { SIMD4($0.x, $0.y, 0, 0) },
             rows: frost.rows.map { SIMD4($0.x, $0.y, 0, 0) })
-        stack(&lens, reading: tileLists, over: &lists)
+        stack(&lens, over: &lists)
         tileLists.append(to: &lists.tiles, pointing: &lens)
         lists.lenses.append(lens)
         lists.regions.append(regions)
@@ -100,15 +100,12 @@ struct LensBuilder {
         }
     }
 
-    /// Glass on glass: where the new lens's frost reads pixels that glass already in `lists`
-    /// draws, the new lens blurs the composite, and each glass below writes the composite over
-    /// the pixels read (only there: the extra work stays where glass lies on glass).
-    private func stack(_ lens: inout LensParams, reading tileLists: LensTileLists, over lists: inout LensLists) {
-        guard
-            let footprint = Tiling.frostFootprint(
-                tileLists, kernelRadius: Int(lens.kernelRadius), level: Int(lens.frostLevel), width: width,
-                height: height)
-        else { return }
+    /// Glass on glass: where the frost the new lens's samples see depends on pixels that glass
+    /// already in `lists` draws, the new lens blurs the composite, and each glass below writes the
+    /// composite over those pixels (only there: the extra work stays where glass lies on glass).
+    /// Glass whose samples see none of it blurs the backdrop, which frames keep.
+    private func stack(_ lens: inout LensParams, over lists: inout LensLists) {
+        let footprint = Tiling.frostFootprint(of: lens, width: width, height: height)
         for below in lists.lenses.indices {
             let overlap = lists.regions[below].lens.intersection(footprint)
             guard !overlap.isEmpty else { continue }

@@ -261,21 +261,22 @@ enum Tiling {
 }
 
 extension Tiling {
-    /// The pixels a lens's frost passes read: its row and frost tiles (of pyramid `level`), grown
-    /// sideways by the kernel radius (the horizontal pass reads that far), taken to pixels and
-    /// clamped to the canvas; nil without tiles.
-    static func frostFootprint(_ lists: LensTileLists, kernelRadius: Int, level: Int, width: Int, height: Int)
-        -> PixelRegion?
-    {
-        let read = lists.rows + lists.frost
-        guard !read.isEmpty else { return nil }
-        let size = TableLayout.tileSize
-        let xs = read.map { Int($0.x) }
-        let ys = read.map { Int($0.y) }
+    /// The pixels the frost a lens's samples see depends on: `sampleFrosted` reads only texels of
+    /// pyramid level `frostLevel` inside the lens's source region, and each of those blurs
+    /// `kernelRadius` texels each way of it (the horizontal then the vertical pass), each texel the
+    /// mean of its 2^level × 2^level pixels; clamped to the canvas (the passes mirror at its edges,
+    /// back into pixels the clamped box holds). Frost texels beyond it, which whole tiles also blur,
+    /// are never sampled.
+    static func frostFootprint(of lens: LensParams, width: Int, height: Int) -> PixelRegion {
+        let level = Int(lens.frostLevel)
+        let radius = Int(lens.kernelRadius)
+        let roundUp = (1 << level) - 1
+        let source = lens.sourceRegion
         return PixelRegion(
-            x0: max(0, ((xs.min() ?? 0) * size - kernelRadius) << level), y0: ((ys.min() ?? 0) * size) << level,
-            x1: min(width, (((xs.max() ?? 0) + 1) * size + kernelRadius) << level),
-            y1: min(height, (((ys.max() ?? 0) + 1) * size) << level))
+            x0: max(0, ((Int(source.x) >> level) - radius) << level),
+            y0: max(0, ((Int(source.y) >> level) - radius) << level),
+            x1: min(width, (((Int(source.z) + roundUp) >> level) + radius) << level),
+            y1: min(height, (((Int(source.w) + roundUp) >> level) + radius) << level))
     }
 }
 

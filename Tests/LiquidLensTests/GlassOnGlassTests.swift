@@ -67,4 +67,42 @@ struct GlassOnGlassTests {
                 ]))
         #expect(!separate.usesComposite, "glass side by side never pays for the composite")
     }
+
+    @Test("A frosted pane beside a dark one reads the composite exactly where its frost sees the dark one's pixels")
+    func paneGaps() throws {
+        var dark = Optics()
+        dark.tint = RGBAColor(0, 0, 0, 1)
+        dark.shadow = .off
+        var frosted = Optics()
+        frosted.frost = 6
+        frosted.bevelAmount = 0
+        frosted.rimLight = .off
+        frosted.shadow = .off
+        var apart: [Int] = []
+        var reading: [Int] = []
+        for gap in stride(from: 0, through: 48, by: 4) {
+            let left = GlassElement(
+                shape: .roundedRectangle(cornerRadii: [16, 16, 16, 16]),
+                frame: Rect(x: 20, y: 30, width: 120, height: 80),
+                optics: dark)
+            let right = GlassElement(
+                shape: .roundedRectangle(cornerRadii: [16, 16, 16, 16]),
+                frame: Rect(x: 140 + Double(gap), y: 30, width: 120, height: 80), optics: frosted)
+            let parameters = try resolve(
+                Scene(
+                    canvas: Canvas(width: 320, height: 140, scale: 1),
+                    background: [BackgroundLayer(.solid(RGBAColor(255, 255, 255, 1)))], glass: [left, right]))
+            guard parameters.lenses[1].readsComposite == 0 else {
+                reading.append(gap)
+                continue
+            }
+            apart.append(gap)
+            // Blurring the composite, the dark pane written into it everywhere, changes nothing.
+            var forced = parameters
+            forced.lenses[1].readsComposite = 1
+            forced.lenses[0].compositeRegion = parameters.regions[0].lens.bounds
+            #expect(try render(forced, on: .cpu) == render(parameters, on: .cpu), "gap \(gap) px")
+        }
+        #expect(!reading.isEmpty && !apart.isEmpty, "apart at \(apart), reading at \(reading)")
+    }
 }
