@@ -23,11 +23,12 @@ struct BenchHonestyTests {
         let folder = try temporaryFolder("bench-honesty")
         // A burst of other work on the shared machine (the rest of the suite runs beside this)
         // slows one of the two measurements of a run; the misreport this guards against (a 20×
-        // error) shows in every run. So each count gets a second run when its first disagrees.
+        // error) shows in every run. So each count gets up to two more runs when its first
+        // disagrees (a fresh Debian root once saw two noisy runs in a row: 0.65× then 1.96×).
         for frames in 1...8 {
             var runs: [String] = []
             var agreed = false
-            while !agreed && runs.count < 2 {
+            while !agreed && runs.count < 3 {
                 let measured = try bench(["--frames", String(frames)], in: folder).result
                 let perFrame = try #require((measured["frameMs"] as? [String: Any])?["median"] as? Double)
                 let alone = try #require(measured["frameAloneMs"] as? Double)
