@@ -10,8 +10,7 @@ public struct FrameMasks: Sendable, Equatable {
     /// masking's share), times the glass's coverage; through every tap of the refraction and its
     /// dispersion, the largest share over the three channels. It is the label's share of what the
     /// glass shows before the glass's own colour (darkening, tint, rim light, inner shadow) is laid
-    /// on. Zero outside the glass, where labels keep their
-    /// resting colour.
+    /// on. Zero outside the glass, where labels keep their resting colour.
     public let tint: AlphaImage
 
     /// Masks from their images, which must be the same size (a precondition).

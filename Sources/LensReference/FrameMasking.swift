@@ -30,10 +30,7 @@ extension ReferenceRenderer {
     private static func accumulateMasks(
         _ parameters: FrameParameters, glass: UnsafeMutableBufferPointer<Float>, tint: UnsafeMutableBufferPointer<Float>
     ) {
-        let count = parameters.width * parameters.height
-        let black = UnsafeMutableBufferPointer<SIMD4<Float>>(
-            start: calloc(max(count, 1), MemoryLayout<SIMD4<Float>>.stride)!.bindMemory(
-                to: SIMD4<Float>.self, capacity: count), count: count)
+        let black: UnsafeMutableBufferPointer<SIMD4<Float>> = zeroed(parameters.width * parameters.height)
         defer { free(black.baseAddress) }
         let context = accentContext(parameters, black: black)
         let width = parameters.width

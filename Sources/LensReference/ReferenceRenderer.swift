@@ -69,7 +69,7 @@ package final class ReferenceRenderer: @unchecked Sendable {
     /// calloc hands large blocks over as the kernel's zero pages, so a frame faults in only the
     /// pages it touches: the frost buffers of a 1206×2622 frame are 100 MB, its frost tiles a
     /// fraction of that.
-    private static func zeroed<Element: BitwiseCopyable>(_ count: Int) -> UnsafeMutableBufferPointer<Element> {
+    static func zeroed<Element: BitwiseCopyable>(_ count: Int) -> UnsafeMutableBufferPointer<Element> {
         let memory = calloc(max(count, 1), MemoryLayout<Element>.stride)!
         return UnsafeMutableBufferPointer(start: memory.bindMemory(to: Element.self, capacity: count), count: count)
     }

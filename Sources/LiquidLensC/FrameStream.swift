@@ -141,8 +141,8 @@ private func stream(_ pointer: OpaquePointer) -> FrameStream {
 /// Opens the frames of shard `shard` of `shards` (0 of 1: all) of a batch manifest, given as JSON
 /// `text` (relative paths read from `base_directory`, null: the working folder) or as the `path`
 /// of a manifest file, rendered on a renderer of `renderer`'s backend and device, each frame with
-/// its annotations and masks as `extras` asks (`extras` as `liquidlens_render`'s). Take the frames with `liquidlens_frames_next`;
-/// close with `liquidlens_frames_close`. Null with `*error` set when the manifest is wrong.
+/// its annotations and masks as `extras` asks (as `liquidlens_render`'s does). Take the frames
+/// with `liquidlens_frames_next`; close with `liquidlens_frames_close`. Null with `*error` set when the manifest is wrong.
 @_cdecl("liquidlens_frames_open")
 public func framesOpen(
     _ renderer: OpaquePointer, _ text: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,

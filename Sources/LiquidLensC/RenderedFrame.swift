@@ -69,10 +69,15 @@ public func frameIndex(_ pointer: OpaquePointer) -> Int {
 @_cdecl("liquidlens_frame_copy_pixels")
 public func frameCopyPixels(_ pointer: OpaquePointer, _ destination: UnsafeMutableRawPointer, _ capacity: Int) -> Int32
 {
-    let image = frame(pointer).image
-    guard capacity == image.pixels.count else { return -1 }
-    image.pixels.withUnsafeBytes { bytes in
-        if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
+    copy(frame(pointer).image.pixels, to: destination, capacity: capacity)
+}
+
+/// Copies `bytes` into `destination` of `capacity` bytes: 0 when copied, -1 when `capacity` is
+/// not their count.
+private func copy(_ bytes: [UInt8], to destination: UnsafeMutableRawPointer, capacity: Int) -> Int32 {
+    guard capacity == bytes.count else { return -1 }
+    bytes.withUnsafeBytes { source in
+        if let start = source.baseAddress { destination.copyMemory(from: start, byteCount: source.count) }
     }
     return 0
 }
@@ -93,12 +98,7 @@ public func frameCopyMask(
     _ pointer: OpaquePointer, _ which: Int32, _ destination: UnsafeMutableRawPointer, _ capacity: Int
 ) -> Int32 {
     guard let masks = frame(pointer).masks, which == 0 || which == 1 else { return -2 }
-    let mask = which == 0 ? masks.glass : masks.tint
-    guard capacity == mask.coverage.count else { return -1 }
-    mask.coverage.withUnsafeBytes { bytes in
-        if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
-    }
-    return 0
+    return copy((which == 0 ? masks.glass : masks.tint).coverage, to: destination, capacity: capacity)
 }
 
 /// Frees a frame.

@@ -93,8 +93,8 @@ public func rendererDevice(_ pointer: OpaquePointer) -> UnsafeMutablePointer<CCh
 
 /// Renders one scene, given as JSON `text` (relative paths read from `base_directory`, null: the
 /// working folder) or as the `path` of a scene file; `extras` is 0, or 1 (the frame carries its
-/// annotations) and 2 (its masks, `liquidlens_frame_copy_mask`) ORed. The frame is freed with `liquidlens_frame_free`; null with `*error` set on
-/// failure. Calls on one renderer from several threads take turns.
+/// annotations) and 2 (its masks, `liquidlens_frame_copy_mask`) ORed. The frame is freed with
+/// `liquidlens_frame_free`; null with `*error` set on failure. Calls on one renderer from several threads take turns.
 @_cdecl("liquidlens_render")
 public func render(
     _ pointer: OpaquePointer, _ text: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?,
