@@ -15,7 +15,7 @@ void main() {
     if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     vec2 p = vec2(pixel) + vec2(0.5);
     GroupSample group = groupSample(p, lens, true);
-    float glassCoverage = coverage(group.distance);
+    float glassCoverage = coverage(group.distance) * rampCoverage(p, lens);
     float shadow = glassCoverage < 1.0 ? dropShadow(p, lens) * (1.0 - glassCoverage) : 0.0;
     if (glassCoverage <= 0.0 && shadow <= 0.0) { return; }
     uint index = pixel.y * frame.width + pixel.x;

@@ -94,6 +94,7 @@ struct LensParams {
     float rimCurvature;          // share of the rim light lost from the silhouette to the band's inner edge
     uint shapeTints;             // 1: each shape has its own tint, blended across the group's bridges
     vec4 touchGlow;              // centre x, y; radius where it has faded out; white added at the centre (0: off)
+    vec4 coverageRamp;           // blur band: origin x, y; axis x, y: coverage clamp(u, 0, 1) (axis 0: off)
 };
 
 layout(push_constant) uniform DispatchConstants {
@@ -143,6 +144,7 @@ const uint F_INNER_SHADOW = 262144u;   // lens.innerShadow.w > 0
 const uint F_DROP_SHADOW = 524288u;    // lens.shadow.w > 0
 const uint F_TOUCH_GLOW = 1048576u;    // lens.touchGlow.w > 0
 const uint F_SHAPE_TINTS = 2097152u;   // lens.shapeTints != 0
+const uint F_COVERAGE_RAMP = 4194304u; // lens.coverageRamp.z != 0 or lens.coverageRamp.w != 0
 
 // The frost pipelines are specialised by axis, pyramid level (the lens's frostLevel) and source
 // (the lens's readsComposite): llvmpipe would otherwise run both axes' code, and read both
@@ -620,6 +622,13 @@ GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
 
 float groupDistance(vec2 p, LensParams lens) {
     return groupSample(p, lens, false).distance;
+}
+
+// A blur band's share of its rectangle: 0 where the band starts, 1 from the ramp's end on (a
+// progressive blur is a stack of bands, each over the one below); 1 for glass.
+float rampCoverage(vec2 p, LensParams lens) {
+    if (!uses(F_COVERAGE_RAMP, lens.coverageRamp.z != 0.0 || lens.coverageRamp.w != 0.0)) { return 1.0; }
+    return clamp(axisPosition(p, lens.coverageRamp), 0.0, 1.0);
 }
 
 float coverage(float distance) {

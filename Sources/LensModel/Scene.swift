@@ -12,6 +12,10 @@ public struct Scene: Codable, Sendable {
     public var label: LabelLayer?
     /// Glass elements composited in order.
     public var glass: [GlassElement]
+    /// Progressive blurs of the backdrop, under every glass element.
+    public var progressiveBlurs: [ProgressiveBlur] = []
+    /// Scroll-edge effects, over the progressive blurs and under every glass element.
+    public var scrollEdges: [ScrollEdgeEffect] = []
     /// Controls (segmented control, tab bar, lens menu): each adds backdrop layers, text to the
     /// label row and glass, drawn after `background` and `glass`.
     public var controls: [Control]
@@ -50,7 +54,13 @@ public struct Scene: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case canvas, background, label, glass, controls, animation, foreground, theme, accessibility, time, blending
+        case canvas, background, label, glass, progressiveBlurs, scrollEdges, controls, animation, foreground, theme
+        case accessibility, time, blending
+    }
+
+    /// Every blur under the glass in drawing order: the progressive blurs, then the scroll edges'.
+    public var backdropBlurs: [ProgressiveBlur] {
+        progressiveBlurs + scrollEdges.flatMap { $0.blurs(on: canvas) }
     }
 
     /// Whether resolving needs the text renderer (controls or text layers).
@@ -77,9 +87,13 @@ public struct Scene: Codable, Sendable {
         label = try container.decodeIfPresent(LabelLayer.self, forKey: .label)
         glass = try container.value(.glass, default: [])
         controls = try container.value(.controls, default: [])
+        progressiveBlurs = try container.value(.progressiveBlurs, default: [])
+        scrollEdges = try container.value(.scrollEdges, default: [])
         for (key, count, limit) in [
             (CodingKeys.glass, glass.count, Limits.glassElements), (.controls, controls.count, Limits.controls),
             (.background, background.count, Limits.backgroundLayers),
+            (.progressiveBlurs, progressiveBlurs.count, Limits.backdropBlurs),
+            (.scrollEdges, scrollEdges.count, Limits.backdropBlurs),
         ] where count > limit {
             throw DecodingError.dataCorruptedError(
                 forKey: key, in: container, debugDescription: "\(count) entries; the limit is \(limit)")

@@ -72,6 +72,12 @@ public enum Limits {
     public static let jsonNesting = 32
     /// Glass elements in one scene.
     public static let glassElements = 256
+    /// σ of a progressive blur at its strongest, in points.
+    public static let blurRadius = 0.0...200
+    /// A depth that may be 0 (a progressive blur's hold), in points.
+    public static let extentOrZero = 0.0...100_000
+    /// Progressive blurs, and scroll-edge effects, in one scene.
+    public static let backdropBlurs = 16
     /// Blur radius of a custom material, in points.
     public static let materialBlur = 0.0...100
     /// Text sizes in points: text layers and glass-control titles.
@@ -155,6 +161,7 @@ extension Scene {
         for (index, element) in glass.enumerated() {
             try element.validate("glass[\(index)]")
         }
+        try validateBlurs()
         try checkAnimationReferences()
         for (index, layer) in foreground.enumerated() {
             try layer.validate("foreground[\(index)]")

@@ -34,7 +34,9 @@ extension ReferenceRenderer {
         defer { free(black.baseAddress) }
         let context = accentContext(parameters, black: black)
         let width = parameters.width
-        for (lens, regions) in zip(parameters.lenses, parameters.regions) {
+        // Progressive blurs are not glass: their bands leave both masks alone.
+        let glassLenses = zip(parameters.lenses, parameters.regions).dropFirst(parameters.blurBandCount)
+        for (lens, regions) in glassLenses {
             for run in lensTileRuns(lens) {
                 forEachTile(run.first, run.count, clippedTo: regions.lens, context, reachesLabel: run.reachesLabel) {
                     tileContext, x, y in

@@ -362,6 +362,11 @@ struct ShaderContext {
         groupSample(p, lens, false).distance
     }
 
+    func rampCoverage(_ p: SIMD2<Float>, _ lens: LensParams) -> Float {
+        guard lens.coverageRamp.z != 0 || lens.coverageRamp.w != 0 else { return 1 }
+        return clamp(axisPosition(p, lens.coverageRamp), 0, 1)
+    }
+
     func coverage(_ distance: Float) -> Float {
         clamp(0.5 - distance, 0, 1)
     }
@@ -708,7 +713,7 @@ struct ShaderContext {
     func lens(_ x: Int, _ y: Int, _ lens: LensParams) {
         let p = SIMD2(Float(x), Float(y)) + SIMD2(repeating: 0.5)
         let group = groupSample(p, lens, true)
-        let glassCoverage = coverage(group.distance)
+        let glassCoverage = coverage(group.distance) * rampCoverage(p, lens)
         let shadow = glassCoverage < 1 ? dropShadow(p, lens) * (1 - glassCoverage) : 0
         if glassCoverage <= 0 && shadow <= 0 { return }
         let index = y * Int(frame.width) + x

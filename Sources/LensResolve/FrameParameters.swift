@@ -23,8 +23,11 @@ public struct FrameParameters: Sendable {
     package var labelWords: [UInt32]
     /// The frame's part of the parameter block: size, label layout and colours.
     package var frame: FrameParams
-    /// One entry per glass group, in drawing order.
+    /// One entry per glass group, in drawing order: the progressive blurs' bands first
+    /// (`blurBandCount` of them), then the glass.
     package var lenses: [LensParams]
+    /// How many of the first `lenses` are bands of progressive blurs, not glass.
+    package var blurBandCount = 0
     /// The shapes of every group, `lenses[i].shapeOffset ..< shapeOffset + shapeCount`.
     package var shapes: [ShapeParams]
     /// Lens tiles (tile x, tile y, first candidate, candidate count), `lenses[i].tileOffset ..<

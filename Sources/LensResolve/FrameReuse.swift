@@ -207,7 +207,7 @@ package final class FrameReuse {
             if records[index] >= 0, levelOfID[records[index]] == level { records[index] = -1 }
         }
         for index in damaged.indices where damaged[index] {
-            for level in 0...FrostPyramid.deepestLevel {
+            for level in 0...FrostPyramid.deepestBlurLevel {
                 let column = (index % columns) >> level
                 let row = (index / columns) >> level
                 for y in max(0, row - reach)...min(rows - 1, row + reach) {

@@ -9,12 +9,15 @@ import LensModel
 package enum FrostPyramid {
     /// The deepest level: ¼ scale, as Apple's backdrop.
     package static let deepestLevel = 2
+    /// The deepest level of a progressive blur's bands (1/32 scale): their σ reaches far past
+    /// glass frost, and a deeper level keeps the kernel, so the cost, the same at any σ.
+    package static let deepestBlurLevel = 5
 
-    /// The level for a frost of `sigma` pixels: the deepest whose texel stays within σ/2 (finer
-    /// levels for light frost, where a ¼-scale texel would show).
-    package static func level(sigma: Double) -> Int {
+    /// The level for a frost of `sigma` pixels: the deepest (down to `deepest`) whose texel stays
+    /// within σ/2 (finer levels for light frost, where a ¼-scale texel would show).
+    package static func level(sigma: Double, deepest: Int = deepestLevel) -> Int {
         var level = 0
-        while level < deepestLevel, sigma >= Double(2 << level) { level += 1 }
+        while level < deepest, sigma >= Double(2 << level) { level += 1 }
         return level
     }
 

@@ -46,12 +46,7 @@ struct LensBuilder {
 
         let restingFrost = element.lift?.restingFrost ?? styled.optics.frost
         let sigma = (restingFrost + (styled.optics.frost - restingFrost) * progress) * scale
-        let level = FrostPyramid.level(sigma: sigma)
-        lens.frostLevel = UInt32(level)
-        let kernel = OpticsTables.gaussianKernel(sigma: FrostPyramid.levelSigma(sigma: sigma, level: level))
-        lens.kernelOffset = UInt32(lists.tables.count)
-        lens.kernelRadius = UInt32(kernel.count - 1)
-        lists.tables += kernel
+        frost(sigma: sigma, deepest: FrostPyramid.deepestLevel, into: &lens, tables: &lists.tables)
         if styled.optics.model == .physical {
             lens.profileOffset = UInt32(lists.tables.count)
             lists.tables += OpticsTables.physicalProfile(
@@ -59,6 +54,28 @@ struct LensBuilder {
         }
         write(look, to: &lens, geometry: geometry, tables: &lists.tables)
 
+        place(lens, geometry: geometry, in: &lists)
+        return (geometry, styled.optics)
+    }
+
+    /// Sets `lens`'s pyramid level (down to `deepest`) and frost kernel for a blur of `sigma`
+    /// pixels, the kernel appended to `tables`.
+    func frost(sigma: Double, deepest: Int, into lens: inout LensParams, tables: inout [Float]) {
+        let level = FrostPyramid.level(sigma: sigma, deepest: deepest)
+        lens.frostLevel = UInt32(level)
+        let kernel = OpticsTables.gaussianKernel(sigma: FrostPyramid.levelSigma(sigma: sigma, level: level))
+        lens.kernelOffset = UInt32(tables.count)
+        lens.kernelRadius = UInt32(kernel.count - 1)
+        tables += kernel
+    }
+
+    /// Appends `lens` (its shapes already in `lists`) with its regions and tile lists, and marks
+    /// the glass below whose pixels its frost reads; lenses in `siblings` (bands of the same
+    /// progressive blur) are not below it: each band blurs what lies under the whole blur.
+    func place(
+        _ lens: LensParams, geometry: [ShapeGeometry], in lists: inout LensLists, siblings: Range<Int> = 0..<0
+    ) {
+        var lens = lens
         let regions = Tiling.regions(of: lens, geometry: geometry, width: width, height: height)
         lens.sourceRegion = regions.source.bounds
         let lensTiles = Tiling.tiles(of: lens, geometry: geometry, region: regions.lens)
@@ -79,11 +96,10 @@ struct LensBuilder {
             labelTileCount: frost.reachesLabel.filter { $0 }.count,
             frost: frost.frost.map { SIMD4($0.x, $0.y, 0, 0) },
             rows: frost.rows.map { SIMD4($0.x, $0.y, 0, 0) })
-        stack(&lens, over: &lists)
+        stack(&lens, over: &lists, apartFrom: siblings)
         tileLists.append(to: &lists.tiles, pointing: &lens)
         lists.lenses.append(lens)
         lists.regions.append(regions)
-        return (geometry, styled.optics)
     }
 
     /// The group's shapes for the shaders; where any has its own tint, each carries one (its own
@@ -104,9 +120,9 @@ struct LensBuilder {
     /// already in `lists` draws, the new lens blurs the composite, and each glass below writes the
     /// composite over those pixels (only there: the extra work stays where glass lies on glass).
     /// Glass whose samples see none of it blurs the backdrop, which frames keep.
-    private func stack(_ lens: inout LensParams, over lists: inout LensLists) {
+    private func stack(_ lens: inout LensParams, over lists: inout LensLists, apartFrom siblings: Range<Int>) {
         let footprint = Tiling.frostFootprint(of: lens, width: width, height: height)
-        for below in lists.lenses.indices {
+        for below in lists.lenses.indices where !siblings.contains(below) {
             let overlap = lists.regions[below].lens.intersection(footprint)
             guard !overlap.isEmpty else { continue }
             lens.readsComposite = 1

@@ -235,6 +235,9 @@ package struct LensParams: Sendable, Equatable {
     package var shapeTints: UInt32 = 0
     /// The touch glow: centre x, y; the radius where it has faded out; the white added at the centre (0: off).
     package var touchGlow: SIMD4<Float> = .zero
+    /// A blur band's coverage ramp: origin x, y and axis x, y; its coverage is
+    /// clamp((p − origin)·axis, 0, 1) (a progressive blur is a stack of bands). Axis 0: off.
+    package var coverageRamp: SIMD4<Float> = .zero
 
     /// A group with neutral values: no shapes, tint, lights, shadows, frost or refraction; saturation,
     /// contrast and opacity 1.
@@ -305,6 +308,7 @@ package struct LensParams: Sendable, Equatable {
         ("rimCurvature", MemoryLayout<Self>.offset(of: \.rimCurvature)!),
         ("shapeTints", MemoryLayout<Self>.offset(of: \.shapeTints)!),
         ("touchGlow", MemoryLayout<Self>.offset(of: \.touchGlow)!),
+        ("coverageRamp", MemoryLayout<Self>.offset(of: \.coverageRamp)!),
     ]
 }
 

@@ -75,7 +75,10 @@ package struct SceneResolver: Sendable {
             scene: scene, scale: scale, width: width, height: height, liftedContent: hasLiftedLabel,
             labelPresence: labelPresence)
         var lists = LensLists()
+        for blur in scene.backdropBlurs { builder.add(blur, to: &lists) }
+        let blurBandCount = lists.lenses.count
         let drawn = scene.glass.map { builder.add($0, to: &lists) }
+        frame.lensCount = UInt32(lists.lenses.count)
         let foregroundKey = ResolveCache.LayersKey(
             width: width, height: height, scale: scale, layers: scene.foreground, blending: scene.blending)
         func paintForeground() throws -> (pixels: [UInt32], tiles: [SIMD4<UInt32>]) {
@@ -89,6 +92,7 @@ package struct SceneResolver: Sendable {
             backdrop: backdrop, labelWords: labelWords, frame: frame, lenses: lists.lenses, shapes: lists.shapes,
             tiles: lists.tiles, tileShapes: lists.tileShapes, regions: lists.regions, tables: lists.tables,
             foreground: foreground.pixels)
+        parameters.blurBandCount = blurBandCount
         if annotates {
             let annotator = FrameAnnotator(
                 scene: scene, ownGlass: still.glass.count, scale: scale, width: width, height: height,

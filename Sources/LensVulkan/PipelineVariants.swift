@@ -47,9 +47,10 @@ struct LensFeatures: OptionSet, Hashable {
     static let dropShadow = Self(rawValue: 1 << 19)
     static let touchGlow = Self(rawValue: 1 << 20)
     static let shapeTints = Self(rawValue: 1 << 21)
+    static let coverageRamp = Self(rawValue: 1 << 22)
 
     /// Every stage.
-    static let all = Self(rawValue: (1 << 22) - 1)
+    static let all = Self(rawValue: (1 << 23) - 1)
 
     /// Each bit with its GLSL name, for the test that the two declarations agree.
     static let glslNames: [(String, Self)] = [
@@ -60,6 +61,7 @@ struct LensFeatures: OptionSet, Hashable {
         ("F_RIM_RECOLOR", .rimRecolor), ("F_EDGE_HIGHLIGHT", .edgeHighlight), ("F_SHIMMER", .shimmer),
         ("F_FRESNEL", .fresnel), ("F_CONTOUR", .contour), ("F_INNER_SHADOW", .innerShadow),
         ("F_DROP_SHADOW", .dropShadow), ("F_TOUCH_GLOW", .touchGlow), ("F_SHAPE_TINTS", .shapeTints),
+        ("F_COVERAGE_RAMP", .coverageRamp),
     ]
 
     init(rawValue: UInt32) { self.rawValue = rawValue }
@@ -79,6 +81,7 @@ struct LensFeatures: OptionSet, Hashable {
             (.contour, lens.contourOpacity > 0 && lens.contourWidth > 0), (.innerShadow, lens.innerShadow.w > 0),
             (.dropShadow, lens.shadow.w > 0), (.touchGlow, lens.touchGlow.w > 0),
             (.shapeTints, lens.shapeTints != 0),
+            (.coverageRamp, lens.coverageRamp.z != 0 || lens.coverageRamp.w != 0),
         ]
         self = conditions.reduce(into: []) { features, condition in
             if condition.1 { features.insert(condition.0) }
