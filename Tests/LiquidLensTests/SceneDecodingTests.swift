@@ -100,6 +100,21 @@ struct SceneDecodingTests {
             keyPath: "glass[0].touchGlow.amount", message: "required key is missing"),
         BadScene(
             json:
+                #"{"canvas": {"width": 100, "height": 80}, "progressiveBlurs": [{"frame": {"x": 0, "y": 0, "width": 100, "height": 30}, "radius": 400}]}"#,
+            keyPath: "progressiveBlurs[0].radius", message: "must be between 0 and 200"),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "progressiveBlurs": [{"frame": {"x": 0, "y": 0, "width": 100, "height": 30}, "radius": 4, "edge": "middle"}]}"#,
+            keyPath: "progressiveBlurs[0].edge", message: "unknown value \"middle\""),
+        BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "scrollEdges": [{"edge": "leading", "extent": 40}]}"#,
+            keyPath: "scrollEdges[0].edge", message: "a scroll edge is \"top\" or \"bottom\""),
+        BadScene(
+            json: #"{"canvas": {"width": 100, "height": 80}, "scrollEdges": [{"extent": 40, "stlye": "hard"}]}"#,
+            keyPath: "scrollEdges[0].stlye", message: "did you mean \"style\"?"),
+        BadScene(
+            json:
                 #"{"canvas": {"width": 100, "height": 80}, "controls": [{"type": "tabBar", "center": [50, 40], "width": 90, "items": [{"title": "A"}], "touchOffset": [1]}]}"#,
             keyPath: "controls[0].touchOffset", message: "expected [x, y]"),
         BadScene(
