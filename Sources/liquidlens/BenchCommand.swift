@@ -30,7 +30,7 @@ struct BenchCommand: Command {
         With --backend both each workload's Vulkan/CPU ratio is printed; --rounds n repeats the
         timing with the backends taking turns and reports the median round and the median ratio.
         --sweeps all adds the scaling sweeps (resolution, glass coverage, shapes per group, separate
-        panes, panes in one container, frost σ)
+        panes, panes in one container, frost σ, progressive blur σ)
         on the lens-heavy frame; --chart draws them.
         """
 
@@ -55,7 +55,7 @@ struct BenchCommand: Command {
     var whileCompiling = WhileCompiling.cpu
     @Option(
         "sweeps", valueName: "list",
-        help: "Scaling sweeps to run: all, or some of resolution,coverage,shapes,panes,container,frost.",
+        help: "Scaling sweeps to run: all, or some of resolution,coverage,shapes,panes,container,frost,blur.",
         parser: .sweepNames)
     var sweepNames: [String]?
     @Option("sweep-frames", valueName: "n", help: "Frames per sweep point.", parser: .integer(in: 2...100))

@@ -71,6 +71,17 @@ enum BenchSweeps {
                     return try BenchmarkWorkload.lensHeavy(lensCenterX: centerX(index), optics: optics)
                 }
             }),
+        Definition(
+            name: "blur", parameter: "progressive blur σ at the edge (pt)",
+            points: [2, 5, 10, 20, 40].map { radius in
+                Point(label: "σ \(Int(radius))", value: radius) { index in
+                    var scene = try BenchmarkWorkload.lensHeavy(lensCenterX: centerX(index))
+                    // The top third of the frame, σ falling from `radius` at the top to 0.
+                    let region = Rect(x: 0, y: 0, width: 1920, height: 360)
+                    scene.progressiveBlurs = [ProgressiveBlur(frame: region, radius: radius)]
+                    return scene
+                }
+            }),
     ]
 
     /// 1 to 256 frosted panes over the lens-heavy backdrop, always 1.41 MP of glass together:
