@@ -2,13 +2,20 @@ import Foundation
 
 /// The side of a region a blur grows toward.
 public enum BlurEdge: String, Codable, Sendable, CaseIterable {
-    case top, bottom, leading, trailing
+    /// The top side: the blur grows upward.
+    case top
+    /// The bottom side: the blur grows downward.
+    case bottom
+    /// The left side (left to right layouts).
+    case leading
+    /// The right side (left to right layouts).
+    case trailing
 }
 
 /// A backdrop region whose blur grows along one axis: σ is `radius` over the `hold` points next to
 /// `edge`, then falls linearly to 0 at the opposite side of `frame`; `tint` is laid over the blur,
-/// its alpha falling with σ. It blurs the backdrop and the label row's resting colour under it,
-/// and lies under every glass element. JSON: an entry of the scene's `"progressiveBlurs"`.
+/// its alpha falling with σ. It blurs the backdrop (the label row stays sharp over it, in its
+/// resting colour) and lies under every glass element, which sees it. JSON: an entry of the scene's `"progressiveBlurs"`.
 public struct ProgressiveBlur: Codable, Sendable, Equatable {
     /// The blurred region, in points.
     public var frame: Rect
@@ -53,7 +60,12 @@ public struct ProgressiveBlur: Codable, Sendable, Equatable {
 /// JSON: an entry of the scene's `"scrollEdges"`.
 public struct ScrollEdgeEffect: Codable, Sendable, Equatable {
     /// The two styles iOS offers.
-    public enum Style: String, Codable, Sendable, CaseIterable { case soft, hard }
+    public enum Style: String, Codable, Sendable, CaseIterable {
+        /// A gradual fade and blur over the extent.
+        case soft
+        /// The bar's colour over the whole extent, with a hairline divider.
+        case hard
+    }
 
     /// The screen edge the bar sits on (`top` or `bottom`).
     public var edge: BlurEdge
