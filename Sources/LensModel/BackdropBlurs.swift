@@ -56,7 +56,7 @@ public struct ProgressiveBlur: Codable, Sendable, Equatable {
 /// UIKit's scroll-edge effect (`UIScrollEdgeEffect`, SwiftUI `scrollEdgeEffectStyle`): under a
 /// bar at the top or bottom of a scrolled region, content fades and blurs toward the screen edge.
 /// `soft` fades and blurs gradually over `extent`; `hard` covers the whole extent with the bar's
-/// colour over a light blur and draws a hairline divider at its inner side.
+/// colour over a light blur and draws a hairline divider (⅔ pt) at its inner side.
 /// JSON: an entry of the scene's `"scrollEdges"`.
 public struct ScrollEdgeEffect: Codable, Sendable, Equatable {
     /// The two styles iOS offers.
@@ -101,16 +101,18 @@ public struct ScrollEdgeEffect: Codable, Sendable, Equatable {
 }
 
 extension ScrollEdgeEffect {
-    /// The hard style's blur σ, fill alpha and divider alpha, in points, measured from the iOS 27
-    /// captures sdtaheri-grid-ios27 and sdtaheri-table-top-edge-ios27 (2026-12): content behind
-    /// the bar keeps 6–9 % of its contrast, and the hairline darkens what it crosses by 5 %.
-    static let hard = (radius: 3.0, fill: 0.85, divider: 0.05)
+    /// The hard style's blur σ (points), fill alpha, divider alpha and divider thickness (points),
+    /// measured from the iOS 27 captures sdtaheri-grid-ios27 and sdtaheri-table-top-edge-ios27
+    /// (read 2026-12-06; see Fidelity, "Scroll edges, measured"): the divider is two pixels at 3×
+    /// that darken white to 241 and the grid's page grey to 230; σ and fill are the pair that
+    /// best holds the washed rows' colours of the table capture (a grid over σ 1–3 pt, 0.70–0.85).
+    static let hard = (radius: 2.0, fill: 0.74, divider: 0.055, dividerWidth: 2.0 / 3)
     /// The soft style's σ and fill alpha at the screen edge, each falling to 0 at `extent`: no
     /// capture shows it yet, so these are a first reading of Apple's soft style, not a fit.
     static let soft = (radius: 8.0, fill: 0.8)
 
     /// The progressive blurs that draw the effect across `canvas`: the soft style one ramp, the
-    /// hard style a uniform blur under the bar's colour and a one-pixel divider at its inner side.
+    /// hard style a uniform blur under the bar's colour and a hairline divider at its inner side.
     public func blurs(on canvas: Canvas) -> [ProgressiveBlur] {
         let top = edge == .top ? 0 : canvas.height - extent
         let region = Rect(x: 0, y: top, width: canvas.width, height: extent)
@@ -118,7 +120,7 @@ extension ScrollEdgeEffect {
             return [ProgressiveBlur(frame: region, edge: edge, radius: Self.soft.radius, tint: faded(Self.soft.fill))]
         }
         let fill = faded(Self.hard.fill)
-        let hairline = 1 / canvas.scale
+        let hairline = Self.hard.dividerWidth
         let lineTop = edge == .top ? extent - hairline : top
         let line = Rect(x: 0, y: lineTop, width: canvas.width, height: hairline)
         let divider = RGBAColor(red: 0, green: 0, blue: 0, alpha: Self.hard.divider)

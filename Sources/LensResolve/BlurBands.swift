@@ -74,6 +74,13 @@ extension ProgressiveBlur {
 }
 
 extension LensBuilder {
+    /// Appends the bands of every blur under `scene`'s glass to `lists`; returns how many.
+    func addBlurs(of scene: Scene, to lists: inout LensLists) -> Int {
+        let first = lists.lenses.count
+        for blur in scene.backdropBlurs { add(blur, to: &lists) }
+        return lists.lenses.count - first
+    }
+
     /// Appends the bands of `blur` to `lists`: flat glass that neither refracts nor lights nor
     /// casts a shadow, tinted by the blur's share of `tint`, the label row kept in its resting
     /// colour. Bands of one blur all blur what lies under the blur, not each other.

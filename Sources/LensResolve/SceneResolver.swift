@@ -67,16 +67,11 @@ package struct SceneResolver: Sendable {
         let hasLiftedLabel = scene.label?.liftedMask != nil
         if let label = scene.label { colorLabel(label, of: scene, wordsPerRow: wordsPerRow, in: &frame) }
 
-        func presence() -> LabelPresence {
-            LabelPresence(words: labelWords, wordsPerRow: wordsPerRow, width: width, height: height)
-        }
-        let labelPresence = cache?.presence(of: labelWords, make: presence) ?? presence()
         let builder = LensBuilder(
             scene: scene, scale: scale, width: width, height: height, liftedContent: hasLiftedLabel,
-            labelPresence: labelPresence)
+            labelPresence: presence(of: labelWords, wordsPerRow: wordsPerRow, width: width, height: height))
         var lists = LensLists()
-        for blur in scene.backdropBlurs { builder.add(blur, to: &lists) }
-        let blurBandCount = lists.lenses.count
+        let blurBandCount = builder.addBlurs(of: scene, to: &lists)
         let drawn = scene.glass.map { builder.add($0, to: &lists) }
         frame.lensCount = UInt32(lists.lenses.count)
         let foregroundKey = ResolveCache.LayersKey(
@@ -100,6 +95,14 @@ package struct SceneResolver: Sendable {
             parameters.annotations = annotator.annotations(drawn: drawn, controls: controls)
         }
         return parameters
+    }
+
+    /// Which tiles of the label row hold glyphs (kept by the cache while the row is the same).
+    private func presence(of labelWords: [UInt32], wordsPerRow: Int, width: Int, height: Int) -> LabelPresence {
+        func make() -> LabelPresence {
+            LabelPresence(words: labelWords, wordsPerRow: wordsPerRow, width: width, height: height)
+        }
+        return cache?.presence(of: labelWords, make: make) ?? make()
     }
 
     /// The label row's colours in `frame`, and where its lifted coverage starts when it has one.
