@@ -69,6 +69,17 @@ public enum FeatureGallery {
                 glass: [GlassElement(shapes: shapes, blend: blend, optics: optics)]))
     }
 
+    /// A blur growing toward the top over the cell's upper two thirds (σ 8 pt at the edge,
+    /// lightly tinted), a capsule of glass below it seeing it.
+    static func progressiveBlur() -> Cell {
+        var scene = cell("progressive-blur", frame: Rect(x: 25, y: 66, width: 110, height: 44)).scene
+        scene.progressiveBlurs = [
+            ProgressiveBlur(
+                frame: Rect(x: 0, y: 0, width: cellWidth, height: 80), radius: 8, tint: RGBAColor(255, 255, 255, 0.3))
+        ]
+        return Cell(name: "progressive-blur", scene: scene)
+    }
+
     static let ring: [PlacedShape] = (0..<16).map { index in
         let angle = Double(index) / 16 * 2 * .pi
         return PlacedShape(
@@ -156,5 +167,6 @@ public enum FeatureGallery {
         cell("preset-segment-lens", frame: Rect(x: 30, y: 38, width: 100, height: 44), label: label) {
             $0 = Optics(preset: .segmentLens)
         },
+        progressiveBlur(),
     ]
 }
