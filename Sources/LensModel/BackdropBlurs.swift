@@ -104,9 +104,10 @@ extension ScrollEdgeEffect {
     /// The hard style's blur σ (points), fill alpha, divider alpha and divider thickness (points),
     /// measured from the iOS 27 captures sdtaheri-grid-ios27 and sdtaheri-table-top-edge-ios27
     /// (read 2026-12-06; see Fidelity, "Scroll edges, measured"): the divider is two pixels at 3×
-    /// that darken white to 241 and the grid's page grey to 230; σ and fill are the pair that
-    /// best holds the washed rows' colours of the table capture (a grid over σ 1–3 pt, 0.70–0.85).
-    static let hard = (radius: 2.0, fill: 0.74, divider: 0.055, dividerWidth: 2.0 / 3)
+    /// that darken white to 241 and the grid's page grey to 230; σ and fill are the pair that best
+    /// holds the washed rows of both captures, their colours and their profiles down the rows
+    /// (a grid over σ 1–6 pt and fills 0.60–0.85).
+    static let hard = (radius: 5.0, fill: 0.66, divider: 0.055, dividerWidth: 2.0 / 3)
     /// The soft style's σ and fill alpha at the screen edge, each falling to 0 at `extent`: no
     /// capture shows it yet, so these are a first reading of Apple's soft style, not a fit.
     static let soft = (radius: 8.0, fill: 0.8)

@@ -29,7 +29,7 @@ struct CaptureRecord: Codable, Sendable {
     static let names = [
         "union-lens-lifted", "union-resting", "mecid-regular", "mecid-clear", "mecid-container", "mecid-tabs",
         "cn-segmented", "cn-buttons", "cn-slider", "cnb-segmented", "cn-tab-bar", "jarx-menu-morph",
-        "jarx-switch-lifted", "fabbar-lifted", "sdtaheri-table-top-edge-ios27",
+        "jarx-switch-lifted", "fabbar-lifted", "sdtaheri-table-top-edge-ios27", "sdtaheri-grid-ios27",
     ]
 
     /// The capture in sRGB codes.
