@@ -12,6 +12,8 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
     case lensMenu = "lens-menu"
     /// Every glass control in the four materials, light (top) and dark (bottom).
     case controls
+    /// A table scrolled under a soft top edge and a hard bottom edge with a glass tab bar.
+    case scrollEdges = "scroll-edges"
     case probeGrid = "probe-grid"
     case probeRamp = "probe-ramp"
     case probeBlack = "probe-black"
@@ -24,6 +26,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         case .tabBar: "floating glass tab bar, lens under the selected tab, badges"
         case .lensMenu: "circular three-item lens menu (Chats, Contacts, Settings) over a gradient"
         case .controls: "glass controls gallery: clear, frosted, tinted, dark; light above, dark below"
+        case .scrollEdges: "a table under a soft top edge and a hard bottom edge with a glass tab bar"
         case .probeGrid: "circle lens over a grid (10 pt grey, 50 pt black lines)"
         case .probeRamp: "circle lens over the sawtooth ramp; displacement decodes from red/green"
         case .probeBlack: "circle lens over black: rim light and contour alone"
@@ -43,6 +46,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         case .tabBar: Self.tabBarScene(appearance)
         case .lensMenu: Self.lensMenuScene(appearance)
         case .controls: GlassControlsPanel.gallery(scale: 1, appearances: [appearance], contentSize: contentSize)
+        case .scrollEdges: ScrollEdgesScene.scene(appearance)
         case .probeGrid: Self.probeScene(.grid)
         case .probeRamp: Self.probeScene(.ramp)
         case .probeBlack: Self.probeScene(.black)

@@ -231,7 +231,7 @@ struct CLITests {
     func listings() throws {
         let examples = try runCLI(["examples"])
         #expect(examples.status == 0)
-        for name in ["segmented", "probe-grid", "probe-ramp", "probe-black", "probe-white"] {
+        for name in ["segmented", "scroll-edges", "probe-grid", "probe-ramp", "probe-black", "probe-white"] {
             #expect(examples.stdout.contains("  \(name) "), "missing \(name)")
         }
         let devices = try runCLI(["devices"])
