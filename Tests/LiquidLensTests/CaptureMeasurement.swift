@@ -30,6 +30,7 @@ struct CaptureRecord: Codable, Sendable {
         "union-lens-lifted", "union-resting", "mecid-regular", "mecid-clear", "mecid-container", "mecid-tabs",
         "cn-segmented", "cn-buttons", "cn-slider", "cnb-segmented", "cn-tab-bar", "jarx-menu-morph",
         "jarx-switch-lifted", "fabbar-lifted", "sdtaheri-table-top-edge-ios27", "sdtaheri-grid-ios27",
+        "ralfebert-glass-stripes", "ralfebert-glass-gradient",
     ]
 
     /// The capture in sRGB codes.
