@@ -161,6 +161,9 @@ public struct GlassElement: Codable, Sendable {
     /// and its shadow lie over what is below at that share (``GlassTransition/Kind/materialize``
     /// animates it). 1: whole; 0 draws nothing.
     public var presence: Double = 1
+    /// Takes its appearance (``Optics/appearance``, and Apple's regular glass its dark variant)
+    /// from the backdrop under it; nil: pinned to the appearance it is given.
+    public var adaptive: AdaptiveAppearance?
 
     /// A single-shape element; default optics, fully lifted, and the theme's material, if any.
     public init(
@@ -187,7 +190,7 @@ public struct GlassElement: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case shape, frame, shapes, blend, optics, lift, material, theme, renderingPath, edgeHighlight, gradientTint,
-            highlight, touchGlow, id, presence
+            highlight, touchGlow, id, presence, adaptive
     }
 
     public init(from decoder: any Decoder) throws {
@@ -228,6 +231,7 @@ public struct GlassElement: Codable, Sendable {
                 forKey: .id, in: container, debugDescription: "expected 1…\(Limits.glassIDLength) characters")
         }
         presence = try container.number(.presence, default: 1, in: Limits.unit)
+        adaptive = try container.decodeIfPresent(AdaptiveAppearance.self, forKey: .adaptive)
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -171,6 +171,7 @@ extension Scene {
                 try check(bar.touchOffset, "controls[\(index)].touchOffset")
                 try check(bar.lensSquash, Limits.lensSquash, "controls[\(index)].lensSquash")
                 try bar.accessory?.validate("controls[\(index)].accessory")
+                try bar.adaptive?.validate("controls[\(index)].adaptive")
             }
             if case .segmented(let segmented) = control {
                 try check(
@@ -325,6 +326,7 @@ extension GlassElement {
             if let tint = placed.tint { try check(tint, "\(shapePath).tint") }
             try checkID(placed.id, "\(shapePath).id")
         }
+        try adaptive?.validate("\(path).adaptive")
         if gradientTint != nil && shapes.contains(where: { $0.tint != nil }) {
             throw SceneError(
                 keyPath: "\(path).gradientTint",

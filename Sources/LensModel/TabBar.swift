@@ -87,6 +87,8 @@ public struct TabBar: Codable, Sendable {
     public var accent: RGBAColor
     /// Light or dark: platter tint and resting title colour.
     public var appearance: ControlAppearance
+    /// Takes `appearance` from the backdrop under the bar (``AdaptiveAppearance``); nil: pinned.
+    public var adaptive: AdaptiveAppearance?
     /// Font of the titles (default medium).
     public var font: FontSpec
     /// Font of the items' symbols, an icon font such as ``FontSpec/symbols``; nil draws them with `font`.
@@ -134,7 +136,7 @@ public struct TabBar: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case type, center, width, height, items, lensPosition, lift, accent, appearance, font, symbolFont, touchOffset,
-            style, lensSquash, accessory
+            style, lensSquash, accessory, adaptive
     }
 
     public init(from decoder: any Decoder) throws {
@@ -160,6 +162,7 @@ public struct TabBar: Codable, Sendable {
         touchOffset = try container.value(.touchOffset, default: Point(x: 0, y: 0))
         style = try container.value(.style, default: .native)
         accessory = try container.decodeIfPresent(TabBarAccessory.self, forKey: .accessory)
+        adaptive = try container.decodeIfPresent(AdaptiveAppearance.self, forKey: .adaptive)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -179,5 +182,6 @@ public struct TabBar: Codable, Sendable {
         if touchOffset != Point(x: 0, y: 0) { try container.encode(touchOffset, forKey: .touchOffset) }
         try container.encode(style, forKey: .style)
         try container.encodeIfPresent(accessory, forKey: .accessory)
+        try container.encodeIfPresent(adaptive, forKey: .adaptive)
     }
 }

@@ -33,7 +33,9 @@ struct FrameAnnotator {
             let box = PixelBox.union(shapes) ?? PixelBox.zero
             return GlassAnnotation(
                 source: owners[index].map { "controls[\($0)]" } ?? "glass[\(index)]", id: element.id, box: box,
-                shapes: shapes, backdropLuminance: backdropLuminance(under: geometry, within: box), optics: optics)
+                shapes: shapes,
+                backdropLuminance: BackdropLuminance(backdrop: backdrop, width: width, height: height).mean(
+                    under: geometry), optics: optics)
         }
         let placed = controls.map { control in
             var control = control
@@ -49,28 +51,5 @@ struct FrameAnnotator {
         }
         return FrameAnnotations(
             width: width, height: height, scale: scale, time: scene.time, glass: glass, controls: placed)
-    }
-
-    /// The mean relative luminance (linear light, Rec. 709 weights) of the backdrop pixels whose
-    /// centres lie inside any of the shapes (whose boxes `box` holds); nil when none does.
-    func backdropLuminance(under geometry: [ShapeGeometry], within box: PixelBox) -> Double? {
-        let decode = ColorTables.srgbDecode
-        var sum = 0.0
-        var count = 0
-        let x0 = max(0, Int(box.x.rounded(.down)))
-        let x1 = min(width, Int((box.x + box.width).rounded(.up)))
-        let y0 = max(0, Int(box.y.rounded(.down)))
-        let y1 = min(height, Int((box.y + box.height).rounded(.up)))
-        guard x0 < x1, y0 < y1 else { return nil }
-        for y in y0..<y1 {
-            for x in x0..<x1 where geometry.contains(where: { $0.distance(Double(x) + 0.5, Double(y) + 0.5) < 0 }) {
-                let pixel = backdrop[y * width + x]
-                sum += ColorTables.relativeLuminance(
-                    Double(decode[Int(pixel & 0xFF)]), Double(decode[Int(pixel >> 8 & 0xFF)]),
-                    Double(decode[Int(pixel >> 16 & 0xFF)]))
-                count += 1
-            }
-        }
-        return count == 0 ? nil : sum / Double(count)
     }
 }

@@ -33,8 +33,32 @@ public final class ResolveCache: @unchecked Sendable {
     /// Image layers kept resampled: enough for a backdrop image and a second image layer.
     private static let imageLayerLimit = 2
 
-    /// An empty cache.
-    public init() {}
+    /// Whether the frames resolved through this cache are one animation's, in order.
+    public let isSequence: Bool
+    /// Adaptive glass's last appearance (true: dark), by where it comes from (`glass[2]`,
+    /// `controls[0]`): kept only in a sequence.
+    private var adaptiveDark: [String: Bool] = [:]
+
+    /// An empty cache. `sequence`: the frames resolved through it are consecutive frames of one
+    /// animation, in order, so adaptive glass keeps the appearance it had in the frame before
+    /// while the luminance under it lies between its thresholds (``AdaptiveAppearance``); without,
+    /// each frame starts from the appearance its scene gives (batches, whose frames are unrelated
+    /// and may be sharded, resolve that way).
+    public init(sequence: Bool = false) {
+        isSequence = sequence
+    }
+
+    /// The appearance adaptive glass from `source` had in the previous frame of a sequence
+    /// (true: dark); nil outside a sequence or before its first frame.
+    func lastAdaptiveDark(_ source: String) -> Bool? {
+        isSequence ? lock.withLock { adaptiveDark[source] } : nil
+    }
+
+    /// Keeps, in a sequence, the appearance adaptive glass from `source` has in this frame.
+    func keepAdaptiveDark(_ source: String, _ dark: Bool) {
+        guard isSequence else { return }
+        lock.withLock { adaptiveDark[source] = dark }
+    }
 
     /// The backdrop for `key`: the kept one; else, when only layers changed since, `repaint`'s
     /// from the kept layers and pixels (nil: the layer list changed length); else `paint()`'s. The

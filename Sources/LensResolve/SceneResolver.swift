@@ -45,17 +45,12 @@ package struct SceneResolver: Sendable {
         let still = scene.applyingTimeline(at: scene.time)
         let scale = scale ?? still.canvas.scale
         let (width, height) = try pixelSize(of: still, scale: scale)
-        let (scene, controls) = try expandControls(still, scale: scale, width: width, height: height)
-        let backdropKey = ResolveCache.LayersKey(
-            width: width, height: height, scale: scale, layers: scene.background, blending: scene.blending)
         let painter = BackdropPainter(
-            width: width, height: height, scale: scale, blending: scene.blending,
+            width: width, height: height, scale: scale, blending: still.blending,
             loadImage: { try loadImage($0, scale: scale, keyPath: $1) }, text: text, cache: cache)
-        func paintBackdrop() throws -> [UInt32] { try painter.paint(scene.background) }
-        let backdrop =
-            try cache?.backdrop(for: backdropKey, paint: paintBackdrop) { previous, kept in
-                try painter.repaint(scene.background, over: kept, previous: previous)
-            } ?? paintBackdrop()
+        let adapted = try adaptGlass(still, painter: painter)
+        let (scene, controls) = try expandControls(adapted, scale: scale, width: width, height: height)
+        let backdrop = try paint(scene.background, with: painter)
         let wordsPerRow = (width + 3) / 4
         var frame = FrameParams(
             width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
@@ -95,6 +90,27 @@ package struct SceneResolver: Sendable {
             parameters.annotations = annotator.annotations(drawn: drawn, controls: controls)
         }
         return parameters
+    }
+
+    /// The backdrop `layers` paint (kept by the cache while they are the same).
+    private func paint(_ layers: [BackgroundLayer], with painter: BackdropPainter) throws -> [UInt32] {
+        let key = ResolveCache.LayersKey(
+            width: painter.width, height: painter.height, scale: painter.scale, layers: layers,
+            blending: painter.blending)
+        func paintAll() throws -> [UInt32] { try painter.paint(layers) }
+        return try cache?.backdrop(for: key, paint: paintAll) { previous, kept in
+            try painter.repaint(layers, over: kept, previous: previous)
+        } ?? paintAll()
+    }
+
+    /// `scene` with its adaptive glass and tab bars in the appearance the backdrop under them
+    /// asks for (its own background, before the controls add theirs); unchanged, and nothing
+    /// painted, when it has none.
+    private func adaptGlass(_ scene: Scene, painter: BackdropPainter) throws -> Scene {
+        guard scene.hasAdaptiveGlass else { return scene }
+        let luminance = BackdropLuminance(
+            backdrop: try paint(scene.background, with: painter), width: painter.width, height: painter.height)
+        return AdaptiveGlass(luminance: luminance, scale: painter.scale, cache: cache).adapt(scene)
     }
 
     /// Which tiles of the label row hold glyphs (kept by the cache while the row is the same).

@@ -129,6 +129,10 @@ struct AnimateCommand: Command {
     ) throws -> [FrameAnnotations] {
         let progress = Progress(total: frameCount, style: self.progress.style)
         var annotations: [FrameAnnotations] = []
+        // One animation in order: adaptive glass keeps its appearance from frame to frame, so
+        // frames a resumed run keeps are resolved too when it has any.
+        let sequence = ResolveCache(sequence: true)
+        let adapts = source.frameAt(0).hasAdaptiveGlass
         Interruption.watch()
         for index in 0..<frameCount {
             if Interruption.requested {
@@ -144,13 +148,13 @@ struct AnimateCommand: Command {
             if writer.completeFrames.contains(index) {
                 writer.skip()
                 let masksMissing = masksFolder.map { !Self.hasMasks(stem, in: $0) } ?? false
-                if annotationsPath != nil || masksMissing {
-                    let parameters = try resolveFrame(index, of: source)
+                if annotationsPath != nil || masksMissing || adapts {
+                    let parameters = try resolveFrame(index, of: source, cache: sequence)
                     if let frame = parameters.annotations { annotations.append(frame) }
                     if masksMissing, let masksFolder { try MaskOutput.write(parameters, stem: stem, in: masksFolder) }
                 }
             } else {
-                let parameters = try resolveFrame(index, of: source)
+                let parameters = try resolveFrame(index, of: source, cache: sequence)
                 try writer.append(try renderFrame(index, parameters, renderer: &renderer, writer: writer))
                 if let frame = parameters.annotations { annotations.append(frame) }
                 if let masksFolder { try MaskOutput.write(parameters, stem: stem, in: masksFolder) }
@@ -235,12 +239,12 @@ struct AnimateCommand: Command {
         return writer
     }
 
-    /// Frame `index`, resolved (annotated with `--annotations`).
-    private func resolveFrame(_ index: Int, of source: Source) throws -> FrameParameters {
+    /// Frame `index`, resolved through the run's `cache` (annotated with `--annotations`).
+    private func resolveFrame(_ index: Int, of source: Source, cache: ResolveCache) throws -> FrameParameters {
         do {
             return try LensRenderer.resolve(
                 try backdrop.apply(to: source.frameAt(Double(index) / fps), scale: scale.pixelsPerPoint),
-                baseDirectory: source.baseDirectory, scale: scale.pixelsPerPoint,
+                baseDirectory: source.baseDirectory, scale: scale.pixelsPerPoint, cache: cache,
                 pixelBudget: CommandEnvironment.pixelBudget, annotating: annotationsPath != nil)
         } catch let error as SceneError {
             throw CommandFailure(message: "\(scenePath ?? source.name) at frame \(index + 1): \(error)")

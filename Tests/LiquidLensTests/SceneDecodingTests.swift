@@ -111,6 +111,10 @@ struct SceneDecodingTests {
                 #"{"canvas": {"width": 100, "height": 80}, "scrollEdges": [{"edge": "leading", "extent": 40}]}"#,
             keyPath: "scrollEdges[0].edge", message: "a scroll edge is \"top\" or \"bottom\""),
         BadScene(
+            json:
+                #"{"canvas": {"width": 100, "height": 80}, "glass": [{"shape": "circle", "frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "adaptive": {"darkBelow": 0.5, "lightAbove": 0.3}}]}"#,
+            keyPath: "glass[0].adaptive.lightAbove", message: "must be at least darkBelow (0.5)"),
+        BadScene(
             json: #"{"canvas": {"width": 100, "height": 80}, "scrollEdges": [{"extent": 40, "stlye": "hard"}]}"#,
             keyPath: "scrollEdges[0].stlye", message: "did you mean \"style\"?"),
         BadScene(
