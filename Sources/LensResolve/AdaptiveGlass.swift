@@ -32,7 +32,7 @@ struct BackdropLuminance {
     }
 }
 
-/// Gives a scene's adaptive glass elements and tab bars (``AdaptiveAppearance``) the appearance the
+/// Gives a scene's adaptive glass elements and tab bars (`AdaptiveAppearance`) the appearance the
 /// luminance under them asks for, starting from the one they had: in a sequence the cache's from
 /// the frame before, else the one the scene gives.
 struct AdaptiveGlass {

@@ -41,7 +41,7 @@ public final class ResolveCache: @unchecked Sendable {
 
     /// An empty cache. `sequence`: the frames resolved through it are consecutive frames of one
     /// animation, in order, so adaptive glass keeps the appearance it had in the frame before
-    /// while the luminance under it lies between its thresholds (``AdaptiveAppearance``); without,
+    /// while the luminance under it lies between its thresholds (`AdaptiveAppearance`); without,
     /// each frame starts from the appearance its scene gives (batches, whose frames are unrelated
     /// and may be sharded, resolve that way).
     public init(sequence: Bool = false) {
