@@ -10,7 +10,7 @@ package enum FrostPyramid {
     /// The deepest level: ¼ scale, as Apple's backdrop.
     package static let deepestLevel = 2
     /// The deepest level of a progressive blur's bands (1/32 scale): their σ reaches far past
-    /// glass frost, and a deeper level keeps the kernel, so the cost, the same at any σ.
+    /// glass frost, and a deeper level keeps the kernel small at any σ.
     package static let deepestBlurLevel = 5
 
     /// The level for a frost of `sigma` pixels: the deepest (down to `deepest`) whose texel stays
