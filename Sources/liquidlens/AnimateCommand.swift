@@ -133,6 +133,8 @@ struct AnimateCommand: Command {
         // frames a resumed run keeps are resolved too when it has any.
         let sequence = ResolveCache(sequence: true)
         let adapts = source.frameAt(0).hasAdaptiveGlass
+        // `--progress json` reports what adaptive glass chose, frame by frame.
+        let reportsAdaptation = adapts && self.progress.style == .json
         Interruption.watch()
         for index in 0..<frameCount {
             if Interruption.requested {
@@ -145,21 +147,23 @@ struct AnimateCommand: Command {
             }
             let stem = URL(fileURLWithPath: AnimationWriter.frameName(index, count: frameCount))
                 .deletingPathExtension().lastPathComponent
+            var frameAnnotations: FrameAnnotations?
             if writer.completeFrames.contains(index) {
                 writer.skip()
                 let masksMissing = masksFolder.map { !Self.hasMasks(stem, in: $0) } ?? false
                 if annotationsPath != nil || masksMissing || adapts {
-                    let parameters = try resolveFrame(index, of: source, cache: sequence)
-                    if let frame = parameters.annotations { annotations.append(frame) }
+                    let parameters = try resolveFrame(index, of: source, cache: sequence, annotating: reportsAdaptation)
+                    frameAnnotations = parameters.annotations
                     if masksMissing, let masksFolder { try MaskOutput.write(parameters, stem: stem, in: masksFolder) }
                 }
             } else {
-                let parameters = try resolveFrame(index, of: source, cache: sequence)
+                let parameters = try resolveFrame(index, of: source, cache: sequence, annotating: reportsAdaptation)
                 try writer.append(try renderFrame(index, parameters, renderer: &renderer, writer: writer))
-                if let frame = parameters.annotations { annotations.append(frame) }
+                frameAnnotations = parameters.annotations
                 if let masksFolder { try MaskOutput.write(parameters, stem: stem, in: masksFolder) }
             }
-            progress.advance(index: index)
+            if annotationsPath != nil, let frameAnnotations { annotations.append(frameAnnotations) }
+            progress.advance(index: index, values: reportsAdaptation ? frameAnnotations.map(Self.adaptation) : nil)
         }
         try writer.finish()
         progress.finish()
@@ -239,13 +243,24 @@ struct AnimateCommand: Command {
         return writer
     }
 
-    /// Frame `index`, resolved through the run's `cache` (annotated with `--annotations`).
-    private func resolveFrame(_ index: Int, of source: Source, cache: ResolveCache) throws -> FrameParameters {
+    /// Each glass element's appearance and the luminance under it, as a progress line's values.
+    private static func adaptation(_ frame: FrameAnnotations) -> String {
+        let appearances = frame.glass.map { "\"\($0.optics.appearance.rawValue)\"" }
+        let luminances = frame.glass.map { $0.backdropLuminance.map { String(format: "%.4f", $0) } ?? "null" }
+        return
+            #"{"appearance":[\#(appearances.joined(separator: ","))],"backdropLuminance":[\#(luminances.joined(separator: ","))]}"#
+    }
+
+    /// Frame `index`, resolved through the run's `cache`, annotated with `--annotations` or when
+    /// `annotating`.
+    private func resolveFrame(
+        _ index: Int, of source: Source, cache: ResolveCache, annotating: Bool = false
+    ) throws -> FrameParameters {
         do {
             return try LensRenderer.resolve(
                 try backdrop.apply(to: source.frameAt(Double(index) / fps), scale: scale.pixelsPerPoint),
                 baseDirectory: source.baseDirectory, scale: scale.pixelsPerPoint, cache: cache,
-                pixelBudget: CommandEnvironment.pixelBudget, annotating: annotationsPath != nil)
+                pixelBudget: CommandEnvironment.pixelBudget, annotating: annotationsPath != nil || annotating)
         } catch let error as SceneError {
             throw CommandFailure(message: "\(scenePath ?? source.name) at frame \(index + 1): \(error)")
         }

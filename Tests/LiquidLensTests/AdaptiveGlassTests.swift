@@ -137,6 +137,19 @@ struct AdaptiveGlassTests {
             ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(try names.map { try Data(contentsOf: frames.appendingPathComponent($0)) } == kept)
+        // `--progress json` reports the choice and the luminance frame by frame: dark over the grey,
+        // between the thresholds, after dark frames.
+        let reported = try runCLI(
+            [
+                "animate", scene.path, "--fps", "10", "--duration", "1", "-o", folder.path + "/again/", "--backend",
+                "cpu",
+                "--progress", "json",
+            ])
+        #expect(reported.status == 0, "\(reported.stderr)")
+        let held = reported.stderr.split(separator: "\n").filter {
+            $0.contains(#""appearance":["dark"]"#) && $0.contains(#""backdropLuminance":[0.26"#)
+        }
+        #expect(!held.isEmpty, "no frame reports dark glass over the grey: \(reported.stderr)")
     }
 
     static func annotatedAppearances(in file: URL) throws -> [String] {
