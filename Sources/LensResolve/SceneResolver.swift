@@ -48,12 +48,15 @@ package struct SceneResolver: Sendable {
         let painter = BackdropPainter(
             width: width, height: height, scale: scale, blending: still.blending,
             loadImage: { try loadImage($0, scale: scale, keyPath: $1) }, text: text, cache: cache)
-        let adapted = try adaptGlass(still, painter: painter)
+        let (adapted, painted) = try adaptGlass(still, painter: painter)
         let (scene, controls) = try expandControls(adapted, scale: scale, width: width, height: height)
-        let backdrop = try paint(scene.background, with: painter)
+        // Controls that add no layers leave the backdrop adaptive glass was judged by.
+        let backdrop =
+            try painted.flatMap { scene.background == adapted.background ? $0 : nil }
+            ?? paint(scene.background, with: painter)
         let wordsPerRow = (width + 3) / 4
         var frame = FrameParams(
-            width: UInt32(width), height: UInt32(height), lensCount: UInt32(scene.glass.count),
+            width: UInt32(width), height: UInt32(height), lensCount: 0,
             labelWordsPerRow: UInt32(wordsPerRow),
             restingColor: LabelLayer.restingLight.premultiplied(for: scene.blending),
             accentColor: LabelLayer.defaultAccent.premultiplied(for: scene.blending))
@@ -104,13 +107,13 @@ package struct SceneResolver: Sendable {
     }
 
     /// `scene` with its adaptive glass and tab bars in the appearance the backdrop under them
-    /// asks for (its own background, before the controls add theirs); unchanged, and nothing
-    /// painted, when it has none.
-    private func adaptGlass(_ scene: Scene, painter: BackdropPainter) throws -> Scene {
-        guard scene.hasAdaptiveGlass else { return scene }
-        let luminance = BackdropLuminance(
-            backdrop: try paint(scene.background, with: painter), width: painter.width, height: painter.height)
-        return AdaptiveGlass(luminance: luminance, scale: painter.scale, cache: cache).adapt(scene)
+    /// asks for (its own background, before the controls add theirs), and that backdrop;
+    /// unchanged, and nothing painted, when it has none.
+    private func adaptGlass(_ scene: Scene, painter: BackdropPainter) throws -> (Scene, [UInt32]?) {
+        guard scene.hasAdaptiveGlass else { return (scene, nil) }
+        let backdrop = try paint(scene.background, with: painter)
+        let luminance = BackdropLuminance(backdrop: backdrop, width: painter.width, height: painter.height)
+        return (AdaptiveGlass(luminance: luminance, scale: painter.scale, cache: cache).adapt(scene), backdrop)
     }
 
     /// Which tiles of the label row hold glyphs (kept by the cache while the row is the same).

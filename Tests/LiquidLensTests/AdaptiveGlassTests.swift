@@ -16,6 +16,13 @@ private func halves(right: RGBAColor = .white, glass: [GlassElement] = [], contr
         ], glass: glass, controls: controls)
 }
 
+/// A 200 × 100 pt page of one colour under `controls`.
+private func page(_ color: RGBAColor, controls: [Control]) -> Scene {
+    Scene(
+        canvas: Canvas(width: 200, height: 100, scale: 1), background: [BackgroundLayer(.solid(color))], glass: [],
+        controls: controls)
+}
+
 /// A capsule over the left (black) or right half, light or dark as given, adaptive or pinned.
 private func capsule(left: Bool, dark: Bool = false, adaptive: Bool = true) -> GlassElement {
     var optics = Optics()
@@ -81,17 +88,14 @@ struct AdaptiveGlassTests {
             bar.adaptive = adaptive ? AdaptiveAppearance() : nil
             return .tabBar(bar)
         }
-        let page = overBlack ? RGBAColor.black : .white
+        let color = overBlack ? RGBAColor.black : .white
         let adaptive = try render(
-            resolve(halves(right: page, controls: [bar(.light, adaptive: true)]).replacingLeftHalf(page)), on: .cpu)
+            resolve(page(color, controls: [bar(.light, adaptive: true)])), on: .cpu)
         let pinned = try render(
-            resolve(
-                halves(right: page, controls: [bar(overBlack ? .dark : .light, adaptive: false)]).replacingLeftHalf(
-                    page)),
-            on: .cpu)
+            resolve(page(color, controls: [bar(overBlack ? .dark : .light, adaptive: false)])), on: .cpu)
         #expect(adaptive == pinned)
         let light = try render(
-            resolve(halves(right: page, controls: [bar(.light, adaptive: false)]).replacingLeftHalf(page)), on: .cpu)
+            resolve(page(color, controls: [bar(.light, adaptive: false)])), on: .cpu)
         #expect((adaptive == light) == !overBlack, "over black the bar is not drawn light")
     }
 
@@ -158,14 +162,5 @@ struct AdaptiveGlassTests {
         return frames.compactMap { frame in
             ((frame["glass"] as? [[String: Any]])?.first?["optics"] as? [String: Any])?["appearance"] as? String
         }
-    }
-}
-
-extension Scene {
-    /// The scene with its left half painted `color` too (a page of one colour).
-    fileprivate func replacingLeftHalf(_ color: RGBAColor) -> Scene {
-        var scene = self
-        scene.background = [BackgroundLayer(.solid(color))]
-        return scene
     }
 }

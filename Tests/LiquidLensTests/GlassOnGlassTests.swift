@@ -21,20 +21,6 @@ private func platterScene(withLens: Bool) -> Scene {
     return Scene(canvas: ParityScene.canvas, background: ParityScene.busyBackground, glass: glass)
 }
 
-/// Mean absolute difference per channel over a box of pixels, in levels.
-private func meanDifference(_ a: RGBA8Image, _ b: RGBA8Image, x: Range<Int>, y: Range<Int>) -> Double {
-    var sum = 0
-    for row in y {
-        for column in x {
-            for channel in 0..<3 {
-                let index = (row * a.width + column) * 4 + channel
-                sum += abs(Int(a.pixels[index]) - Int(b.pixels[index]))
-            }
-        }
-    }
-    return Double(sum) / Double(x.count * y.count * 3)
-}
-
 @Suite("Glass on glass")
 struct GlassOnGlassTests {
     @Test("A clear lens on a frosted platter shows the platter", arguments: [Backend.cpu, .vulkan])

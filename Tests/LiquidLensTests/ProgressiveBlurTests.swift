@@ -29,33 +29,13 @@ private func detail(_ image: RGBA8Image, rows: Range<Int>, columns: Range<Int>) 
     return Double(sum) / Double(rows.count * (columns.count - 1))
 }
 
-/// Mean absolute difference per channel over a box of pixels, in levels.
-private func meanDifference(_ a: RGBA8Image, _ b: RGBA8Image, x: Range<Int>, y: Range<Int>) -> Double {
-    var sum = 0
-    for row in y {
-        for column in x {
-            for channel in 0..<3 {
-                let index = (row * a.width + column) * 4 + channel
-                sum += abs(Int(a.pixels[index]) - Int(b.pixels[index]))
-            }
-        }
-    }
-    return Double(sum) / Double(x.count * y.count * 3)
-}
-
 private let region = Rect(x: 0, y: 0, width: 200, height: 100)
 
 @Suite("Progressive blur and scroll edges")
 struct ProgressiveBlurTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let scene: Scene
-        var testDescription: String { name }
-    }
-
-    static let cases: [Case] = [
-        Case(name: "top, tinted", scene: blurScene([ProgressiveBlur(frame: region, radius: 12, tint: .white)])),
-        Case(
+    static let cases: [ParityScene] = [
+        ParityScene(name: "top, tinted", scene: blurScene([ProgressiveBlur(frame: region, radius: 12, tint: .white)])),
+        ParityScene(
             name: "bottom, held, scale 2",
             scene: blurScene(
                 [
@@ -63,13 +43,13 @@ struct ProgressiveBlurTests {
                         frame: Rect(x: 20, y: 40, width: 160, height: 100), edge: .bottom, radius: 30, hold: 20)
                 ],
                 scale: 2)),
-        Case(
+        ParityScene(
             name: "leading and trailing",
             scene: blurScene([
                 ProgressiveBlur(frame: Rect(x: 0, y: 0, width: 90, height: 140), edge: .leading, radius: 8),
                 ProgressiveBlur(frame: Rect(x: 110, y: 0, width: 90, height: 140), edge: .trailing, radius: 40),
             ])),
-        Case(
+        ParityScene(
             name: "soft and hard edges under glass",
             scene: blurScene(
                 edges: [
@@ -81,7 +61,7 @@ struct ProgressiveBlurTests {
     ]
 
     @Test("Vulkan draws the blurs bit for bit as the CPU reference does", arguments: cases)
-    func parity(_ case_: Case) throws {
+    func parity(_ case_: ParityScene) throws {
         let parameters = try resolve(case_.scene)
         #expect(parameters.blurBandCount > 0)
         let expected = ReferenceRenderer().render(parameters)

@@ -126,6 +126,20 @@ func writeRandomManifest(_ folder: URL, count: Int) throws -> URL {
     return url
 }
 
+/// Mean absolute difference per channel over a box of pixels, in levels.
+func meanDifference(_ a: RGBA8Image, _ b: RGBA8Image, x: Range<Int>, y: Range<Int>) -> Double {
+    var sum = 0
+    for row in y {
+        for column in x {
+            for channel in 0..<3 {
+                let index = (row * a.width + column) * 4 + channel
+                sum += abs(Int(a.pixels[index]) - Int(b.pixels[index]))
+            }
+        }
+    }
+    return Double(sum) / Double(x.count * y.count * 3)
+}
+
 /// Resolves a scene whose images are all in memory or in `directory`.
 func resolve(_ scene: Scene, directory: URL? = nil) throws -> FrameParameters {
     try LensRenderer.resolve(scene, baseDirectory: directory)
