@@ -128,7 +128,7 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
                 BackgroundLayer(.checker(size: 64, colors: [.black, .white]), opacity: 0.15),
                 BackgroundLayer(.lines(spacing: 48, width: 3, angle: 45, color: .white), opacity: 0.6),
             ],
-            label: try label(width: width, height: height, text: text), glass: glass ?? [lens])
+            label: try label(width: width, height: height, text: text), glass: glass ?? [lens], generation: .ios26)
     }
 
     /// A text row across the middle of the frame: 96 px type at 1920 wide, smaller if the row
@@ -232,6 +232,6 @@ public enum BenchmarkWorkload: String, Sendable, CaseIterable {
         optics.dispersion = next() < 0.5 ? 0 : 0.02
         return Scene(
             canvas: Canvas(width: 512, height: 512, scale: 1), background: background,
-            glass: [GlassElement(shape: shape, frame: frame, optics: optics)])
+            glass: [GlassElement(shape: shape, frame: frame, optics: optics)], generation: .ios26)
     }
 }

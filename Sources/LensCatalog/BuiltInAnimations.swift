@@ -140,6 +140,6 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
                             shape: .capsule, frame: Rect(x: 180 - gap / 2 - 120, y: 50, width: 120, height: 60)),
                         PlacedShape(shape: .capsule, frame: Rect(x: 180 + gap / 2, y: 50, width: 120, height: 60)),
                     ], blend: 28, optics: optics)
-            ])
+            ], generation: .ios26)
     }
 }

@@ -49,7 +49,7 @@ enum BuiltInMotionScenes {
                         .morph, glass: "button", to: "menu", time: 0.2, content: Array(rows.indices), materializes: true
                     )
                 ]),
-            foreground: rows)
+            foreground: rows, generation: .ios26)
     }
 
     /// A `UIMenu`'s platter: regular glass by size (frost, bevel, shadow) that lays white 0.47
@@ -88,6 +88,6 @@ enum BuiltInMotionScenes {
                         touch: [GesturePoint(time: 0.6, x: 150, y: 76), GesturePoint(time: 1.4, x: 210, y: 76)]),
                     GlassTransition(.appear, glass: "badge", time: 1.0),
                     GlassTransition(.dematerialize, glass: "leaves", time: 1.6),
-                ]))
+                ]), generation: .ios26)
     }
 }

@@ -58,7 +58,8 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
         Scene(
             canvas: Canvas(width: 320, height: 200, scale: 1),
             background: [BackgroundLayer(.probe(probe))],
-            glass: [GlassElement(shape: .circle, frame: Rect(x: 90, y: 25, width: 140, height: 140))])
+            glass: [GlassElement(shape: .circle, frame: Rect(x: 90, y: 25, width: 140, height: 140))],
+            generation: .ios26)
     }
 
     static func backdrop(_ appearance: ControlAppearance) -> [BackgroundLayer] {
@@ -86,7 +87,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
                         center: Point(x: 195, y: 60), width: 350, titles: ["D", "W", "M", "6M", "Y"],
                         thumbPosition: 1.41,
                         lift: 1, held: 1, contentSize: contentSize, appearance: appearance))
-            ])
+            ], generation: .ios26)
     }
 
     static func tabBarScene(_ appearance: ControlAppearance) -> Scene {
@@ -113,7 +114,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
                             ControlItem(title: "Inbox", symbol: SymbolGlyph.envelope, badge: 12),
                             ControlItem(title: "Settings", symbol: SymbolGlyph.gear),
                         ], lensPosition: 1, lift: 0.6, appearance: appearance, symbolFont: .symbols))
-            ])
+            ], generation: .ios26)
     }
 
     static func lensMenuScene(_ appearance: ControlAppearance) -> Scene {
@@ -128,7 +129,7 @@ public enum BuiltInScene: String, CaseIterable, Sendable {
                 BackgroundLayer(.checker(size: 30, colors: [.black, .white]), opacity: 0.08),
             ],
             glass: [],
-            controls: [.lensMenu(lensMenu(appearance))])
+            controls: [.lensMenu(lensMenu(appearance))], generation: .ios26)
     }
 
     /// The article's menu centred on the canvas, its lens lifted over Chats.

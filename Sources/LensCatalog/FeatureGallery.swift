@@ -55,7 +55,7 @@ public enum FeatureGallery {
             name: name,
             scene: Scene(
                 canvas: Canvas(width: cellWidth, height: cellHeight, scale: 1), background: background, label: label,
-                glass: [GlassElement(shape: shape, frame: frame, optics: optics, lift: lift)]))
+                glass: [GlassElement(shape: shape, frame: frame, optics: optics, lift: lift)], generation: .ios26))
     }
 
     static func group(_ name: String, _ shapes: [PlacedShape], blend: Double) -> Cell {
@@ -66,7 +66,7 @@ public enum FeatureGallery {
             name: name,
             scene: Scene(
                 canvas: Canvas(width: cellWidth, height: cellHeight, scale: 1), background: background,
-                glass: [GlassElement(shapes: shapes, blend: blend, optics: optics)]))
+                glass: [GlassElement(shapes: shapes, blend: blend, optics: optics)], generation: .ios26))
     }
 
     /// A blur growing toward the top over the cell's upper two thirds (σ 8 pt at the edge,

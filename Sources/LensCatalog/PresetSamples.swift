@@ -37,6 +37,6 @@ extension ThemePreset {
                 BackgroundLayer(
                     .text("Button", center: Point(x: 100, y: 100), size: 13, weight: .medium, color: label)),
             ],
-            theme: theme)
+            theme: theme, generation: .ios26)
     }
 }

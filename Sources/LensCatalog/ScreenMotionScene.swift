@@ -44,7 +44,7 @@ enum ScreenMotionScene {
                         startContent: [dots], materializes: true),
                 ],
                 scrolls: [ContentScroll(time: 0.05, distance: 520, layers: listLayers)]),
-            foreground: menuRowLayers + glyphs)
+            foreground: menuRowLayers + glyphs, generation: .ios26)
     }
 
     /// The scrolled list: the large title and twelve cards (a coloured avatar, a title and a

@@ -2,8 +2,8 @@ import Foundation
 import LensModel
 
 /// The built-in `scroll-edges` screen: a table scrolled under a soft top edge (the title over it)
-/// and a hard bottom edge under a glass tab bar, as iOS 27 draws them
-/// (`sdtaheri-table-top-edge-ios27`).
+/// and a hard bottom edge under a glass tab bar, a floating glass button over the rows, as iOS 27
+/// draws them (`sdtaheri-table-top-edge-ios27`).
 enum ScrollEdgesScene {
     static let size = (width: 390.0, height: 640.0)
 
@@ -13,7 +13,7 @@ enum ScrollEdgesScene {
         var scene = Scene(
             canvas: Canvas(width: size.width, height: size.height, scale: 2),
             background: [BackgroundLayer(.solid(page))] + (0..<9).flatMap { rows($0, light: light) },
-            glass: [],
+            glass: [floatingButton],
             controls: [
                 .tabBar(
                     TabBar(
@@ -28,7 +28,12 @@ enum ScrollEdgesScene {
                 BackgroundLayer(
                     .text(
                         "Inbox", center: Point(x: size.width / 2, y: 44), size: 17, weight: .semibold,
-                        color: light ? .black : .white))
+                        color: light ? .black : .white)),
+                BackgroundLayer(
+                    .text(
+                        "New message",
+                        center: Point(x: floatingButton.shapes[0].frame.midX, y: floatingButton.shapes[0].frame.midY),
+                        size: 17, weight: .regular, color: RGBAColor(0, 136, 255))),
             ])
         scene.scrollEdges = [
             ScrollEdgeEffect(edge: .top, style: .soft, extent: 100, color: page),
@@ -36,6 +41,11 @@ enum ScrollEdgesScene {
         ]
         return scene
     }
+
+    /// A floating glass button over the rows (Apple's regular glass, which iOS 26 and iOS 27 draw
+    /// differently), as the captures' floating "Effect Style" control.
+    private static let floatingButton = GlassElement(
+        shape: .capsule, frame: Rect(x: 214, y: 380, width: 156, height: 44), optics: Optics(preset: .regular))
 
     /// Row `index`: an accent bar, a title, a grey detail line and a hairline under them.
     private static func rows(_ index: Int, light: Bool) -> [BackgroundLayer] {

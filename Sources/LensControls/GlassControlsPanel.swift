@@ -35,7 +35,7 @@ public struct GlassControlsPanel: Sendable {
     public func scene(scale: Double = 2, accessibility: Accessibility = Accessibility()) -> Scene {
         var scene = Scene(
             canvas: Canvas(width: Self.size.width, height: height, scale: scale), background: [], glass: [],
-            theme: theme, accessibility: accessibility)
+            theme: theme, accessibility: accessibility, generation: .ios26)
         add(to: &scene, at: Point(x: 0, y: 0))
         scene.background.append(Self.contentLines)
         return scene
@@ -50,7 +50,7 @@ public struct GlassControlsPanel: Sendable {
         let panelHeight = GlassControlsPanel(theme: Theme(material: .clear), contentSize: contentSize).height
         var scene = Scene(
             canvas: Canvas(width: size.width * 4, height: panelHeight * Double(appearances.count), scale: scale),
-            background: [], glass: [])
+            background: [], glass: [], generation: .ios26)
         for (row, appearance) in appearances.enumerated() {
             for (column, material) in Material.standard.enumerated() {
                 let panel = GlassControlsPanel(

@@ -164,6 +164,8 @@ public struct GlassElement: Codable, Sendable {
     /// Takes its appearance (``Optics/appearance``, and Apple's regular glass its dark variant)
     /// from the backdrop under it; nil: pinned to the appearance it is given.
     public var adaptive: AdaptiveAppearance?
+    /// Which iOS release's glass this element draws; nil: the scene's (``Scene/generation``).
+    public var generation: GlassGeneration?
 
     /// A single-shape element; default optics, fully lifted, and the theme's material, if any.
     public init(
@@ -190,7 +192,7 @@ public struct GlassElement: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case shape, frame, shapes, blend, optics, lift, material, theme, renderingPath, edgeHighlight, gradientTint,
-            highlight, touchGlow, id, presence, adaptive
+            highlight, touchGlow, id, presence, adaptive, generation
     }
 
     public init(from decoder: any Decoder) throws {
@@ -232,6 +234,7 @@ public struct GlassElement: Codable, Sendable {
         }
         presence = try container.number(.presence, default: 1, in: Limits.unit)
         adaptive = try container.decodeIfPresent(AdaptiveAppearance.self, forKey: .adaptive)
+        generation = try container.choice(GlassGeneration.self, .generation)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -254,6 +257,8 @@ public struct GlassElement: Codable, Sendable {
         try container.encodeIfPresent(touchGlow, forKey: .touchGlow)
         try container.encodeIfPresent(id, forKey: .id)
         if presence != 1 { try container.encode(presence, forKey: .presence) }
+        try container.encodeIfPresent(adaptive, forKey: .adaptive)
+        try container.encodeIfPresent(generation, forKey: .generation)
     }
 }
 

@@ -32,14 +32,22 @@ public struct Scene: Codable, Sendable {
     /// How layers blend (labels, fills, strokes, washes, tints, the foreground, resting platters):
     /// on gamma-encoded sRGB values as Core Animation does (the default), or in linear light.
     public var blending: Blending
+    /// Which iOS release's glass Apple's glass draws (default: ``GlassGeneration/current``, iOS 27);
+    /// a glass element may name its own.
+    public var generation: GlassGeneration = .current
+    /// The system's glass setting, 0…1: 0 Clear (the default, what the captures show), 1 fully
+    /// tinted (``Optics/tinted(by:)``). Apple's glass only.
+    public var tinting: Double = 0
 
-    /// A scene from its layers; the optional parts default to none, accessibility to all off and time to 0.
+    /// A scene from its layers; the optional parts default to none, accessibility to all off, time
+    /// to 0 and the glass to the current release's, untinted.
     public init(
         canvas: Canvas, background: [BackgroundLayer], label: LabelLayer? = nil, glass: [GlassElement],
         controls: [Control] = [], animation: SceneAnimation? = nil, foreground: [BackgroundLayer] = [],
         theme: Theme? = nil, accessibility: Accessibility = Accessibility(), time: Double = 0,
-        blending: Blending = .srgb
+        blending: Blending = .srgb, generation: GlassGeneration = .current
     ) {
+        self.generation = generation
         self.foreground = foreground
         self.canvas = canvas
         self.background = background
@@ -55,7 +63,7 @@ public struct Scene: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case canvas, background, label, glass, progressiveBlurs, scrollEdges, controls, animation, foreground, theme
-        case accessibility, time, blending
+        case accessibility, time, blending, generation, tinting
     }
 
     /// Every blur under the glass in drawing order: the progressive blurs, then the scroll edges'.
@@ -109,6 +117,8 @@ public struct Scene: Codable, Sendable {
         accessibility = try container.value(.accessibility, default: Accessibility())
         time = try container.number(.time, default: 0, in: Limits.time)
         blending = try container.value(.blending, default: .srgb)
+        generation = try container.choice(GlassGeneration.self, .generation) ?? .current
+        tinting = try container.number(.tinting, default: 0, in: Limits.unit)
         if label != nil && controls.contains(where: \.usesLabelRow) {
             throw DecodingError.dataCorruptedError(
                 forKey: .label, in: container,

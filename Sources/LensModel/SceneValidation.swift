@@ -148,6 +148,7 @@ extension Scene {
         try check(canvas.width, Limits.canvasSide, "canvas.width")
         try check(canvas.height, Limits.canvasSide, "canvas.height")
         try check(canvas.scale, Limits.scale, "canvas.scale")
+        try check(tinting, Limits.unit, "tinting")
         for (index, layer) in background.enumerated() {
             try layer.validate("background[\(index)]")
         }

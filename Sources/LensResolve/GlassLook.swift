@@ -23,13 +23,17 @@ struct GlassLook {
     init(_ element: GlassElement, scene: Scene, minor: Double) {
         let theme = element.theme ?? scene.theme
         let material = element.material ?? theme?.material
-        optics = element.optics.sizeLaw.applied(to: element.optics, minor: minor)
+        let generation = element.generation ?? scene.generation
+        optics = element.optics.sizeLaw.applied(
+            to: element.optics.restyled(for: generation), minor: minor,
+            generation: generation)
         opacity = 1
         gradientTint = element.gradientTint ?? theme?.gradientTint
         edgeHighlight = .off
         shimmerPosition = nil
         shimmerAlpha = 0
-        apply(material, theme: theme, minor: minor)
+        apply(material, theme: theme, minor: minor, generation: generation)
+        optics = optics.tinted(by: scene.tinting)
         switch element.renderingPath ?? theme?.renderingPath ?? .automatic {
         case .automatic, .native:
             edgeHighlight = element.edgeHighlight ?? .off
@@ -62,14 +66,16 @@ struct GlassLook {
 
     /// What a material brings: Apple's glass its face, fill, rim and inner shadow (its laws set the
     /// rest); a theme material its blur, tint, saturation, shadow and opacity.
-    private mutating func apply(_ material: Material?, theme: Theme?, minor: Double) {
+    private mutating func apply(_ material: Material?, theme: Theme?, minor: Double, generation: GlassGeneration) {
         if case .apple(let glass) = material {
-            let apple = Optics(preset: glass.preset)
+            let apple = Optics(preset: glass.preset).restyled(for: generation)
+            optics.preset = apple.preset
             optics.face = apple.face
             optics.tint = apple.tint
             optics.rimLight = apple.rimLight
+            if apple.contour != .off { optics.contour = apple.contour }
             optics.innerShadow = apple.innerShadow
-            optics = apple.sizeLaw.applied(to: optics, minor: minor)
+            optics = apple.sizeLaw.applied(to: optics, minor: minor, generation: generation)
         } else if let material {
             optics.frost = material.blur / 2
             optics.tint = material.tint

@@ -40,6 +40,7 @@
 @_exported import struct LensModel.ProgressiveBlur
 @_exported import struct LensModel.ScrollEdgeEffect
 @_exported import struct LensModel.AdaptiveAppearance
+@_exported import enum LensModel.GlassGeneration
 @_exported import struct LensModel.GradientTint
 @_exported import enum LensModel.AppleGlass
 @_exported import struct LensModel.ColorLevels

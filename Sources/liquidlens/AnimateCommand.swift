@@ -44,6 +44,7 @@ struct AnimateCommand: Command {
     var backend = BackendOption()
     var scale = ScaleOption()
     var backdrop = BackdropOption()
+    var glass = GlassOption()
     var device = DeviceOption()
     var compile = CompileOption()
     var progress = ProgressOption()
@@ -258,7 +259,8 @@ struct AnimateCommand: Command {
     ) throws -> FrameParameters {
         do {
             return try LensRenderer.resolve(
-                try backdrop.apply(to: source.frameAt(Double(index) / fps), scale: scale.pixelsPerPoint),
+                glass.apply(
+                    to: try backdrop.apply(to: source.frameAt(Double(index) / fps), scale: scale.pixelsPerPoint)),
                 baseDirectory: source.baseDirectory, scale: scale.pixelsPerPoint, cache: cache,
                 pixelBudget: CommandEnvironment.pixelBudget, annotating: annotationsPath != nil || annotating)
         } catch let error as SceneError {

@@ -72,6 +72,7 @@ struct BatchCommand: Command {
     var framesInFlight = FramesInFlightOption()
     var backend = BackendOption()
     var backdrop = BackdropOption()
+    var glass = GlassOption()
     var device = DeviceOption()
     var compile = CompileOption()
     var progress = ProgressOption()
@@ -271,7 +272,7 @@ struct BatchCommand: Command {
         do {
             let (scene, directory) = try manifest.scene(index)
             let parameters = try LensRenderer.resolve(
-                try backdrop.apply(to: scene, scale: manifest.scale), baseDirectory: directory,
+                glass.apply(to: try backdrop.apply(to: scene, scale: manifest.scale)), baseDirectory: directory,
                 scale: manifest.scale, cache: cache, pixelBudget: CommandEnvironment.pixelBudget,
                 annotating: annotates || format == .webDataset)
             return (parameters, scene)

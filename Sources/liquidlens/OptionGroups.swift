@@ -235,6 +235,32 @@ struct BackdropOption: ParsableArguments {
     }
 }
 
+extension GlassGeneration: ExpressibleByArgument {
+    static var argumentParser: ValueParser<GlassGeneration> { .choice() }
+}
+
+/// `--generation` and `--tinting`: which iOS release's glass Apple's glass draws and the system's
+/// glass setting, overriding the scene's (`render`, `animate`, `batch`).
+struct GlassOption: ParsableArguments {
+    @Option(
+        "generation", valueName: "release",
+        help: "Apple's glass as ios26 or ios27 draws it (default: the scene's; a scene names none: ios27).")
+    var generation: GlassGeneration?
+    @Option(
+        "tinting", valueName: "amount",
+        help: "The system's glass setting, 0 (Clear, the default) to 1 (fully tinted); default: the scene's.",
+        parser: .number(expectation: "a number in 0…1") { Limits.unit.contains($0) })
+    var tinting: Double?
+
+    /// `scene` with the generation and tinting given on the command line.
+    func apply(to scene: Scene) -> Scene {
+        var scene = scene
+        if let generation { scene.generation = generation }
+        if let tinting { scene.tinting = tinting }
+        return scene
+    }
+}
+
 /// `-o, --output`: where the command writes; nil when not given (the command derives a default).
 struct OutputOption: ParsableArguments {
     @Option var path: String?

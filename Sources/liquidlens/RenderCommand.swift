@@ -45,6 +45,7 @@ struct RenderCommand: Command {
     var backend = BackendOption()
     var scale = ScaleOption()
     var backdrop = BackdropOption()
+    var glass = GlassOption()
     var device = DeviceOption()
     var compile = CompileOption()
     @Flag("timing", help: "Print setup, first-frame and per-frame times.") var timing: Bool
@@ -74,7 +75,7 @@ struct RenderCommand: Command {
         let (outputURL, format) = try Console.imageOutputURL(
             output.path, defaultStem: source.defaultOutput, format: imageFormat.format)
         noteUnusedOptions(writing: format)
-        let scene = try backdrop.apply(to: source.scene, scale: scale.pixelsPerPoint)
+        let scene = glass.apply(to: try backdrop.apply(to: source.scene, scale: scale.pixelsPerPoint))
 
         let resolveStart = Stopwatch()
         let parameters = try resolveFrame(scene, baseDirectory: source.baseDirectory)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Draws the README's picture of the scroll-edge effect
-# (Sources/LiquidLens/LiquidLens.docc/Resources/scroll-edges.png): the built-in `scroll-edges` in
-# light and dark, side by side at half size. Run it after a change to the scroll edges, the
-# progressive blur or that example, then look at the picture.
+# Draws the README's pictures of the built-in `scroll-edges`, side by side at half size:
+# Resources/scroll-edges.png in light and dark, and Resources/scroll-edges-generations.png as
+# iOS 26 and iOS 27 draw its glass (Sources/LiquidLens/LiquidLens.docc). Run it after a change to
+# the scroll edges, the progressive blur, Apple's glass or that example, then look at them.
 # Usage: Tests/Docs/scroll-edges-picture.sh [liquidlens binary]   (needs ImageMagick's convert)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,6 +14,10 @@ trap 'rm -rf "$work"' EXIT
 for appearance in light dark; do
     "$liquidlens" render --example scroll-edges --appearance "$appearance" -o "$work/$appearance.png" --backend cpu -q
 done
-convert "$work/light.png" "$work/dark.png" +append -resize 50% -strip \
-    Sources/LiquidLens/LiquidLens.docc/Resources/scroll-edges.png
-echo "scroll-edges-picture: wrote Sources/LiquidLens/LiquidLens.docc/Resources/scroll-edges.png"
+for generation in ios26 ios27; do
+    "$liquidlens" render --example scroll-edges --generation "$generation" -o "$work/$generation.png" --backend cpu -q
+done
+resources=Sources/LiquidLens/LiquidLens.docc/Resources
+convert "$work/light.png" "$work/dark.png" +append -resize 50% -strip "$resources/scroll-edges.png"
+convert "$work/ios26.png" "$work/ios27.png" +append -resize 50% -strip "$resources/scroll-edges-generations.png"
+echo "scroll-edges-picture: wrote $resources/scroll-edges.png and $resources/scroll-edges-generations.png"
