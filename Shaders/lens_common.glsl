@@ -152,6 +152,10 @@ const uint F_COVERAGE_RAMP = 4194304u; // lens.coverageRamp.z != 0 or lens.cover
 layout(constant_id = 7) const uint FROST_AXIS = 0u;
 layout(constant_id = 8) const uint FROST_LEVEL = 0u;
 layout(constant_id = 9) const bool FROST_READS_COMPOSITE = false;
+// Levels from here on (deeper than glass's, a progressive blur's bands) store their texels once
+// per frame (FROST_AXIS 2) for the horizontal pass to read: each texel averages 4^level pixels,
+// too many to average again at every tap. Twin: FrostPyramid.storedLevels in Sources/LensResolve.
+const uint FIRST_STORED_LEVEL = 3u;
 
 // Whether an optional stage runs: known to a specialised pipeline, tested otherwise.
 bool uses(uint feature, bool condition) {

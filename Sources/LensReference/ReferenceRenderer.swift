@@ -89,6 +89,7 @@ package final class ReferenceRenderer: @unchecked Sendable {
     private static func runLenses(_ context: ShaderContext, _ parameters: FrameParameters) {
         for (lens, regions) in zip(parameters.lenses, parameters.regions) {
             let canvas = parameters.fullFrame
+            if lens.frostLevel >= FrostPyramid.firstStoredLevel { storeLevelTexels(lens, context) }
             forEachTile(lens.rowTileOffset, lens.rowTileCount, clippedTo: canvas, context) { tileContext, x, y in
                 tileContext.frost(x, y, lens, axis: 0)
             }
@@ -104,6 +105,20 @@ package final class ReferenceRenderer: @unchecked Sendable {
         let frame = parameters.frame
         forEachTile(frame.foregroundTileOffset, frame.foregroundTileCount, clippedTo: parameters.fullFrame, context) {
             tileContext, x, y in tileContext.overlay(x, y)
+        }
+    }
+
+    /// The frost's axis 2 (stored levels): every lane of every row tile's workgroup, tiles in
+    /// parallel. Tiles that share a texel write the same value.
+    private static func storeLevelTexels(_ lens: LensParams, _ context: ShaderContext) {
+        nonisolated(unsafe) let context = context
+        DispatchQueue.concurrentPerform(iterations: Int(lens.rowTileCount)) { index in
+            let tile = context.tiles[Int(lens.rowTileOffset) + index]
+            for y in 0..<Int32(TableLayout.tileSize) {
+                for x in 0..<Int32(TableLayout.tileSize) {
+                    context.storeLevelTexels(tile, lane: SIMD2(x, y), lens)
+                }
+            }
         }
     }
 

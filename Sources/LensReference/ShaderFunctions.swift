@@ -675,6 +675,24 @@ struct ShaderContext {
         outputPixels[index] = packColor(composeForeground(unpackColor(outputPixels[index]), foreground))
     }
 
+    /// Axis 2 for one lane of a row tile's workgroup: the level texels of the tile's rows across
+    /// the tile widened by the kernel radius, mirrored at the level's sides.
+    func storeLevelTexels(_ tile: SIMD4<UInt32>, lane: SIMD2<Int32>, _ lens: LensParams) {
+        let w = levelSize(frame.width, lens.frostLevel)
+        let h = levelSize(frame.height, lens.frostLevel)
+        let tileSize = Int32(TableLayout.tileSize)
+        let y = Int32(tile.y) * tileSize + lane.y
+        if y >= h { return }
+        let radius = Int32(lens.kernelRadius)
+        let end = Int32(tile.x) * tileSize + tileSize + radius
+        var x = Int32(tile.x) * tileSize - radius + lane.x
+        while x < end {
+            let stored = mirrorIndex(x, w)
+            frosted[Int(y * Int32(frame.width) + stored)] = SIMD4(levelTexel(stored, y, lens), 1)
+            x += tileSize
+        }
+    }
+
     func frost(_ x: Int, _ y: Int, _ lens: LensParams, axis: UInt32) {
         let w = levelSize(frame.width, lens.frostLevel)
         let h = levelSize(frame.height, lens.frostLevel)
@@ -686,7 +704,10 @@ struct ShaderContext {
             let weight = tables[Int(lens.kernelOffset) + Int(abs(i))]
             if axis == 0 {
                 let sx = mirrorIndex(Int32(x) + i, w)
-                sum = sum + levelTexel(sx, Int32(y), lens) * weight
+                let level =
+                    lens.frostLevel >= FrostPyramid.firstStoredLevel
+                    ? rgb(frosted[Int(Int32(y) * stride + sx)]) : levelTexel(sx, Int32(y), lens)
+                sum = sum + level * weight
             } else {
                 let sy = mirrorIndex(Int32(y) + i, h)
                 sum = sum + rgb(scratch[Int(sy * stride + Int32(x))]) * weight

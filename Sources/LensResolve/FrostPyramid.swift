@@ -12,6 +12,10 @@ package enum FrostPyramid {
     /// The deepest level of a progressive blur's bands (1/32 scale): their σ reaches far past
     /// glass frost, and a deeper level keeps the kernel small at any σ.
     package static let deepestBlurLevel = 5
+    /// Levels from here on (deeper than glass's: a progressive blur's bands) store their texels
+    /// once per frame for the horizontal pass to read, each averaging 4^level pixels, too many to
+    /// average again at every tap. Twin: `FIRST_STORED_LEVEL` in Shaders/lens_common.glsl.
+    package static let firstStoredLevel: UInt32 = 3
 
     /// The level for a frost of `sigma` pixels: the deepest (down to `deepest`) whose texel stays
     /// within σ/2 (finer levels for light frost, where a ¼-scale texel would show).

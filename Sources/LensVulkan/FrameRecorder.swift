@@ -118,24 +118,30 @@ final class FrameRecorder {
         }
     }
 
-    /// Lens `index`: its two frost passes, then the lens pass over its tiles (split between the
+    /// Lens `index`: its frost passes, then the lens pass over its tiles (split between the
     /// label-free variant and the full pipeline), counted into `dispatched`.
     private func recordLens(
         _ index: Int, _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot,
         pipelines: LensPipelines, timestamps: inout Timestamps, dispatched: inout LensDispatches
     ) {
         let lens = parameters.lenses[index]
+        let frame = DispatchConstants(region: parameters.fullFrame)
         // Earlier passes wrote scratch/frosted/output/composite → this lens's frost reads composite,
         // overwrites scratch/frosted.
         Self.computeBarrier(commands)
+        if pipelines.frost.count == 3 {
+            dispatch(commands, pipelines.frost[0], slot, frame, lens: index, workgroups: (lens.rowTileCount, 1))
+            // The level pass wrote the level's texels to frosted → horizontal frost reads them.
+            Self.computeBarrier(commands)
+        }
         dispatch(
-            commands, pipelines.frost[0], slot, DispatchConstants(region: parameters.fullFrame),
-            lens: index, workgroups: (lens.rowTileCount, 1))
-        // Horizontal frost wrote scratch → vertical frost reads it.
+            commands, pipelines.frost[pipelines.frost.count - 2], slot, frame, lens: index,
+            workgroups: (lens.rowTileCount, 1))
+        // Horizontal frost wrote scratch (and read frosted) → vertical frost reads scratch, overwrites frosted.
         Self.computeBarrier(commands)
         dispatch(
-            commands, pipelines.frost[1], slot, DispatchConstants(region: parameters.fullFrame),
-            lens: index, workgroups: (lens.frostTileCount, 1))
+            commands, pipelines.frost[pipelines.frost.count - 1], slot, frame, lens: index,
+            workgroups: (lens.frostTileCount, 1))
         timestamps.write()
         // Vertical frost wrote frosted, the base copy/earlier lenses wrote output and composite → this
         // lens reads them, writes output and composite.

@@ -67,7 +67,7 @@ struct PipelinePolicy {
 }
 
 /// The specialised pipelines a frame needs: per lens its lens variant over every tile (nil where
-/// it has none) and its two frost passes. A lens whose tiles reach the label runs all of them
+/// it has none) and its frost passes (two, three on a stored level). A lens whose tiles reach the label runs all of them
 /// with the label variant (the others read zero coverage, so the pixels are the same) until its
 /// label-free variant is compiled. That one is optional: compiled in the background once it has
 /// paid for itself (``CompilePayback``), so a still or a short batch never pays its compile, and
@@ -115,7 +115,7 @@ struct FramePipelines {
     }
 }
 
-/// A lens's pipelines in one frame: its two frost passes, its lens pass over every tile (nil
+/// A lens's pipelines in one frame: its frost passes, its lens pass over every tile (nil
 /// where it has none), and, once compiled, the variant without the label for its tiles that
 /// cannot reach one.
 struct LensPipelines {

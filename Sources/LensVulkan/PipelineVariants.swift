@@ -125,7 +125,8 @@ struct LensVariant: Hashable {
 /// A frost pipeline variant: the `FROST_AXIS`, `FROST_LEVEL` and `FROST_READS_COMPOSITE`
 /// specialisation constants, the lens's own values.
 struct FrostVariant: Hashable {
-    /// 0: the horizontal pass into `scratch`; 1: the vertical pass into `frosted`.
+    /// 2: the stored level's texels into `frosted`; 0: the horizontal pass into `scratch`; 1: the
+    /// vertical pass into `frosted`.
     var axis: UInt32
     var level: UInt32
     var readsComposite: Bool
@@ -133,8 +134,10 @@ struct FrostVariant: Hashable {
     /// The specialisation constants by `constant_id`.
     var constants: [UInt32: UInt32] { [7: axis, 8: level, 9: readsComposite ? 1 : 0] }
 
-    /// Both passes of `lens`'s frost, horizontal first.
+    /// The passes of `lens`'s frost in order: on a stored level its texels, then horizontal, then
+    /// vertical.
     static func passes(of lens: LensParams) -> [FrostVariant] {
-        [0, 1].map { FrostVariant(axis: $0, level: lens.frostLevel, readsComposite: lens.readsComposite != 0) }
+        let axes: [UInt32] = lens.frostLevel >= FrostPyramid.firstStoredLevel ? [2, 0, 1] : [0, 1]
+        return axes.map { FrostVariant(axis: $0, level: lens.frostLevel, readsComposite: lens.readsComposite != 0) }
     }
 }

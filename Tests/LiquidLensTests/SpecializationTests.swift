@@ -68,4 +68,20 @@ struct SpecializationTests {
                 == Set(["FROST_AXIS", "FROST_LEVEL", "FROST_READS_COMPOSITE"].map { ids[$0]! }))
         #expect(frost[1].constants[ids["FROST_AXIS"]!] == 1)
     }
+
+    @Test("A blur band on a stored level runs three frost passes, its texels first; glass's levels run two")
+    func storedLevelPasses() throws {
+        let source = try String(
+            contentsOf: packageRoot.appendingPathComponent("Shaders/lens_common.glsl"), encoding: .utf8)
+        #expect(source.contains("const uint FIRST_STORED_LEVEL = \(FrostPyramid.firstStoredLevel)u;"))
+        let blur = ProgressiveBlur(frame: Rect(x: 0, y: 0, width: 200, height: 60), radius: 40)
+        var scene = Scene(
+            canvas: Canvas(width: 200, height: 140, scale: 2), background: ParityScene.busyBackground, glass: [])
+        scene.progressiveBlurs = [blur]
+        let lenses = try resolve(scene).lenses
+        let deep = try #require(lenses.first { $0.frostLevel >= FrostPyramid.firstStoredLevel })
+        #expect(FrostVariant.passes(of: deep).map(\.axis) == [2, 0, 1])
+        let shallow = try #require(lenses.first { $0.frostLevel < FrostPyramid.firstStoredLevel })
+        #expect(FrostVariant.passes(of: shallow).map(\.axis) == [0, 1])
+    }
 }
