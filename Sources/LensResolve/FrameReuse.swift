@@ -145,6 +145,9 @@ package final class FrameReuse {
             lists.rows = lists.rows
                 .filter { rowsNeeded.contains(Int($0.y) * columns + Int($0.x)) }
                 .filter { composite || scratchKernel[Int($0.y) * columns + Int($0.x)] != id }
+            if lens.frostLevel >= FrostPyramid.firstStoredLevel {
+                forgetFrost(storedOver: lists.rows, columns: columns)
+            }
             for tile in lists.frost { frostedKernel[Int(tile.y) * columns + Int(tile.x)] = id }
             for tile in lists.rows { scratchKernel[Int(tile.y) * columns + Int(tile.x)] = id }
             lists.append(to: &trimmed.tiles, pointing: &lens)
@@ -154,6 +157,16 @@ package final class FrameReuse {
         trimmed.frame.foregroundTileOffset = UInt32(trimmed.tiles.count)
         trimmed.tiles += parameters.tiles[foregroundStart..<foregroundStart + Int(parameters.frame.foregroundTileCount)]
         return trimmed
+    }
+
+    /// A stored level's texels are written to the frosted buffer over each of `rows` and the
+    /// tiles either side (the kernel reaches under a neighbour): what those held is gone.
+    private func forgetFrost(storedOver rows: [SIMD4<UInt32>], columns: Int) {
+        for tile in rows {
+            for x in max(0, Int(tile.x) - 1)...min(columns - 1, Int(tile.x) + 1) {
+                frostedKernel[Int(tile.y) * columns + x] = -1
+            }
+        }
     }
 
     /// The box of the regular label row's ink (the first `wordsPerRow × height` words, 4 pixels a

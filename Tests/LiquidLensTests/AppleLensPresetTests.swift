@@ -29,7 +29,7 @@ extension AppleLensTests {
         let element = GlassElement(shape: .capsule, frame: Rect(x: 20, y: 30, width: 160, height: 64))
         let scene = Scene(
             canvas: Canvas(width: 200, height: 120, scale: 1), background: [BackgroundLayer(.probe(.white))],
-            glass: [element], theme: theme)
+            glass: [element], theme: theme, generation: .ios26)
         let lens = try resolve(scene).lenses[0]
         let preset = GlassSizeLaw(rawValue: glass == .clear ? "clear" : "regular")!.applied(
             to: Optics(preset: glass.preset), minor: 64)

@@ -331,11 +331,12 @@ struct AppleLensTests {
         return (codes * (1 - alpha) + recolored * alpha + 0.5).rounded(.down)
     }
 
+    /// `optics` over a flat `backdrop` as iOS 26 draws Apple's glass (these tests hold its numbers).
     static func flatScene(_ backdrop: RGBAColor, _ optics: Optics, frame: Rect) -> Scene {
         Scene(
             canvas: Canvas(width: 200, height: 200, scale: scale),
             background: [BackgroundLayer(.solid(backdrop))],
-            glass: [GlassElement(shape: .circle, frame: frame, optics: optics)])
+            glass: [GlassElement(shape: .circle, frame: frame, optics: optics)], generation: .ios26)
     }
 
     @Test(

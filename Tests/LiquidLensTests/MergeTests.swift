@@ -9,7 +9,8 @@ import Testing
 /// its accessory button while its lens is lifted (`fabbar-lifted`).
 @Suite("Merging glass")
 struct MergeTests {
-    /// A white page with a capsule and a circle 20 px apart in one group, the circle tinted blue.
+    /// A white page with a capsule and a circle 20 px apart in one group, the circle tinted blue
+    /// (iOS 26's glass, whose white face these tests read).
     static func group(tinted: Bool, blend: Double = 50) -> Scene {
         let tint: RGBAColor? = tinted ? RGBAColor(0, 122, 255, 0.9) : nil
         return Scene(
@@ -20,7 +21,7 @@ struct MergeTests {
                         PlacedShape(shape: .capsule, frame: Rect(x: 10, y: 15, width: 110, height: 50)),
                         PlacedShape(shape: .circle, frame: Rect(x: 140, y: 15, width: 50, height: 50), tint: tint),
                     ], blend: blend, optics: Optics(preset: .regular))
-            ])
+            ], generation: .ios26)
     }
 
     static func pixel(_ image: RGBA8Image, _ x: Int, _ y: Int) -> SIMD3<Int> {
@@ -121,7 +122,8 @@ struct MergeTests {
         #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].accessory.diameter" }
     }
 
-    /// A capsule and a circle 6 pt apart in one group, the circle named "plus" and pressed from 0.1 s.
+    /// A capsule and a circle 6 pt apart in one group, the circle named "plus" and pressed from 0.1 s
+    /// (iOS 26's glass).
     static func container(_ transitions: [GlassTransition]) -> Scene {
         var scene = Scene(
             canvas: Canvas(width: 200, height: 80, scale: 1), background: [BackgroundLayer(.solid(.white))],
@@ -131,7 +133,7 @@ struct MergeTests {
                         PlacedShape(shape: .capsule, frame: Rect(x: 10, y: 15, width: 120, height: 50)),
                         PlacedShape(shape: .circle, frame: Rect(x: 136, y: 15, width: 50, height: 50), id: "plus"),
                     ], blend: 0, optics: Optics(preset: .regular))
-            ])
+            ], generation: .ios26)
         scene.animation = SceneAnimation(duration: 1, gesture: nil, transitions: transitions)
         return scene
     }
