@@ -13,7 +13,7 @@ enum ScrollEdgesScene {
         var scene = Scene(
             canvas: Canvas(width: size.width, height: size.height, scale: 2),
             background: [BackgroundLayer(.solid(page))] + (0..<9).flatMap { rows($0, light: light) },
-            glass: [floatingButton],
+            glass: [floatingButton(light: light)],
             controls: [
                 .tabBar(
                     TabBar(
@@ -32,7 +32,7 @@ enum ScrollEdgesScene {
                 BackgroundLayer(
                     .text(
                         "New message",
-                        center: Point(x: floatingButton.shapes[0].frame.midX, y: floatingButton.shapes[0].frame.midY),
+                        center: Point(x: floatingFrame.midX, y: floatingFrame.midY),
                         size: 17, weight: .regular, color: RGBAColor(0, 136, 255))),
             ])
         scene.scrollEdges = [
@@ -44,8 +44,12 @@ enum ScrollEdgesScene {
 
     /// A floating glass button over the rows (Apple's regular glass, which iOS 26 and iOS 27 draw
     /// differently), as the captures' floating "Effect Style" control.
-    private static let floatingButton = GlassElement(
-        shape: .capsule, frame: Rect(x: 214, y: 380, width: 156, height: 44), optics: Optics(preset: .regular))
+    private static func floatingButton(light: Bool) -> GlassElement {
+        GlassElement(
+            shape: .capsule, frame: floatingFrame, optics: Optics(preset: light ? .regular : .regularDark))
+    }
+
+    private static let floatingFrame = Rect(x: 214, y: 380, width: 156, height: 44)
 
     /// Row `index`: an accent bar, a title, a grey detail line and a hairline under them.
     private static func rows(_ index: Int, light: Bool) -> [BackgroundLayer] {
