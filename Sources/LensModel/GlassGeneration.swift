@@ -3,7 +3,8 @@ import Foundation
 /// Which iOS release's glass a scene, or one glass element, draws. Only Apple's own glass
 /// (``AppleGlass``, and optics whose preset is ``OpticsPreset/regular``,
 /// ``OpticsPreset/regularInteractive``, ``OpticsPreset/regularDark`` or ``OpticsPreset/clear``)
-/// differs between the two; the theme materials and the controls' lenses look the same in both.
+/// differs between the two; the theme materials, the fallback path and the controls' lenses look
+/// the same in both.
 /// The sources of every iOS 27 number are in the Fidelity article, "iOS 26 and iOS 27".
 public enum GlassGeneration: String, Codable, Sendable, CaseIterable {
     /// iOS 26: the face, fill, rim and size laws fitted to the iOS 26 captures.

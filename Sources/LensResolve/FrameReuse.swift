@@ -119,8 +119,8 @@ package final class FrameReuse {
     }
 
     /// `parameters` without the frost and row tiles the scratch and frosted buffers already hold
-    /// blurred with the same kernel (a blur of the composite is of this frame only: never kept), and
-    /// the buffers' record of what they will hold.
+    /// blurred with the same kernel (a blur of the composite, or on a stored level, is of this frame
+    /// only: never kept), and the buffers' record of what they will hold.
     private func withoutKeptFrost(_ parameters: FrameParameters, columns: Int, rows: Int) -> FrameParameters {
         var trimmed = parameters
         trimmed.tiles = []
@@ -131,22 +131,25 @@ package final class FrameReuse {
             // A tile's blur is its kernel at its pyramid level (the level's texels share the tile's memory).
             let kernel =
                 Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)]) + [Float(lens.frostLevel)]
-            let composite = lens.readsComposite != 0
-            let id = composite ? -1 : kernelIDs[kernel] ?? Int32(kernelIDs.count)
-            if !composite {
+            // A stored level's texels pass through the frosted buffer, over tiles its own kept
+            // frost may hold: like a blur of the composite, it is blurred afresh every frame.
+            let stored = lens.frostLevel >= FrostPyramid.firstStoredLevel
+            let uncached = lens.readsComposite != 0 || stored
+            let id = uncached ? -1 : kernelIDs[kernel] ?? Int32(kernelIDs.count)
+            if !uncached {
                 kernelIDs[kernel] = id
                 levelOfID[id] = Int(lens.frostLevel)
             }
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
-            lists.frost = lists.frost.filter { composite || frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
+            lists.frost = lists.frost.filter { uncached || frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
             let rowsNeeded = Tiling.rowTiles(
                 feeding: lists.frost.map { SIMD2($0.x, $0.y) }, kernelRadius: Int(lens.kernelRadius),
                 columns: columns, rows: rows)
             lists.rows = lists.rows
                 .filter { rowsNeeded.contains(Int($0.y) * columns + Int($0.x)) }
-                .filter { composite || scratchKernel[Int($0.y) * columns + Int($0.x)] != id }
-            if lens.frostLevel >= FrostPyramid.firstStoredLevel {
-                forgetFrost(storedOver: lists.rows, columns: columns)
+                .filter { uncached || scratchKernel[Int($0.y) * columns + Int($0.x)] != id }
+            if stored {
+                forgetFrost(storedBy: lens, over: lists.rows, width: Int(parameters.frame.width), columns: columns)
             }
             for tile in lists.frost { frostedKernel[Int(tile.y) * columns + Int(tile.x)] = id }
             for tile in lists.rows { scratchKernel[Int(tile.y) * columns + Int(tile.x)] = id }
@@ -159,12 +162,18 @@ package final class FrameReuse {
         return trimmed
     }
 
-    /// A stored level's texels are written to the frosted buffer over each of `rows` and the
-    /// tiles either side (the kernel reaches under a neighbour): what those held is gone.
-    private func forgetFrost(storedOver rows: [SIMD4<UInt32>], columns: Int) {
+    /// `lens`'s stored level texels are written to the frosted buffer across each of `rows`
+    /// widened by the kernel radius, mirrored at the level's sides as the shader's `mirrorIndex`
+    /// does (a canvas `width` pixels wide): what the tiles they land in held is gone.
+    private func forgetFrost(storedBy lens: LensParams, over rows: [SIMD4<UInt32>], width: Int, columns: Int) {
+        let levelWidth = FrostPyramid.size(width, level: Int(lens.frostLevel))
+        let radius = Int(lens.kernelRadius)
+        let size = TableLayout.tileSize
         for tile in rows {
-            for x in max(0, Int(tile.x) - 1)...min(columns - 1, Int(tile.x) + 1) {
-                frostedKernel[Int(tile.y) * columns + x] = -1
+            for x in Int(tile.x) * size - radius..<(Int(tile.x) + 1) * size + radius {
+                let mirrored = x < 0 ? -x - 1 : x >= levelWidth ? 2 * levelWidth - 1 - x : x
+                let column = min(max(mirrored, 0), levelWidth - 1) / size
+                if column < columns { frostedKernel[Int(tile.y) * columns + column] = -1 }
             }
         }
     }

@@ -23,18 +23,20 @@ struct GlassLook {
     init(_ element: GlassElement, scene: Scene, minor: Double) {
         let theme = element.theme ?? scene.theme
         let material = element.material ?? theme?.material
-        let generation = element.generation ?? scene.generation
+        let path = element.renderingPath ?? theme?.renderingPath ?? .automatic
+        // A theme material, or the fallback path, draws glass the same in either release.
+        let appleGlass = path != .fallback && material.map { if case .apple = $0 { true } else { false } } ?? true
+        let generation = appleGlass ? element.generation ?? scene.generation : .ios26
         optics = element.optics.sizeLaw.applied(
-            to: element.optics.restyled(for: generation), minor: minor,
-            generation: generation)
+            to: element.optics.restyled(for: generation), minor: minor, generation: generation)
         opacity = 1
         gradientTint = element.gradientTint ?? theme?.gradientTint
         edgeHighlight = .off
         shimmerPosition = nil
         shimmerAlpha = 0
         apply(material, theme: theme, minor: minor, generation: generation)
-        optics = optics.tinted(by: scene.tinting)
-        switch element.renderingPath ?? theme?.renderingPath ?? .automatic {
+        if appleGlass { optics = optics.tinted(by: scene.tinting) }
+        switch path {
         case .automatic, .native:
             edgeHighlight = element.edgeHighlight ?? .off
         case .fallback:
@@ -106,7 +108,8 @@ struct GlassLook {
 
     /// Reduce Transparency: an opaque grouped-background surface, nothing seen through it.
     private mutating func reduceTransparency(_ material: Material?) {
-        optics.tint = (material?.isDark ?? (optics.appearance == .dark)) ? Self.opaqueDark : Self.opaqueLight
+        let dark = material?.isDark ?? (optics.appearance == .dark || optics.preset == .regularDark)
+        optics.tint = dark ? Self.opaqueDark : Self.opaqueLight
         optics.frost = 0
         optics.removeLensing()
         optics.saturation = 1

@@ -270,9 +270,10 @@ struct BatchCommand: Command {
         _ index: Int, of manifest: BatchManifest, cache: ResolveCache
     ) throws -> (FrameParameters, Scene) {
         do {
-            let (scene, directory) = try manifest.scene(index)
+            let (source, directory) = try manifest.scene(index)
+            let scene = glass.apply(to: source)
             let parameters = try LensRenderer.resolve(
-                glass.apply(to: try backdrop.apply(to: scene, scale: manifest.scale)), baseDirectory: directory,
+                try backdrop.apply(to: scene, scale: manifest.scale), baseDirectory: directory,
                 scale: manifest.scale, cache: cache, pixelBudget: CommandEnvironment.pixelBudget,
                 annotating: annotates || format == .webDataset)
             return (parameters, scene)

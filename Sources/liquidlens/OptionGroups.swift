@@ -244,7 +244,9 @@ extension GlassGeneration: ExpressibleByArgument {
 struct GlassOption: ParsableArguments {
     @Option(
         "generation", valueName: "release",
-        help: "Apple's glass as ios26 or ios27 draws it (default: the scene's; a scene names none: ios27).")
+        help:
+            "Apple's glass as ios26 or ios27 draws it, for the scene (glass naming its own keeps it; default: the scene's, ios27 where it names none)."
+    )
     var generation: GlassGeneration?
     @Option(
         "tinting", valueName: "amount",

@@ -132,6 +132,20 @@ struct GlassGenerationTests {
         #expect(try lenses(material) == untinted)
     }
 
+    @Test("A theme material and the fallback path draw Apple's preset the same in both releases")
+    func sameInBoth() throws {
+        func drawn(_ generation: GlassGeneration, _ change: (inout GlassElement) -> Void) throws -> Optics {
+            var scene = page(generation, tinting: 1)
+            change(&scene.glass[0])
+            return try lenses(scene)[0]
+        }
+        let material: (inout GlassElement) -> Void = { $0.material = .frosted }
+        let fallback: (inout GlassElement) -> Void = { $0.renderingPath = .fallback }
+        #expect(try drawn(.ios27, material) == drawn(.ios26, material))
+        #expect(try drawn(.ios27, fallback) == drawn(.ios26, fallback))
+        #expect(try drawn(.ios27, { _ in }) != drawn(.ios26, { _ in }))
+    }
+
     @Test("Over the captures' page iOS 27's regular glass keeps the page's tone where iOS 26's whitens it")
     func faceOverThePage() throws {
         let old = try render(resolve(page(.ios26)), on: .cpu), new = try render(resolve(page(.ios27)), on: .cpu)
