@@ -28,16 +28,11 @@ private func lenses(_ scene: Scene) throws -> [Optics] {
     try #require(try LensRenderer.resolve(scene, annotating: true).annotations).glass.map(\.optics)
 }
 
-/// The mean luma of `image` over a window of pixels.
+/// The mean luma of `image` over a window of pixels, weighted as the captures' windows are.
 private func luma(_ image: RGBA8Image, x: Range<Int>, y: Range<Int>) -> Double {
     var sum = 0.0
     for row in y {
-        for column in x {
-            let i = (row * image.width + column) * 4
-            sum +=
-                0.2126 * Double(image.pixels[i]) + 0.7152 * Double(image.pixels[i + 1]) + 0.0722
-                * Double(image.pixels[i + 2])
-        }
+        for column in x { sum += CaptureWindow.luma(image, column, row) }
     }
     return sum / Double(x.count * y.count)
 }
