@@ -29,7 +29,7 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
         case .lensMenuDrag: "circular lens menu: drag from Chats to Settings, settle on release"
         case .tabBarDrag: "tab bar: drag the lens from Home to Settings"
         case .merge: "two glass capsules join and part"
-        case .menuMorph: "a button's glass grows into its menu, the rows fading in"
+        case .menuMorph: "a button's glass grows into its menu, the rows fading in, and closes back into it"
         case .glassTransitions: "glass materialises, swells under a press, leaves, and cuts in"
         case .screenMotion: "1206×2622 screen: cards scroll under glass, a press, a tab-bar drag, a menu opens"
         }
@@ -42,7 +42,7 @@ public enum BuiltInAnimation: String, CaseIterable, Sendable {
         case .lensMenuDrag: 2.2
         case .tabBarDrag: 2.4
         case .merge: 3
-        case .menuMorph: 1
+        case .menuMorph: 2
         case .glassTransitions: 2.4
         case .screenMotion: 3.8
         }

@@ -7,7 +7,8 @@ import LensModel
 enum BuiltInMotionScenes {
     /// The capture `jarx-menu-morph` re-created (one panel, 287 × 567 pt): a 44 pt glass button
     /// in the header grows into a 256.6 × 541.1 pt menu of twelve rows 43.1 pt apart, its glass
-    /// materialising as it grows (all measured from the capture); the morph starts 0.2 s in.
+    /// materialising as it grows (all measured from the capture); the morph starts 0.2 s in, and
+    /// at 1.2 s the menu closes back into the button, its rows leaving first.
     static func menuMorph(duration: Double) -> Scene {
         let menu = Rect(x: 15.6, y: 12.2, width: 256.62, height: 541.1)
         let button = Rect(x: 142.8, y: 14.8, width: 44, height: 44)
@@ -47,7 +48,8 @@ enum BuiltInMotionScenes {
                 transitions: [
                     GlassTransition(
                         .morph, glass: "button", to: "menu", time: 0.2, content: Array(rows.indices), materializes: true
-                    )
+                    ),
+                    GlassTransition(.morph, glass: "menu", to: "button", time: 1.2, startContent: Array(rows.indices)),
                 ]),
             foreground: rows, generation: .ios26)
     }

@@ -2,15 +2,16 @@ import Foundation
 import LensModel
 
 /// A whole iPhone screen in motion (402 × 874 pt at scale 3, 1206 × 2622 px): a list of cards
-/// flicked up under a glass navigation bar, a floating "+" beside the tab bar pressed, the tab
-/// bar's lens lifted and dragged from Home to Inbox, and the bar's "more" button growing into
-/// its menu. Bar and button sizes from `ios27-measurements.md` (tab bar 62 pt high, 20.3 pt side
+/// flicked up under a glass navigation bar, the floating "+" in the tab bar's glass container
+/// pressed, the tab bar's lens lifted and dragged from Home to Inbox (the bar reaching the "+"
+/// while lifted), and the bar's "more" button growing into its menu. Bar and button sizes from `ios27-measurements.md` (tab bar 62 pt high, 20.3 pt side
 /// margins, toolbar buttons 45.3 pt at y 61.3).
 enum ScreenMotionScene {
     static let canvas = Canvas(width: 402, height: 874, scale: 3)
     static let backButton = Rect(x: 15.3, y: 61.3, width: 45.3, height: 45.3)
     static let moreButton = Rect(x: 341.4, y: 61.3, width: 45.3, height: 45.3)
     static let menu = Rect(x: 146.7, y: 61.3, width: 240, height: 248)
+    /// The tab bar's accessory "+": 62 pt, 9.4 pt past the bar's trailing end.
     static let plusButton = Rect(x: 319.7, y: 791, width: 62, height: 62)
     static let menuRows = ["Select", "New Folder", "Sort by Date", "Show Unread", "Settings"]
 
@@ -22,7 +23,6 @@ enum ScreenMotionScene {
         let glyphs = [
             text("‹", x: backButton.midX, y: backButton.midY, size: 30, weight: .medium, RGBAColor(0, 122, 255)),
             text("•••", x: moreButton.midX, y: moreButton.midY, size: 15, weight: .bold, RGBAColor(0, 122, 255)),
-            text("+", x: plusButton.midX, y: plusButton.midY, size: 30, weight: .medium, RGBAColor(0, 122, 255)),
         ]
         let dots = menuRows.count + 1
         return Scene(
@@ -77,8 +77,8 @@ enum ScreenMotionScene {
         return (layers, Array(first..<(first + layers.count)))
     }
 
-    /// The leading and "more" buttons of the navigation bar, the "+" beside the tab bar, and the
-    /// menu the "more" button grows into (a menu's platter, materialising as it grows).
+    /// The leading and "more" buttons of the navigation bar and the menu the "more" button grows
+    /// into (a menu's platter, materialising as it grows).
     private static var glass: [GlassElement] {
         // The regular look's numbers in its optics too: a morph blends optics, not materials.
         func element(
@@ -92,21 +92,24 @@ enum ScreenMotionScene {
         return [
             element("back", .circle, backButton),
             element("more", .circle, moreButton),
-            element("plus", .circle, plusButton),
             element(
                 "menu", .roundedRectangle(cornerRadii: [34, 34, 34, 34]), menu, optics: BuiltInMotionScenes.menuPlatter,
                 material: nil),
         ]
     }
 
-    /// The tab bar: four items in 290 pt, 20.3 pt from the left edge, the lens on Home.
+    /// The tab bar: four items in 290 pt, 20.3 pt from the left edge, the lens on Home, and the
+    /// "+" in its glass container.
     private static var tabBar: TabBar {
-        TabBar(
+        var bar = TabBar(
             center: Point(x: 20.3 + 145, y: 822), width: 290,
             items: [
                 ControlItem(title: "Home", symbol: "⌂"), ControlItem(title: "Starred", symbol: "★"),
                 ControlItem(title: "Inbox", symbol: "✉", badge: 3), ControlItem(title: "Settings", symbol: "⚙"),
             ], lensPosition: 0)
+        bar.accessory = TabBarAccessory(
+            diameter: plusButton.width, spacing: plusButton.x - (bar.center.x + bar.width / 2), id: "plus")
+        return bar
     }
 
     /// The menu's rows, laid out in the settled menu 44 pt apart (the morph carries them).

@@ -11,7 +11,8 @@ extension ControlLayout {
     /// Makes `platter` one glass with the bar's accessory button, as a glass container does: the
     /// button is a second shape with its own tint, and while the lens is lifted (the bar touched)
     /// the two merge with a smooth minimum whose radius grows with the lift; at rest they are
-    /// apart. The symbol lies white on the button, in the foreground.
+    /// apart. A pressed button swells and reaches the bar as a pressed shape of a group does. The
+    /// symbol lies white on the button, in the foreground.
     func merge(
         _ platter: inout GlassElement, with accessory: TabBarAccessory, of bar: TabBar, into parts: inout Parts
     ) throws {
@@ -24,6 +25,7 @@ extension ControlLayout {
         // (`fabbar-lifted`: the bar swollen × 1.04 leaves a 2.2 pt gap, and the neck across it is
         // 19.1 pt high at its narrowest, 318 pt from the screen's edge; 10 pt gives 19.3 at 317.8).
         platter.blend = GlassTransition.pressMergeBlend * bar.lift
+        platter.press(shape: platter.shapes.count - 1, accessory.pressed, touch: accessory.touch)
         let line = try text.line(
             accessory.symbol, font: bar.symbolFont ?? bar.font, pixelSize: diameter * Self.accessorySymbolShare * scale)
         // Centred by its ink: a symbol such as "+" sits on the font's maths axis, not mid-line.

@@ -187,7 +187,8 @@ extension Scene {
     public func frame(at t: Double) -> Scene {
         var scene = applyingTimeline(at: t)
         scene.time = t
-        guard let animation, let control = controls.first else { return scene }
+        // The control as the transitions left it (a press on a tab bar's button).
+        guard let animation, let control = scene.controls.first else { return scene }
         switch control {
         case .segmented(var segmented):
             let motion = Self.motion(segmented, gesture: animation.gesture)

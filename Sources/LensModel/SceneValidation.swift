@@ -112,6 +112,8 @@ public enum Limits {
     public static let tabBarHeight = 24.0...200
     /// Gap between a tab bar and its accessory button, in points.
     public static let accessorySpacing = 0.0...200
+    /// How far a press has gone (0 at rest, 1 held; its spring overshoots on both sides).
+    public static let pressAmount = -1.0...2
     /// Diameter of a lens menu, in points.
     public static let lensMenuDiameter = 150.0...2000
     /// Length of a scene animation, in seconds.

@@ -3,53 +3,39 @@ import Foundation
 extension Scene {
     /// The glass and foreground at time `t` of the animation's transitions: morphing glass drawn
     /// as the one shape between its two states (its content seen through it while it moves — copies
-    /// appended to the background — and on top once it settles, the shape named by the end state's id), glass that has not appeared
-    /// yet or has gone left out, presence applied; then presses, on the glass drawn, by id. Each glass takes part in one
-    /// transition that shows, hides or morphs it (validation holds that), so their order in time
-    /// cannot matter. A scene without transitions is returned as it is.
+    /// appended to the background — and on top once it settles, the shape named by the end state's
+    /// id), glass that has not appeared yet or has gone left out, presence applied; then presses,
+    /// on the glass drawn, by id. A glass may be shown and hidden in turn: the transition that
+    /// decides it is the last of its own that has begun (the first, while none has), and each
+    /// starts from the glass's settled state. A scene without transitions is returned as it is.
     package func applyingTransitions(at t: Double) -> Scene {
         guard let transitions = animation?.transitions, !transitions.isEmpty else { return self }
         var scene = self
-        var hidden = Set<Int>()
-        for transition in transitions where transition.kind != .press {
+        var frame = TransitionFrame(deciding: transitions.deciding(at: t))
+        for (number, transition) in transitions.enumerated() where transition.kind != .press {
             guard let index = glass.firstIndex(where: { $0.id == transition.glass }) else { continue }
-            let elapsed = t - transition.time
-            let spring = transition.progress(at: t)
-            let progress = min(max(spring, 0), 1)
+            let decides = frame.deciding[transition.glass] == number
+            let progress = min(max(transition.progress(at: t), 0), 1)
+            let begun = t >= transition.time
             switch transition.kind {
             case .morph:
-                guard let to = transition.to, let target = glass.firstIndex(where: { $0.id == to }),
-                    !glass[index].shapes.isEmpty, !glass[target].shapes.isEmpty
-                else { continue }
-                hidden.insert(elapsed < 0 ? target : index)
-                if elapsed >= 0 {
-                    scene.glass[target] = GlassElement.morph(glass[index], into: glass[target], spring)
-                    if transition.materializes { scene.glass[target].presence *= progress }
-                }
-                let now = scene.glass[elapsed < 0 ? index : target].shapes[0].frame
-                let shown = elapsed < 0 ? 0 : GlassTransition.contentOpacity(spring)
-                let sharp = GlassTransition.settledContentShare(spring)
-                scene.carryContent(
-                    transition.content, from: glass[target].shapes[0].frame, to: now, opacity: shown * sharp,
-                    underGlass: shown * (1 - sharp))
-                scene.carryContent(
-                    transition.startContent, from: glass[index].shapes[0].frame, to: now,
-                    opacity: elapsed < 0 ? 1 : GlassTransition.startContentOpacity(spring), underGlass: 0)
-            case .materialize:
-                if elapsed < 0 { hidden.insert(index) }
+                scene.morph(transition, number, from: index, of: glass, at: t, in: &frame)
+            case .materialize where decides:
+                if !begun { frame.hidden.insert(index) }
                 scene.glass[index].presence *= progress
-            case .dematerialize:
+                frame.shown[index] = progress
+            case .dematerialize where decides:
                 scene.glass[index].presence *= 1 - progress
-            case .appear:
-                if elapsed < 0 { hidden.insert(index) }
-            case .disappear:
-                if elapsed >= 0 { hidden.insert(index) }
-            case .press:
+                frame.shown[index] = 1 - progress
+            case .appear where decides && !begun, .disappear where decides && begun:
+                frame.hidden.insert(index)
+            default:
                 break
             }
         }
-        scene.glass = scene.glass.enumerated().filter { !hidden.contains($0.offset) && $0.element.presence > 0 }
-            .map(\.element)
+        scene.fadeLeftContent(transitions, frame)
+        scene.glass = scene.glass.enumerated()
+            .filter { !frame.hidden.contains($0.offset) && $0.element.presence > 0 }.map(\.element)
         for transition in transitions where transition.kind == .press {
             let amount = transition.pressAmount(at: t)
             let touch = transition.touchPoint(at: t)
@@ -59,11 +45,76 @@ extension Scene {
                 let shape = scene.glass[index].shapes.firstIndex(where: { $0.id == transition.glass })
             {
                 scene.glass[index].press(shape: shape, amount, touch: touch)
+            } else {
+                scene.pressAccessory(transition.glass, amount, touch: touch)
             }
         }
         // The frame holds the transitions' outcome; the glass they name may be gone from it.
         scene.animation?.transitions = []
         return scene
+    }
+
+    /// Hands a press to the tab bar whose accessory button is `id`, which draws it.
+    private mutating func pressAccessory(_ id: String, _ amount: Double, touch: Point?) {
+        for index in controls.indices {
+            guard case .tabBar(var bar) = controls[index], bar.accessory?.id == id else { continue }
+            bar.accessory?.pressed = min(max(amount, Limits.pressAmount.lowerBound), Limits.pressAmount.upperBound)
+            bar.accessory?.touch = touch
+            controls[index] = .tabBar(bar)
+        }
+    }
+
+    /// Draws morph `number` at `t` on the ends it decides, between their states in `original`
+    /// (the scene's glass before any transition): before it begins its end state waits hidden;
+    /// once it has, its start is hidden and its end drawn as the shape between the two. Each end's
+    /// carried layers move with the shape.
+    private mutating func morph(
+        _ transition: GlassTransition, _ number: Int, from index: Int, of original: [GlassElement], at t: Double,
+        in frame: inout TransitionFrame
+    ) {
+        guard let to = transition.to, let target = original.firstIndex(where: { $0.id == to }),
+            !original[index].shapes.isEmpty, !original[target].shapes.isEmpty
+        else { return }
+        let decidesStart = frame.deciding[transition.glass] == number
+        let decidesEnd = frame.deciding[to] == number
+        let begun = t >= transition.time
+        let spring = transition.progress(at: t)
+        if !begun && decidesEnd { frame.hidden.insert(target) }
+        if begun && decidesStart { frame.hidden.insert(index) }
+        if begun && decidesEnd {
+            glass[target] = GlassElement.morph(original[index], into: original[target], spring)
+            let progress = min(max(spring, 0), 1)
+            if transition.materializes { glass[target].presence *= progress }
+            frame.shown[target] = transition.materializes ? progress : 1
+        }
+        let now = glass[begun ? target : index].shapes[0].frame
+        if decidesEnd {
+            let shown = begun ? GlassTransition.contentOpacity(spring) : 0
+            let sharp = GlassTransition.settledContentShare(spring)
+            carryContent(
+                transition.content, from: original[target].shapes[0].frame, to: now, opacity: shown * sharp,
+                underGlass: shown * (1 - sharp))
+            frame.carried.formUnion(transition.content)
+        }
+        if decidesStart {
+            carryContent(
+                transition.startContent, from: original[index].shapes[0].frame, to: now,
+                opacity: begun ? GlassTransition.startContentOpacity(spring) : 1, underGlass: 0)
+            frame.carried.formUnion(transition.startContent)
+        }
+    }
+
+    /// Layers a morph carries with a glass that a later transition decides (one that does not
+    /// carry them) stay where they settled and go with the glass: hidden with it, fading as it does.
+    private mutating func fadeLeftContent(_ transitions: [GlassTransition], _ frame: TransitionFrame) {
+        var owner: [Int: String] = [:]
+        for transition in transitions {
+            for (id, layers) in transition.carriedLayersByGlass { for layer in layers { owner[layer] = id } }
+        }
+        for (layer, id) in owner where !frame.carried.contains(layer) && foreground.indices.contains(layer) {
+            guard let index = glass.firstIndex(where: { $0.id == id }) else { continue }
+            foreground[layer].opacity *= frame.hidden.contains(index) ? 0 : frame.shown[index] ?? 1
+        }
     }
 
     /// A morph's content `layers`, laid out in the frame `laidOut` (the end state's, or the start's
@@ -210,7 +261,7 @@ extension GlassElement {
     /// ``GlassTransition/pressMergeBlend`` with the press where the group's own is smaller. Its
     /// touch glow lights about the touch (the shape's centre without one); the group's brightness
     /// is the whole container's and stays.
-    mutating func press(shape index: Int, _ amount: Double, touch: Point?) {
+    package mutating func press(shape index: Int, _ amount: Double, touch: Point?) {
         guard amount != 0 else { return }
         let frame = shapes[index].frame
         let scale = 1 + (GlassTransition.pressScale - 1) * amount
@@ -335,3 +386,12 @@ extension DropShadow {
 }
 
 private func lerp(_ a: Double, _ b: Double, _ f: Double) -> Double { a + (b - a) * f }
+
+/// What the transitions decided for one frame, by glass index: which transition decides each
+/// glass id, the glass hidden, how much of a fading glass shows, the layers carried so far.
+private struct TransitionFrame {
+    let deciding: [String: Int]
+    var hidden = Set<Int>()
+    var shown: [Int: Double] = [:]
+    var carried = Set<Int>()
+}

@@ -14,6 +14,9 @@ extension Scene {
                 }
             }
         }
+        for (id, path) in accessoryIDs where !named.insert(id).inserted {
+            throw SceneError(keyPath: path, message: "\"\(id)\" names another glass or shape already")
+        }
         try animation?.validate(in: self)
         try animation?.checkScrolls(in: self)
     }
@@ -44,33 +47,21 @@ extension GlassTransition {
 extension SceneAnimation {
     /// Checks each transition against `scene`: its glass (and a morph's end) named by an id in the
     /// scene, a morph between circles, capsules or rounded rectangles of one shape each, its
-    /// content and start content in the foreground and carried by it alone, a press released after
-    /// it starts, times within the animation. Throws a ``SceneError`` naming the key path.
+    /// content and start content in the foreground, each layer going with one glass, the
+    /// transitions showing and hiding a glass taking turns, a press released after it starts,
+    /// times within the animation. Throws a ``SceneError`` naming the key path.
     func validate(in scene: Scene) throws {
         let ids = Set(scene.glass.compactMap(\.id))
-        let shapeIDs = Set(scene.glass.flatMap { $0.shapes.compactMap(\.id) })
+        // Shapes of a group and tab bars' accessory buttons: only a press reaches them.
+        let shapeIDs = Set(scene.glass.flatMap { $0.shapes.compactMap(\.id) } + scene.accessoryIDs.map(\.id))
         guard transitions.count <= Limits.transitions else {
             throw SceneError(
                 keyPath: "animation.transitions",
                 message: "\(transitions.count) transitions; the limit is \(Limits.transitions)")
         }
-        var shownOrHiddenBy: [String: Int] = [:]
         for (index, transition) in transitions.enumerated() {
             let path = "animation.transitions[\(index)]"
             try transition.checkKeys(path)
-            // One transition shows, hides or morphs a glass: with two, their order in time
-            // would decide (a morph hides its end state until it starts).
-            for (key, id) in [("glass", transition.glass), ("to", transition.to)] where transition.kind != .press {
-                guard let id else { continue }
-                if let earlier = shownOrHiddenBy[id] {
-                    throw SceneError(
-                        keyPath: "\(path).\(key)",
-                        message:
-                            "\"\(id)\" is already shown, hidden or morphed by animation.transitions[\(earlier)]; one such transition per glass"
-                    )
-                }
-                shownOrHiddenBy[id] = index
-            }
             // A press may name one shape of a group; the rest act on whole glass.
             let reachable = transition.kind == .press ? ids.union(shapeIDs) : ids
             for (key, id) in [("glass", transition.glass), ("to", transition.to)] {
@@ -78,7 +69,8 @@ extension SceneAnimation {
                 guard reachable.contains(id) else {
                     let known = reachable.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
                     let shapeNote =
-                        shapeIDs.contains(id) ? "; \"\(id)\" is a shape of a group, which only a press acts on" : ""
+                        shapeIDs.contains(id)
+                        ? "; \"\(id)\" is a shape of a group or a tab bar's button, which only a press acts on" : ""
                     throw SceneError(
                         keyPath: "\(path).\(key)",
                         message: "no glass has the id \"\(id)\" (ids: \(known.isEmpty ? "none" : known))\(shapeNote)")
@@ -99,23 +91,53 @@ extension SceneAnimation {
             try checkContent(transition, in: scene, path)
             if transition.kind == .morph { try checkMorph(transition, in: scene, path) }
         }
+        try checkTurns()
         try checkCarriedOnce()
     }
 
-    /// Each foreground layer is carried by one morph at most: by two it would be moved twice, in
-    /// the order they are listed.
+    /// The transitions that show or hide one glass take turns, one at a time: each shows it after
+    /// one that hid it, or hides it after one that showed it; two at the same time would leave
+    /// their order to the list.
+    private func checkTurns() throws {
+        for (id, timeline) in transitions.timelines.sorted(by: { $0.key < $1.key }) {
+            for (earlier, later) in zip(timeline, timeline.dropFirst()) {
+                let change = transitions[later].visibilityChanges.first { $0.id == id }!
+                let path = "animation.transitions[\(later)].\(change.key)"
+                guard transitions[later].time > transitions[earlier].time else {
+                    throw SceneError(
+                        keyPath: path,
+                        message:
+                            "\"\(id)\" is shown or hidden by animation.transitions[\(earlier)] at the same time; one at a time"
+                    )
+                }
+                let before = transitions[earlier].visibilityChanges.first { $0.id == id }!.change
+                guard before != change.change else {
+                    let verb = change.change == .shows ? "shown" : "hidden"
+                    throw SceneError(
+                        keyPath: path,
+                        message:
+                            "\"\(id)\" is already \(verb) by animation.transitions[\(earlier)]; a glass is shown and hidden in turn"
+                    )
+                }
+            }
+        }
+    }
+
+    /// Each foreground layer goes with one glass: morphs may carry it in turn (a menu's rows in
+    /// as it opens, out as it closes), always with the same glass; with two it would be moved twice.
     private func checkCarriedOnce() throws {
-        var carriedBy: [Int: Int] = [:]
+        var carriedBy: [Int: (transition: Int, id: String)] = [:]
         for (index, transition) in transitions.enumerated() {
-            for (key, list) in transition.carriedLayers {
+            for ((key, list), (id, _)) in zip(transition.carriedLayers, transition.carriedLayersByGlass) {
                 for (position, layer) in list.enumerated() {
-                    if let earlier = carriedBy[layer], earlier != index {
+                    if let earlier = carriedBy[layer], earlier.id != id {
                         throw SceneError(
                             keyPath: "animation.transitions[\(index)].\(key)[\(position)]",
-                            message: "foreground layer \(layer) is already carried by animation.transitions[\(earlier)]"
+                            message:
+                                "foreground layer \(layer) goes with \"\(earlier.id)\" in animation.transitions[\(earlier.transition)], not with \"\(id)\""
                         )
                     }
-                    carriedBy[layer] = index
+                    carriedBy[layer] = (index, id)
                 }
             }
         }

@@ -34,7 +34,7 @@ struct BackdropPainter {
     private var canvas: PixelRegion { PixelRegion(x0: 0, y0: 0, x1: width, y1: height) }
 
     func paint(_ layers: [BackgroundLayer]) throws -> [UInt32] {
-        try paint(try shaders(layers), within: canvas)
+        paint(try shaders(layers), within: canvas)
     }
 
     /// `layers` painted over `kept`, the pixels of `previous`, repainting only where the layers

@@ -11,6 +11,8 @@ import Testing
 struct GlassTransitionTests {
     static let morph = BuiltInAnimation.menuMorph
     static let transitions = BuiltInAnimation.glassTransitions
+    /// When `menu-morph`'s menu has settled open, before it closes at 1.2 s.
+    static let open = 1.0
 
     /// The glass of `animation` named `id` at `t`, nil when it is not drawn.
     static func glass(_ id: String, of animation: BuiltInAnimation, at t: Double) -> GlassElement? {
@@ -26,7 +28,7 @@ struct GlassTransitionTests {
         #expect(before.glass.count == 1 && before.glass[0].shapes == button.shapes, "only the button, unchanged")
         #expect(before.foreground.allSatisfy { $0.opacity == 0 }, "no rows before the morph")
 
-        let settled = Self.morph.frame(at: Self.morph.duration)
+        let settled = Self.morph.frame(at: Self.open)
         #expect(settled.glass.count == 1, "one shape, not two")
         let frame = settled.glass[0].shapes[0].frame
         let end = menu.shapes[0].frame
@@ -80,13 +82,54 @@ struct GlassTransitionTests {
             }
             #expect(center.x > shape.x && center.x < shape.x + shape.width && center.y < shape.y + shape.height)
         }
-        let settled = Self.morph.frame(at: Self.morph.duration)
+        let settled = Self.morph.frame(at: Self.open)
         #expect(settled.background.count == scene.background.count, "nothing left under the settled menu")
         let rendered = try render(resolve(moving), on: .cpu)
         var bare = moving
         bare.background.removeLast(rows)
         let without = try render(resolve(bare), on: .cpu)
         #expect(rendered != without, "the rows under the glass show through it")
+    }
+
+    @Test(
+        "The open menu closes back into its button: one shape shrinking, its rows leaving first, then the button alone")
+    func morphCloses() throws {
+        let scene = Self.morph.scene
+        let button = try #require(scene.glass.first { $0.id == "button" })
+        let menu = try #require(scene.glass.first { $0.id == "menu" }).shapes[0].frame
+        let closing = Self.morph.frame(at: 1.23)
+        #expect(closing.glass.map(\.id) == ["button"], "one shape, answering to the button")
+        let shape = try #require(closing.glass.first).shapes[0].frame
+        #expect(shape.width < menu.width && shape.width > button.shapes[0].frame.width)
+        let rows = closing.foreground.map(\.opacity)
+        #expect(rows.allSatisfy { $0 > 0 && $0 < 1 }, "the rows fading: \(rows)")
+        let halfway = Self.morph.frame(at: 1.6)
+        #expect(halfway.foreground.allSatisfy { $0.opacity == 0 }, "the rows gone once the shape is half shrunk")
+        let closed = Self.morph.frame(at: Self.morph.duration)
+        #expect(closed.glass.count == 1 && closed.background.count == scene.background.count)
+        let frame = closed.glass[0].shapes[0].frame
+        let end = button.shapes[0].frame
+        #expect(
+            abs(frame.width - end.width) < 0.5 && abs(frame.x - end.x) < 0.5, "back at \(frame), the button is \(end)")
+        #expect(closed.foreground.allSatisfy { $0.opacity == 0 })
+    }
+
+    @Test("A glass shown and hidden in turn follows the transition last begun, and its carried rows go with it")
+    func showAndHideInTurn() throws {
+        let scene = try Self.decode(
+            #"{"type": "morph", "glass": "a", "to": "b", "time": 0.1, "content": [0]}, {"type": "dematerialize", "glass": "b", "time": 0.5}, {"type": "appear", "glass": "a", "time": 0.9}"#
+        )
+        func frame(_ t: Double) -> Scene { scene.applyingTransitions(at: t) }
+        #expect(frame(0).glass.map(\.id) == ["a"] && frame(0).foreground[0].opacity == 0)
+        #expect(frame(0.45).glass.map(\.id) == ["b"] && frame(0.45).foreground[0].opacity > 0.9)
+        let leaving = frame(0.55)
+        let presence = try #require(leaving.glass.first { $0.id == "b" }).presence
+        #expect(presence > 0 && presence < 1, "b dematerialising: \(presence)")
+        #expect(abs(leaving.foreground[0].opacity - presence) < 1e-9, "the row fades with its glass")
+        let late = frame(0.95)
+        let left = late.glass.first { $0.id == "b" }?.presence ?? 0
+        #expect(late.glass.contains { $0.id == "a" } && left < 0.05, "a cut back in; b nearly gone (\(left))")
+        #expect(abs(late.foreground[0].opacity - left) < 1e-9)
     }
 
     @Test("The morph's spring is the one fitted to jarx-menu-morph: growth under way 33 ms after it starts")
@@ -192,6 +235,18 @@ struct GlassTransitionTests {
                 #"{"type": "press", "glass": "a", "time": 0, "materializes": true}"#,
                 "animation.transitions[0].materializes"
             ),
+            (
+                #"{"type": "materialize", "glass": "a", "time": 0.1}, {"type": "appear", "glass": "a", "time": 0.5}"#,
+                "animation.transitions[1].glass"
+            ),
+            (
+                #"{"type": "morph", "glass": "a", "to": "b", "time": 0.5}, {"type": "disappear", "glass": "b", "time": 0.5}"#,
+                "animation.transitions[1].glass"
+            ),
+            (
+                #"{"type": "morph", "glass": "a", "to": "b", "time": 0.1, "content": [0]}, {"type": "morph", "glass": "b", "to": "a", "time": 0.5, "content": [0]}"#,
+                "animation.transitions[1].content[0]"
+            ),
         ])
     func refused(_ transition: String, keyPath: String) throws {
         #expect {
@@ -251,7 +306,7 @@ struct GlassTransitionTests {
         }
         scene.animation?.transitions = [
             GlassTransition(.morph, glass: "button", to: "menu", time: 0.2),
-            GlassTransition(.dematerialize, glass: "menu", time: 0.8),
+            GlassTransition(.materialize, glass: "menu", time: 0.8),
         ]
         #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "animation.transitions[1].glass" }
         scene.animation?.transitions = [

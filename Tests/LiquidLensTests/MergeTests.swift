@@ -122,6 +122,54 @@ struct MergeTests {
         #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].accessory.diameter" }
     }
 
+    @Test("A press names a tab bar's accessory by its id: the button swells and reaches the bar, on both backends")
+    func accessoryPress() throws {
+        var scene = Self.bar(lift: 0, accessory: TabBarAccessory(id: "add"))
+        scene.animation = SceneAnimation(
+            duration: 1, gesture: nil,
+            transitions: [
+                GlassTransition(
+                    .press, glass: "add", time: 0.1, release: 0.9, touch: [GesturePoint(time: 0.1, x: 270, y: 40)])
+            ])
+        try scene.validate()
+        let amount = try #require(scene.animation?.transitions[0].pressAmount(at: 0.6))
+        var held = scene
+        held.time = 0.6
+        guard case .tabBar(let bar) = held.frame(at: 0.6).controls[0] else {
+            Issue.record("the control is the tab bar")
+            return
+        }
+        #expect(bar.accessory?.pressed == amount && bar.accessory?.touch == Point(x: 270, y: 40))
+        let frame = held.frame(at: 0.6)
+        let platter = try LayeringTests.layout(frame, scale: 1).expand(frame).glass[0]
+        let swollen = platter.shapes[1].frame
+        #expect(abs(swollen.width - 62 * (1 + (GlassTransition.pressScale - 1) * amount)) < 1e-9)
+        #expect(abs(swollen.midX - 279) < 1e-9, "about its centre: \(swollen)")
+        #expect(platter.blend == GlassTransition.pressMergeBlend * min(amount, 1), "reaching the bar")
+        #expect(platter.touchGlow?.center == Point(x: 270, y: 40))
+        let resting = try render(try resolve(scene), on: .cpu)
+        let pressed = try render(try resolve(held), on: .cpu)
+        #expect(pressed != resting)
+        #expect(try render(try resolve(held), on: .vulkan) == pressed)
+        // Round trip, and its id shares the scene's names.
+        let decoded = try Scene.decode(try JSONEncoder().encode(frame))
+        guard case .tabBar(let again) = decoded.controls[0] else { return }
+        #expect(again.accessory == bar.accessory)
+        var clash = scene
+        clash.glass = [GlassElement(shape: .circle, frame: Rect(x: 0, y: 0, width: 20, height: 20))]
+        clash.glass[0].id = "add"
+        #expect { try clash.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].accessory.id" }
+        scene.animation?.transitions = [GlassTransition(.materialize, glass: "add", time: 0.1)]
+        #expect { try scene.validate() } throws: { error in
+            (error as? SceneError)?.message.contains("only a press acts on") == true
+        }
+        scene.animation = nil
+        guard case .tabBar(var wild) = scene.controls[0] else { return }
+        wild.accessory?.pressed = 3
+        scene.controls[0] = .tabBar(wild)
+        #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].accessory.pressed" }
+    }
+
     /// A capsule and a circle 6 pt apart in one group, the circle named "plus" and pressed from 0.1 s
     /// (iOS 26's glass).
     static func container(_ transitions: [GlassTransition]) -> Scene {

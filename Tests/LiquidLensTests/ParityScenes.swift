@@ -196,11 +196,13 @@ struct ParityScene: CustomTestStringConvertible, Sendable {
                     glass: [lens(.circle, frame: Rect(x: 40, y: 10, width: 120, height: 120))]))
         }
         + BuiltInScene.allCases.map { ParityScene(name: "example-\($0.rawValue)", scene: $0.scene) }
-        // Glass in motion: the morph as a button, growing, nearly settled and settled; glass
-        // materialising, pressed and leaving; the screen scrolling under a press, under the
-        // dragged tab-bar lens, and under its menu growing; a still half materialised.
+        // Glass in motion: the morph as a button, growing, nearly settled, settled and closing;
+        // glass materialising, pressed and leaving; the screen scrolling under a press on the tab
+        // bar's "+", under the dragged tab-bar lens, and under its menu growing; a still half
+        // materialised.
         + [
-            (BuiltInAnimation.menuMorph, [0.1, 0.25, 0.3, 0.45, 1.0]), (.glassTransitions, [0.35, 0.8, 1.1, 1.8]),
+            (BuiltInAnimation.menuMorph, [0.1, 0.25, 0.3, 0.45, 1.0, 1.35]),
+            (.glassTransitions, [0.35, 0.8, 1.1, 1.8]),
             (.screenMotion, [1.1, 2.0, 3.05]),
         ]
         .flatMap { animation, times in
