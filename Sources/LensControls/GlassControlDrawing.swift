@@ -119,6 +119,9 @@ extension GlassControl {
     static let sliderTrackHeight = 6.0
     /// Switch and slider knobs: how much a held knob's lens grows, in points.
     static let knobLiftGrowth = Point(x: 21, y: 14)
+    /// Switch and slider knobs: the frost σ at rest (the clear material's, under the white knob);
+    /// a held knob clears as it lifts (`jarx-switch-lifted`: the well's edges sharp through it).
+    static let knobRestingFrost = Material.clear.blur / 2
     /// Floating tab bar: the badge's height, and its width, which grows by 7 pt a digit past 6 pt of
     /// margin and is never narrower than a circle.
     static let badgeHeight = 16.0
@@ -186,7 +189,9 @@ extension GlassControl {
             Rect(
                 x: knobX, y: rail.midY - Self.switchKnobHeight / 2, width: Self.switchKnobWidth,
                 height: Self.switchKnobHeight),
-            lift: LensLift(progress: held, growth: Self.knobLiftGrowth, restingBackground: .white, restingShadow: 1))
+            lift: LensLift(
+                progress: held, growth: Self.knobLiftGrowth, restingBackground: .white,
+                restingFrost: Self.knobRestingFrost, restingShadow: 1))
         guard !title.isEmpty else { return }
         drawText(
             title,
@@ -211,7 +216,9 @@ extension GlassControl {
             Rect(
                 x: knob, y: trackY - Self.sliderKnobHeight / 2, width: Self.sliderKnobWidth,
                 height: Self.sliderKnobHeight),
-            lift: LensLift(progress: 0, growth: Self.knobLiftGrowth, restingBackground: .white, restingShadow: 1))
+            lift: LensLift(
+                progress: 0, growth: Self.knobLiftGrowth, restingBackground: .white,
+                restingFrost: Self.knobRestingFrost, restingShadow: 1))
     }
 
     private func drawCard(into panel: inout PanelBuilder, theme: Theme, colors: ControlPalette) {

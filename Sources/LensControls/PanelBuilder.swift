@@ -78,12 +78,22 @@ struct PanelBuilder {
         glass.append(element)
     }
 
-    /// A lens (a switch or slider knob): clear glass with Apple's segment-lens optics (UIKit's
-    /// switch knob is the same `_UILiquidLensView`).
+    /// A lens (a switch or slider knob): Apple's segment-lens optics (UIKit's switch knob is the
+    /// same `_UILiquidLensView`), frosted only at rest (the lift's resting frost) and drawing
+    /// ``knobRim`` as it lifts. It does not dim what it shows as a light tab bar's lens does: the
+    /// capture's held knob keeps the well's level (196) through it.
     mutating func lens(_ shape: Shape, _ frame: Rect, lift: LensLift) {
+        var optics = Optics(preset: .segmentLens)
+        optics.contour = Self.knobRim
         glass.append(
-            GlassElement(
-                shape: shape, frame: placed(frame), optics: Optics(preset: .segmentLens), lift: lift,
-                material: .clear))
+            GlassElement(shape: shape, frame: placed(frame), optics: optics, lift: lift, material: Self.knobMaterial))
     }
+
+    /// A knob's own material, so that the theme's does not reach it: no blur, tint or saturation
+    /// once held (`jarx-switch-lifted`: the well 1:1 through the held knob, its level kept).
+    static let knobMaterial = Material.custom(blur: 0, tint: .clear, saturation: 1, opacity: 1)
+
+    /// A held knob's outline: a near-black line 0.6 pt wide at its silhouette (`jarx-switch-lifted`:
+    /// 11 and 75 over the white card at the lens's left end, 20 at its top).
+    static let knobRim = Contour(width: 0.6, opacity: 1)
 }

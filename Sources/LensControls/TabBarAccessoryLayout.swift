@@ -25,7 +25,9 @@ extension ControlLayout {
         // (`fabbar-lifted`: the bar swollen × 1.04 leaves a 2.2 pt gap, and the neck across it is
         // 19.1 pt high at its narrowest, 318 pt from the screen's edge; 10 pt gives 19.3 at 317.8).
         platter.blend = GlassTransition.pressMergeBlend * bar.lift
-        platter.press(shape: platter.shapes.count - 1, accessory.pressed, touch: accessory.touch)
+        // While the bar is lifted its glow stays at the finger; a press lights the button alone.
+        let touch = bar.lift > 0 ? platter.touchGlow?.center ?? accessory.touch : accessory.touch
+        platter.press(shape: platter.shapes.count - 1, accessory.pressed, touch: touch)
         let line = try text.line(
             accessory.symbol, font: bar.symbolFont ?? bar.font, pixelSize: diameter * Self.accessorySymbolShare * scale)
         // Centred by its ink: a symbol such as "+" sits on the font's maths axis, not mid-line.

@@ -360,7 +360,6 @@ extension GlassElement {
     }
 }
 
-/// Throws unless `value` is finite and inside `range`; the message matches the JSON decoder's.
 /// A glass or shape id: 1…``Limits/glassIDLength`` characters where given.
 func checkID(_ id: String?, _ path: String) throws {
     if let id, id.isEmpty || id.count > Limits.glassIDLength {
@@ -368,6 +367,7 @@ func checkID(_ id: String?, _ path: String) throws {
     }
 }
 
+/// Throws unless `value` is finite and inside `range`; the message matches the JSON decoder's.
 package func check(_ value: Double, _ range: ClosedRange<Double>, _ path: String) throws {
     guard value.isFinite, range.contains(value) else {
         throw SceneError(keyPath: path, message: rangeMessage(value, range))

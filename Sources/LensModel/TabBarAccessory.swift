@@ -77,9 +77,7 @@ public struct TabBarAccessory: Codable, Sendable, Equatable {
         try check(spacing, Limits.accessorySpacing, "\(path).spacing")
         try check(pressed, Limits.pressAmount, "\(path).pressed")
         if let touch { try check(touch, "\(path).touch") }
-        if let id, id.isEmpty || id.count > Limits.glassIDLength {
-            throw SceneError(keyPath: "\(path).id", message: "expected 1…\(Limits.glassIDLength) characters")
-        }
+        try checkID(id, "\(path).id")
     }
 }
 

@@ -54,12 +54,18 @@ extension Scene {
         return scene
     }
 
-    /// Hands a press to the tab bar whose accessory button is `id`, which draws it.
+    /// Hands a press to the tab bar whose accessory button is `id`, which draws it: presses add
+    /// up, as on glass, and one that has not begun leaves the button as the scene gave it.
     private mutating func pressAccessory(_ id: String, _ amount: Double, touch: Point?) {
+        guard amount != 0 else { return }
         for index in controls.indices {
-            guard case .tabBar(var bar) = controls[index], bar.accessory?.id == id else { continue }
-            bar.accessory?.pressed = min(max(amount, Limits.pressAmount.lowerBound), Limits.pressAmount.upperBound)
-            bar.accessory?.touch = touch
+            guard case .tabBar(var bar) = controls[index], var accessory = bar.accessory, accessory.id == id else {
+                continue
+            }
+            let range = Limits.pressAmount
+            accessory.pressed = min(max(accessory.pressed + amount, range.lowerBound), range.upperBound)
+            accessory.touch = touch ?? accessory.touch
+            bar.accessory = accessory
             controls[index] = .tabBar(bar)
         }
     }
@@ -87,7 +93,8 @@ extension Scene {
             if transition.materializes { glass[target].presence *= progress }
             frame.shown[target] = transition.materializes ? progress : 1
         }
-        let now = glass[begun ? target : index].shapes[0].frame
+        // Where the shape is now: as this morph draws it, or where it rests.
+        let now = (begun ? (decidesEnd ? glass[target] : original[target]) : original[index]).shapes[0].frame
         if decidesEnd {
             let shown = begun ? GlassTransition.contentOpacity(spring) : 0
             let sharp = GlassTransition.settledContentShare(spring)

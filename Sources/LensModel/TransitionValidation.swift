@@ -15,7 +15,7 @@ extension Scene {
             }
         }
         for (id, path) in accessoryIDs where !named.insert(id).inserted {
-            throw SceneError(keyPath: path, message: "\"\(id)\" names another glass or shape already")
+            throw SceneError(keyPath: path, message: "\"\(id)\" names another glass, shape or tab bar's button already")
         }
         try animation?.validate(in: self)
         try animation?.checkScrolls(in: self)

@@ -52,7 +52,9 @@ struct GlassLook {
         if accessibility.increaseContrast {
             let base = edgeHighlight.width > 0 ? edgeHighlight : EdgeHighlight.standard
             edgeHighlight = EdgeHighlight(width: max(base.width, 1), alphas: base.alphas.map { min(1, $0 * 2) })
-            optics.contour = Contour(width: 1, opacity: 0.35)
+            // At least a 1 pt line at 0.35; a stronger one the glass draws (a held knob's) stays.
+            optics.contour = Contour(
+                width: max(optics.contour.width, 1), opacity: max(optics.contour.opacity, 0.35))
         }
         if element.presence < 1 { materialize(element.presence) }
         if let highlight = element.highlight, !accessibility.reduceMotion {

@@ -132,6 +132,29 @@ struct GlassTransitionTests {
         #expect(abs(late.foreground[0].opacity - left) < 1e-9)
     }
 
+    @Test("A glass shown twice, or shown and hidden at once, is refused with a message saying why")
+    func turnMessages() throws {
+        func message(_ transitions: String) -> String? {
+            do {
+                _ = try Self.decode(transitions)
+                return nil
+            } catch {
+                return (error as? SceneError)?.message
+            }
+        }
+        let twice = message(
+            #"{"type": "materialize", "glass": "a", "time": 0.1}, {"type": "appear", "glass": "a", "time": 0.5}"#)
+        #expect(twice?.contains("\"a\" is already shown by animation.transitions[0]") == true, "\(twice ?? "none")")
+        let once = message(
+            #"{"type": "materialize", "glass": "a", "time": 0.5}, {"type": "dematerialize", "glass": "a", "time": 0.5}"#
+        )
+        #expect(once?.contains("at the same time") == true, "\(once ?? "none")")
+        let layer = message(
+            #"{"type": "morph", "glass": "a", "to": "b", "time": 0.1, "content": [0]}, {"type": "morph", "glass": "b", "to": "a", "time": 0.5, "content": [0]}"#
+        )
+        #expect(layer?.contains("goes with \"b\"") == true, "\(layer ?? "none")")
+    }
+
     @Test("The morph's spring is the one fitted to jarx-menu-morph: growth under way 33 ms after it starts")
     func morphSpring() {
         // The capture's first panel, 33 ms after the fitted start, already shows the shape at

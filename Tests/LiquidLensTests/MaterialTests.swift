@@ -101,7 +101,9 @@ struct MaterialTests {
                 let saturation = Float((element.material ?? material).saturation)
                 #expect(lens.saturation == saturation)
             }
-            #expect(scene.glass.filter { $0.material == .clear }.count == 4, "three switch knobs and the slider knob")
+            #expect(
+                scene.glass.filter { $0.material == PanelBuilder.knobMaterial }.count == 4,
+                "three switch knobs and the slider knob")
         }
     }
 

@@ -170,6 +170,32 @@ struct MergeTests {
         #expect { try scene.validate() } throws: { ($0 as? SceneError)?.keyPath == "controls[0].accessory.pressed" }
     }
 
+    @Test(
+        "Accessory presses add up, one not begun leaves the button as given, and a lifted bar's glow stays at the finger"
+    )
+    func accessoryPressesCombine() throws {
+        var scene = Self.bar(lift: 1, accessory: TabBarAccessory(id: "add", pressed: 0.25))
+        let early = GlassTransition(.press, glass: "add", time: 0.1, release: 0.3)
+        let late = GlassTransition(.press, glass: "add", time: 0.8, touch: [GesturePoint(time: 0.8, x: 270, y: 40)])
+        scene.animation = SceneAnimation(duration: 1, gesture: nil, transitions: [late, early])
+        try scene.validate()
+        func accessory(at t: Double) -> TabBarAccessory? {
+            guard case .tabBar(let bar) = scene.applyingTimeline(at: t).controls[0] else { return nil }
+            return bar.accessory
+        }
+        #expect(accessory(at: 0) == TabBarAccessory(id: "add", pressed: 0.25), "no press has begun")
+        let both = try #require(accessory(at: 0.9))
+        let sum = 0.25 + early.pressAmount(at: 0.9) + late.pressAmount(at: 0.9)
+        #expect(abs(both.pressed - sum) < 1e-12 && both.touch == Point(x: 270, y: 40))
+        // The bar is lifted: its glow stays where the finger is, not on the pressed button.
+        var lifted = scene.applyingTimeline(at: 0.9)
+        lifted.animation = nil
+        let resting = try LayeringTests.layout(Self.bar(lift: 1), scale: 1).expand(Self.bar(lift: 1)).glass[0]
+        let platter = try LayeringTests.layout(lifted, scale: 1).expand(lifted).glass[0]
+        #expect(resting.touchGlow != nil && platter.touchGlow?.center == resting.touchGlow?.center)
+        #expect(platter.shapes[1].frame.width > resting.shapes[1].frame.width, "the button swells")
+    }
+
     /// A capsule and a circle 6 pt apart in one group, the circle named "plus" and pressed from 0.1 s
     /// (iOS 26's glass).
     static func container(_ transitions: [GlassTransition]) -> Scene {
