@@ -123,7 +123,7 @@ public struct PlacedShape: Codable, Sendable, Equatable {
         shape = try container.decode(Shape.self, forKey: .shape)
         frame = try container.decode(Rect.self, forKey: .frame)
         tint = try container.decodeIfPresent(RGBAColor.self, forKey: .tint)
-        id = try container.decodeIfPresent(String.self, forKey: .id)
+        id = try container.identifier(.id)
     }
 }
 
@@ -227,11 +227,7 @@ public struct GlassElement: Codable, Sendable {
         gradientTint = try container.decodeIfPresent(GradientTint.self, forKey: .gradientTint)
         highlight = try container.decodeIfPresent(AnimatedHighlight.self, forKey: .highlight)
         touchGlow = try container.decodeIfPresent(TouchGlow.self, forKey: .touchGlow)
-        id = try container.decodeIfPresent(String.self, forKey: .id)
-        if let id, id.isEmpty || id.count > Limits.glassIDLength {
-            throw DecodingError.dataCorruptedError(
-                forKey: .id, in: container, debugDescription: "expected 1…\(Limits.glassIDLength) characters")
-        }
+        id = try container.identifier(.id)
         presence = try container.number(.presence, default: 1, in: Limits.unit)
         adaptive = try container.decodeIfPresent(AdaptiveAppearance.self, forKey: .adaptive)
         generation = try container.choice(GlassGeneration.self, .generation)

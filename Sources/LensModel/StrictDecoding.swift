@@ -139,6 +139,16 @@ extension KeyedDecodingContainer {
         return value
     }
 
+    /// A glass, shape or button id where given: 1…``Limits/glassIDLength`` characters.
+    func identifier(_ key: Key) throws -> String? {
+        let id = try decodeIfPresent(String.self, forKey: key)
+        if let id, id.isEmpty || id.count > Limits.glassIDLength {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "expected 1…\(Limits.glassIDLength) characters")
+        }
+        return id
+    }
+
     func check(_ value: Double, in range: ClosedRange<Double>, _ key: Key) throws {
         guard value.isFinite, range.contains(value) else {
             throw DecodingError.dataCorruptedError(

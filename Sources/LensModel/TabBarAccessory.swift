@@ -50,11 +50,7 @@ public struct TabBarAccessory: Codable, Sendable, Equatable {
         diameter = try container.decodeIfPresent(Double.self, forKey: .diameter)
         if let diameter { try container.check(diameter, in: Limits.tabBarHeight, .diameter) }
         spacing = try container.number(.spacing, default: 8, in: Limits.accessorySpacing)
-        id = try container.decodeIfPresent(String.self, forKey: .id)
-        if let id, id.isEmpty || id.count > Limits.glassIDLength {
-            throw DecodingError.dataCorruptedError(
-                forKey: .id, in: container, debugDescription: "expected 1…\(Limits.glassIDLength) characters")
-        }
+        id = try container.identifier(.id)
         pressed = try container.number(.pressed, default: 0, in: Limits.pressAmount)
         touch = try container.decodeIfPresent(Point.self, forKey: .touch)
     }
