@@ -217,7 +217,7 @@ extension GlassControl {
                 x: knob, y: trackY - Self.sliderKnobHeight / 2, width: Self.sliderKnobWidth,
                 height: Self.sliderKnobHeight),
             lift: LensLift(
-                progress: 0, growth: Self.knobLiftGrowth, restingBackground: .white,
+                progress: held, growth: Self.knobLiftGrowth, restingBackground: .white,
                 restingFrost: Self.knobRestingFrost, restingShadow: 1))
     }
 

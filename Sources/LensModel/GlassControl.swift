@@ -28,8 +28,9 @@ public struct GlassControl: Codable, Sendable, Equatable {
     public var state: State
     /// Switch: on or off.
     public var isOn: Bool
-    /// Switch: how far the knob lens is lifted where it is (0 resting, 1 held: 37×24 → 58×38 pt;
-    /// the capture `jarx-switch-lifted`: a held knob lifts in place before it slides).
+    /// Switch and slider: how far the knob lens is lifted where it is (0 resting, 1 held: a
+    /// switch's 37×24 → 58×38 pt, a slider's 38×24 → 59×38 pt; the capture `jarx-switch-lifted`:
+    /// a held knob lifts in place before it slides).
     public var held: Double
     /// Switch: where the knob is along its well, 0 (off) … 1 (on) while it slides; nil: at
     /// `isOn`'s end.

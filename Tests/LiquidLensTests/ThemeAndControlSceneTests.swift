@@ -177,6 +177,29 @@ struct GlassControlSceneTests {
         #expect(abs(Double(onKnobStart) / 2 - (120 + 24)) <= 0.5, "the on knob starts at \(Double(onKnobStart) / 2) pt")
     }
 
+    @Test("A held slider's knob lifts into a lens where it is, as a switch's does, on both backends")
+    func heldSlider() throws {
+        func scene(held: Double) -> Scene {
+            var slider = GlassControl(.slider, frame: Rect(x: 20, y: 20, width: 160, height: 30), value: 0.4)
+            slider.held = held
+            return Scene(
+                canvas: Canvas(width: 200, height: 70, scale: 2), background: [BackgroundLayer(.solid(.white))],
+                glass: [], controls: [.glass(slider)])
+        }
+        func knob(_ scene: Scene) throws -> PixelBox {
+            let parts = try LensRenderer.annotations(of: scene).controls[0].parts
+            return try #require(parts.first { $0.kind == "knob" }).box
+        }
+        let resting = try knob(scene(held: 0))
+        let held = try knob(scene(held: 1))
+        #expect(abs(resting.width - 76) <= 1 && abs(held.width - 118) <= 1, "\(resting.width) → \(held.width) px")
+        #expect(abs(held.height - 76) <= 1, "lifted \(held.height) px high")
+        #expect(abs((held.x + held.width / 2) - (resting.x + resting.width / 2)) < 1, "lifted where it is")
+        let parameters = try LensRenderer.resolve(scene(held: 1))
+        #expect(try SharedGPU.with { try $0.render(parameters) } == ReferenceRenderer().render(parameters))
+        #expect(parameters.lenses.count == 1)
+    }
+
     @Test("A presented sheet in a scene file dims the backdrop; a hidden one does not")
     func sheetInScene() throws {
         var scene = try Scene.decode(Data(Self.json.utf8))
