@@ -4,8 +4,9 @@ import LensModel
 /// A whole iPhone screen in motion (402 × 874 pt at scale 3, 1206 × 2622 px): a list of cards
 /// flicked up under a glass navigation bar, the floating "+" in the tab bar's glass container
 /// pressed, the tab bar's lens lifted and dragged from Home to Inbox (the bar reaching the "+"
-/// while lifted), and the bar's "more" button growing into its menu. Bar and button sizes from `ios27-measurements.md` (tab bar 62 pt high, 20.3 pt side
-/// margins, toolbar buttons 45.3 pt at y 61.3).
+/// while lifted), and the bar's "more" button growing into its menu. Bar and button sizes from
+/// `ios27-measurements.md` (tab bar 62 pt high, 20.3 pt side margins, toolbar buttons 45.3 pt at
+/// y 61.3).
 enum ScreenMotionScene {
     static let canvas = Canvas(width: 402, height: 874, scale: 3)
     static let backButton = Rect(x: 15.3, y: 61.3, width: 45.3, height: 45.3)

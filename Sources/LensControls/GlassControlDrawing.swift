@@ -122,6 +122,14 @@ extension GlassControl {
     /// Switch and slider knobs: the frost σ at rest (the clear material's, under the white knob);
     /// a held knob clears as it lifts (`jarx-switch-lifted`: the well's edges sharp through it).
     static let knobRestingFrost = Material.clear.blur / 2
+
+    /// A switch's or slider's knob lifted by ``held``: white and frosted at rest, casting its
+    /// shadow, growing by ``knobLiftGrowth`` and clearing as it lifts.
+    var knobLift: LensLift {
+        LensLift(
+            progress: held, growth: Self.knobLiftGrowth, restingBackground: .white,
+            restingFrost: Self.knobRestingFrost, restingShadow: 1)
+    }
     /// Floating tab bar: the badge's height, and its width, which grows by 7 pt a digit past 6 pt of
     /// margin and is never narrower than a circle.
     static let badgeHeight = 16.0
@@ -189,9 +197,7 @@ extension GlassControl {
             Rect(
                 x: knobX, y: rail.midY - Self.switchKnobHeight / 2, width: Self.switchKnobWidth,
                 height: Self.switchKnobHeight),
-            lift: LensLift(
-                progress: held, growth: Self.knobLiftGrowth, restingBackground: .white,
-                restingFrost: Self.knobRestingFrost, restingShadow: 1))
+            lift: knobLift)
         guard !title.isEmpty else { return }
         drawText(
             title,
@@ -216,9 +222,7 @@ extension GlassControl {
             Rect(
                 x: knob, y: trackY - Self.sliderKnobHeight / 2, width: Self.sliderKnobWidth,
                 height: Self.sliderKnobHeight),
-            lift: LensLift(
-                progress: held, growth: Self.knobLiftGrowth, restingBackground: .white,
-                restingFrost: Self.knobRestingFrost, restingShadow: 1))
+            lift: knobLift)
     }
 
     private func drawCard(into panel: inout PanelBuilder, theme: Theme, colors: ControlPalette) {

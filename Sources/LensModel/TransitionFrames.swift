@@ -116,7 +116,7 @@ extension Scene {
     private mutating func fadeLeftContent(_ transitions: [GlassTransition], _ frame: TransitionFrame) {
         var owner: [Int: String] = [:]
         for transition in transitions {
-            for (id, layers) in transition.carriedLayersByGlass { for layer in layers { owner[layer] = id } }
+            for (_, id, layers) in transition.carriedLayers { for layer in layers { owner[layer] = id } }
         }
         for (layer, id) in owner where !frame.carried.contains(layer) && foreground.indices.contains(layer) {
             guard let index = glass.firstIndex(where: { $0.id == id }) else { continue }

@@ -20,11 +20,10 @@ extension GlassTransition {
         }
     }
 
-    /// The foreground layers a morph carries, each with the glass it goes with: its content with
-    /// the end state, its start content with the start.
-    var carriedLayersByGlass: [(id: String, layers: [Int])] {
-        guard kind == .morph else { return [] }
-        return [(to ?? glass, content), (glass, startContent)]
+    /// The foreground layers a morph carries, by key, each list with the glass it goes with: its
+    /// content with the end state, its start content with the start (only a morph has either).
+    var carriedLayers: [(key: String, id: String, layers: [Int])] {
+        [("content", to ?? glass, content), ("startContent", glass, startContent)]
     }
 }
 

@@ -128,7 +128,7 @@ extension SceneAnimation {
     private func checkCarriedOnce() throws {
         var carriedBy: [Int: (transition: Int, id: String)] = [:]
         for (index, transition) in transitions.enumerated() {
-            for ((key, list), (id, _)) in zip(transition.carriedLayers, transition.carriedLayersByGlass) {
+            for (key, id, list) in transition.carriedLayers {
                 for (position, layer) in list.enumerated() {
                     if let earlier = carriedBy[layer], earlier.id != id {
                         throw SceneError(
@@ -146,7 +146,7 @@ extension SceneAnimation {
     /// A morph's content and start content: foreground layers, each listed once in either.
     private func checkContent(_ transition: GlassTransition, in scene: Scene, _ path: String) throws {
         var earlier: [Int] = []
-        for (key, list) in transition.carriedLayers {
+        for (key, _, list) in transition.carriedLayers {
             try checkLayerIndices(list, of: scene.foreground.count, "foreground", "\(path).\(key)", after: earlier)
             earlier += list
         }
@@ -165,11 +165,6 @@ extension SceneAnimation {
             throw SceneError(keyPath: "\(path).to", message: "a glass cannot morph into itself")
         }
     }
-}
-
-extension GlassTransition {
-    /// The foreground layers a morph carries, by key: its content and its start content.
-    var carriedLayers: [(key: String, layers: [Int])] { [("content", content), ("startContent", startContent)] }
 }
 
 /// Checks that each of `indices` names one of `count` layers of `kind` ("foreground",
