@@ -22,11 +22,18 @@ private final class ScratchBuffer<Element> {
 /// The FLIP error of one run of tiles: both images converted to YCxCz over the run plus a margin
 /// of the filters' reach (edge pixels repeated, as the reference clamps coordinates), then the
 /// colour and feature filters, each a horizontal then a vertical pass. Buffers are reused.
+///
+/// Every buffer holds a pixel's quantities for the reference and the test side by side in one
+/// SIMD4, so each pass is one loop shape (``filterFour``): four neighbouring outputs at once.
 final class FLIPTile {
     private let filters: FLIPMetric.Filters
     private let margin = FLIPMetric.reach
-    private let referenceColor = ScratchBuffer<SIMD3<Float>>()
-    private let testColor = ScratchBuffer<SIMD3<Float>>()
+    /// Per padded pixel: Y and Cx, reference then test.
+    private let colorYCx = ScratchBuffer<SIMD4<Float>>()
+    /// Per padded pixel: Cz twice (its filter is a sum of two Gaussians), reference then test.
+    private let colorCz = ScratchBuffer<SIMD4<Float>>()
+    /// Per padded pixel: the achromatic channel normalised to 0…1, twice each, reference then test.
+    private let grey = ScratchBuffer<SIMD4<Float>>()
     /// Horizontal colour pass, per pixel: Y and Cx filtered, reference then test.
     private let filteredYCx = ScratchBuffer<SIMD4<Float>>()
     /// Horizontal colour pass, per pixel: Cz by its two Gaussians, reference then test.
@@ -36,91 +43,101 @@ final class FLIPTile {
     /// Horizontal feature pass, per pixel: the Gaussian, twice for the reference, twice for the test.
     private let smoothed = ScratchBuffer<SIMD4<Float>>()
     private let colorDifference = ScratchBuffer<Float>()
-    /// The achromatic channel of each padded pixel, normalised to 0…1.
-    private let referenceGrey = ScratchBuffer<Float>()
-    private let testGrey = ScratchBuffer<Float>()
 
-    /// The filters' taps laid out as the passes multiply them, lane by lane, with a pixel's pair
-    /// of quantities for the reference and then the test.
-    private let yCxWeights: [SIMD4<Float>]
-    private let czWeights: [SIMD4<Float>]
-    private let derivativeWeights: [SIMD4<Float>]
-    private let gaussianWeights: [SIMD4<Float>]
+    /// The filters' taps laid out as the passes multiply them, lane by lane (a pixel's pair of
+    /// quantities for the reference, then the test), repeated for four neighbouring pixels.
+    private let yCxWeights: [SIMD16<Float>]
+    private let czWeights: [SIMD16<Float>]
+    private let derivativeWeights: [SIMD16<Float>]
+    private let gaussianWeights: [SIMD16<Float>]
 
     /// The colour error of two identical colours: HyAB 0, powered and remapped as any other.
     private let sameColorError: Float
 
     init(filters: FLIPMetric.Filters) {
         self.filters = filters
-        yCxWeights = filters.yCx.map { SIMD4($0.x, $0.y, $0.x, $0.y) }
-        czWeights = filters.cz.map { SIMD4($0.x, $0.y, $0.x, $0.y) }
-        derivativeWeights = filters.feature.map { SIMD4($0.y, $0.z, $0.y, $0.z) }
-        gaussianWeights = filters.feature.map { SIMD4(repeating: $0.x) }
+        yCxWeights = filters.yCx.map { Self.fourTimes(SIMD4($0.x, $0.y, $0.x, $0.y)) }
+        czWeights = filters.cz.map { Self.fourTimes(SIMD4($0.x, $0.y, $0.x, $0.y)) }
+        derivativeWeights = filters.feature.map { Self.fourTimes(SIMD4($0.y, $0.z, $0.y, $0.z)) }
+        gaussianWeights = filters.feature.map { SIMD16(repeating: $0.x) }
         sameColorError = filters.remap(pow(FLIPColor.hyab(.zero, .zero), FLIPMetric.colorExponent))
+    }
+
+    private static func fourTimes(_ pixel: SIMD4<Float>) -> SIMD16<Float> {
+        SIMD16(lowHalf: SIMD8(lowHalf: pixel, highHalf: pixel), highHalf: SIMD8(lowHalf: pixel, highHalf: pixel))
     }
 
     /// Calls `body` with the FLIP error of every pixel of `tile`, row by row.
     func evaluate(_ tile: PixelRect, reference: RGBA8Image, test: RGBA8Image, _ body: (Float) -> Void) {
         let paddedWidth = tile.width + 2 * margin
         let paddedHeight = tile.height + 2 * margin
-        for buffer in [referenceColor, testColor] { buffer.reserve(paddedWidth * paddedHeight, zero: .zero) }
-        for buffer in [referenceGrey, testGrey] { buffer.reserve(paddedWidth * paddedHeight, zero: 0) }
+        // Four outputs at a time read and write up to three pixels past a buffer's last row.
+        let slack = 3
+        for buffer in [colorYCx, colorCz, grey] { buffer.reserve(paddedWidth * paddedHeight + slack, zero: .zero) }
         for buffer in [filteredYCx, filteredCz, derivatives, smoothed] {
-            buffer.reserve(tile.width * paddedHeight, zero: .zero)
+            buffer.reserve(tile.width * paddedHeight + slack, zero: .zero)
         }
         colorDifference.reserve(tile.width * tile.height, zero: 0)
-        load(reference, tile, into: referenceColor.pointer, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
-        load(test, tile, into: testColor.pointer, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
-        filterColorHorizontally(tile, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
+        load(reference, test, tile, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
+        filterHorizontally(
+            colorYCx, by: yCxWeights, into: filteredYCx, colorCz, by: czWeights, into: filteredCz,
+            radius: FLIPMetric.spatialRadius, tile: tile, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
         colorDifferences(tile)
-        filterFeaturesHorizontally(tile, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
+        filterHorizontally(
+            grey, by: derivativeWeights, into: derivatives, grey, by: gaussianWeights, into: smoothed,
+            radius: FLIPMetric.featureRadius, tile: tile, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
         finalErrors(tile, body)
     }
 
-    /// The run and its margin in YCxCz, coordinates clamped to the image.
-    private func load(
-        _ image: RGBA8Image, _ tile: PixelRect, into buffer: UnsafeMutablePointer<SIMD3<Float>>, paddedWidth: Int,
-        paddedHeight: Int
-    ) {
+    /// The run and its margin in YCxCz and grey, both images side by side, coordinates clamped to
+    /// the image.
+    private func load(_ reference: RGBA8Image, _ test: RGBA8Image, _ tile: PixelRect, paddedWidth: Int, paddedHeight: Int)
+    {
+        let oneOver116: Float = 1 / 116
+        let sixteenOver116: Float = 16 / 116
         FLIPColor.linearTable.withUnsafeBufferPointer { table in
-            image.pixels.withUnsafeBufferPointer { pixels in
-                for row in 0..<paddedHeight {
-                    let y = min(max(tile.y - margin + row, 0), image.height - 1)
-                    for column in 0..<paddedWidth {
-                        let x = min(max(tile.x - margin + column, 0), image.width - 1)
-                        let base = (y * image.width + x) * 4
-                        let linear = SIMD3(
-                            table[Int(pixels[base])], table[Int(pixels[base + 1])], table[Int(pixels[base + 2])])
-                        buffer[row * paddedWidth + column] = FLIPColor.yCxCz(linear: linear)
+            func yCxCz(_ pixels: UnsafeBufferPointer<UInt8>, _ base: Int) -> SIMD3<Float> {
+                FLIPColor.yCxCz(
+                    linear: SIMD3(table[Int(pixels[base])], table[Int(pixels[base + 1])], table[Int(pixels[base + 2])]))
+            }
+            reference.pixels.withUnsafeBufferPointer { referencePixels in
+                test.pixels.withUnsafeBufferPointer { testPixels in
+                    for row in 0..<paddedHeight {
+                        let y = min(max(tile.y - margin + row, 0), reference.height - 1)
+                        for column in 0..<paddedWidth {
+                            let x = min(max(tile.x - margin + column, 0), reference.width - 1)
+                            let base = (y * reference.width + x) * 4
+                            let (r, t) = (yCxCz(referencePixels, base), yCxCz(testPixels, base))
+                            let index = row * paddedWidth + column
+                            colorYCx.pointer[index] = SIMD4(r.x, r.y, t.x, t.y)
+                            colorCz.pointer[index] = SIMD4(r.z, r.z, t.z, t.z)
+                            let (referenceGrey, testGrey) = (r.x * oneOver116 + sixteenOver116, t.x * oneOver116 + sixteenOver116)
+                            grey.pointer[index] = SIMD4(referenceGrey, referenceGrey, testGrey, testGrey)
+                        }
                     }
                 }
             }
         }
     }
 
-    /// The horizontal colour pass. Each output sums its taps in registers, from 0 in tap order
-    /// (per lane the reference's sum, in its order), the reference's pair of quantities and the
-    /// test's side by side in one vector.
-    private func filterColorHorizontally(_ tile: PixelRect, paddedWidth: Int, paddedHeight: Int) {
-        let taps = 2 * FLIPMetric.spatialRadius + 1
-        let offset = margin - FLIPMetric.spatialRadius
+    /// A horizontal pass: two padded buffers, each filtered along its rows by its own taps (a
+    /// filter of `radius`) into a buffer of the run's width.
+    private func filterHorizontally(
+        _ first: ScratchBuffer<SIMD4<Float>>, by firstWeights: [SIMD16<Float>], into firstOutput: ScratchBuffer<SIMD4<Float>>,
+        _ second: ScratchBuffer<SIMD4<Float>>, by secondWeights: [SIMD16<Float>],
+        into secondOutput: ScratchBuffer<SIMD4<Float>>, radius: Int, tile: PixelRect, paddedWidth: Int, paddedHeight: Int
+    ) {
+        let offset = margin - radius
         let width = tile.width
-        let (ref, tst) = (referenceColor.pointer, testColor.pointer)
-        let (outYCx, outCz) = (filteredYCx.pointer, filteredCz.pointer)
-        yCxWeights.withUnsafeBufferPointer { yCxWeights in
-            czWeights.withUnsafeBufferPointer { czWeights in
+        firstWeights.withUnsafeBufferPointer { firstWeights in
+            secondWeights.withUnsafeBufferPointer { secondWeights in
                 for row in 0..<paddedHeight {
-                    for column in 0..<width {
-                        let input = row * paddedWidth + offset + column
-                        var yCx = SIMD4<Float>.zero
-                        var cz = SIMD4<Float>.zero
-                        for tap in 0..<taps {
-                            let (r, t) = (ref[input + tap], tst[input + tap])
-                            yCx += yCxWeights[tap] * SIMD4(r.x, r.y, t.x, t.y)
-                            cz += czWeights[tap] * SIMD4(r.z, r.z, t.z, t.z)
-                        }
-                        outYCx[row * width + column] = yCx
-                        outCz[row * width + column] = cz
+                    for column in stride(from: 0, to: width, by: 4) {
+                        let (firstSum, secondSum) = Self.filterFour(
+                            first.pointer, by: firstWeights, and: second.pointer, by: secondWeights,
+                            from: row * paddedWidth + offset + column, stride: 1)
+                        Self.store(firstSum, at: firstOutput.pointer + row * width + column)
+                        Self.store(secondSum, at: secondOutput.pointer + row * width + column)
                     }
                 }
             }
@@ -128,50 +145,60 @@ final class FLIPTile {
     }
 
     /// The vertical colour pass, clamped to linear RGB 0…1, then HyAB in Hunt-adjusted L*a*b*.
-    /// Each output sums its taps in registers like the horizontal pass.
     private func colorDifferences(_ tile: PixelRect) {
-        let taps = 2 * FLIPMetric.spatialRadius + 1
         let offset = margin - FLIPMetric.spatialRadius
         let width = tile.width
-        let (inYCx, inCz) = (filteredYCx.pointer, filteredCz.pointer)
         yCxWeights.withUnsafeBufferPointer { yCxWeights in
             czWeights.withUnsafeBufferPointer { czWeights in
                 for row in 0..<tile.height {
-                    for column in 0..<width {
-                        let (yCx, cz) = Self.filterDown(
-                            inYCx, by: yCxWeights, and: inCz, by: czWeights, from: (row + offset) * width + column,
-                            stride: width, taps: taps)
-                        // The same filtered colour, to the bit, converts to the same L*a*b*: HyAB
-                        // is then exactly 0, and so is its error (most pixels near a difference).
-                        if Self.sameBits(yCx, cz) {
-                            colorDifference.pointer[row * width + column] = sameColorError
-                            continue
+                    for column in stride(from: 0, to: width, by: 4) {
+                        let (yCx, cz) = Self.filterFour(
+                            filteredYCx.pointer, by: yCxWeights, and: filteredCz.pointer, by: czWeights,
+                            from: (row + offset) * width + column, stride: width)
+                        for lane in 0..<min(4, width - column) {
+                            colorDifference.pointer[row * width + column + lane] = colorError(
+                                yCx.pixel(lane), cz.pixel(lane))
                         }
-                        let ref = Self.huntLab(SIMD3(yCx[0], yCx[1], cz[0] + cz[1]))
-                        let tst = Self.huntLab(SIMD3(yCx[2], yCx[3], cz[2] + cz[3]))
-                        let distance = pow(FLIPColor.hyab(ref, tst), FLIPMetric.colorExponent)
-                        colorDifference.pointer[row * width + column] = filters.remap(distance)
                     }
                 }
             }
         }
     }
 
-    /// Two buffers filtered down a column, each by its own taps, `stride` apart from `start`: each
-    /// lane sums its taps in registers, from 0 in tap order.
+    /// The colour error of a pixel from its filtered Y, Cx and both Cz, reference then test.
     @inline(__always)
-    private static func filterDown(
-        _ first: UnsafeMutablePointer<SIMD4<Float>>, by firstWeights: UnsafeBufferPointer<SIMD4<Float>>,
-        and second: UnsafeMutablePointer<SIMD4<Float>>, by secondWeights: UnsafeBufferPointer<SIMD4<Float>>,
-        from start: Int, stride: Int, taps: Int
-    ) -> (SIMD4<Float>, SIMD4<Float>) {
-        var firstSum = SIMD4<Float>.zero
-        var secondSum = SIMD4<Float>.zero
-        for tap in 0..<taps {
-            firstSum += firstWeights[tap] * first[start + tap * stride]
-            secondSum += secondWeights[tap] * second[start + tap * stride]
+    private func colorError(_ yCx: SIMD4<Float>, _ cz: SIMD4<Float>) -> Float {
+        // The same filtered colour, to the bit, converts to the same L*a*b*: HyAB is then exactly
+        // 0, and so is its error (most pixels near a difference).
+        if Self.sameBits(yCx, cz) { return sameColorError }
+        let ref = Self.huntLab(SIMD3(yCx[0], yCx[1], cz[0] + cz[1]))
+        let tst = Self.huntLab(SIMD3(yCx[2], yCx[3], cz[2] + cz[3]))
+        return filters.remap(pow(FLIPColor.hyab(ref, tst), FLIPMetric.colorExponent))
+    }
+
+    /// Four neighbouring outputs of two buffers, each filtered by its own taps, `stride` apart
+    /// from `start` (1 along a row, the width down a column). Each lane sums its taps from 0 in
+    /// tap order, the reference's sum in its order; the four pixels make independent chains of
+    /// additions, which keeps the pipeline busy where one pixel alone would wait on each add.
+    @inline(__always)
+    private static func filterFour(
+        _ first: UnsafeMutablePointer<SIMD4<Float>>, by firstWeights: UnsafeBufferPointer<SIMD16<Float>>,
+        and second: UnsafeMutablePointer<SIMD4<Float>>, by secondWeights: UnsafeBufferPointer<SIMD16<Float>>,
+        from start: Int, stride: Int
+    ) -> (SIMD16<Float>, SIMD16<Float>) {
+        var firstSum = SIMD16<Float>.zero
+        var secondSum = SIMD16<Float>.zero
+        for tap in 0..<firstWeights.count {
+            let index = start + tap * stride
+            firstSum += firstWeights[tap] * UnsafeRawPointer(first + index).loadUnaligned(as: SIMD16<Float>.self)
+            secondSum += secondWeights[tap] * UnsafeRawPointer(second + index).loadUnaligned(as: SIMD16<Float>.self)
         }
         return (firstSum, secondSum)
+    }
+
+    @inline(__always)
+    private static func store(_ four: SIMD16<Float>, at pointer: UnsafeMutablePointer<SIMD4<Float>>) {
+        UnsafeMutableRawPointer(pointer).storeBytes(of: four, as: SIMD16<Float>.self)
     }
 
     /// True when the reference's half of both vectors equals the test's to the bit.
@@ -186,76 +213,54 @@ final class FLIPTile {
         return FLIPColor.huntAdjusted(FLIPColor.lab(linear: clamped))
     }
 
-    /// The horizontal feature pass over the achromatic channel normalised to 0…1, each output
-    /// summing its taps in registers like the colour pass.
-    private func filterFeaturesHorizontally(_ tile: PixelRect, paddedWidth: Int, paddedHeight: Int) {
-        let taps = 2 * FLIPMetric.featureRadius + 1
+    /// The vertical feature pass, the edge and point difference, and error = colour^(1 − feature).
+    private func finalErrors(_ tile: PixelRect, _ body: (Float) -> Void) {
         let offset = margin - FLIPMetric.featureRadius
         let width = tile.width
-        let oneOver116: Float = 1 / 116
-        let sixteenOver116: Float = 16 / 116
-        let (refColors, tstColors) = (referenceColor.pointer, testColor.pointer)
-        let (refGrey, tstGrey) = (referenceGrey.pointer, testGrey.pointer)
-        let (outDerivatives, outSmoothed) = (derivatives.pointer, smoothed.pointer)
-        for index in 0..<paddedWidth * paddedHeight {
-            refGrey[index] = refColors[index].x * oneOver116 + sixteenOver116
-            tstGrey[index] = tstColors[index].x * oneOver116 + sixteenOver116
-        }
         derivativeWeights.withUnsafeBufferPointer { derivativeWeights in
             gaussianWeights.withUnsafeBufferPointer { gaussianWeights in
-                for row in 0..<paddedHeight {
-                    for column in 0..<width {
-                        let input = row * paddedWidth + offset + column
-                        var derivative = SIMD4<Float>.zero
-                        var gaussian = SIMD4<Float>.zero
-                        for tap in 0..<taps {
-                            let grey = SIMD4(
-                                refGrey[input + tap], refGrey[input + tap], tstGrey[input + tap], tstGrey[input + tap])
-                            derivative += derivativeWeights[tap] * grey
-                            gaussian += gaussianWeights[tap] * grey
+                for row in 0..<tile.height {
+                    for column in stride(from: 0, to: width, by: 4) {
+                        // Lanes: x-derivatives (first, second), then y-derivatives, reference then test.
+                        let (alongX, alongY) = Self.filterFour(
+                            derivatives.pointer, by: gaussianWeights, and: smoothed.pointer, by: derivativeWeights,
+                            from: (row + offset) * width + column, stride: width)
+                        for lane in 0..<min(4, width - column) {
+                            let color = colorDifference.pointer[row * width + column + lane]
+                            body(Self.error(color: color, alongX.pixel(lane), alongY.pixel(lane)))
                         }
-                        outDerivatives[row * width + column] = derivative
-                        outSmoothed[row * width + column] = gaussian
                     }
                 }
             }
         }
     }
 
-    /// The vertical feature pass, the edge and point difference, and error = colour^(1 − feature);
-    /// each output sums its taps in registers like the colour pass.
-    private func finalErrors(_ tile: PixelRect, _ body: (Float) -> Void) {
-        let taps = 2 * FLIPMetric.featureRadius + 1
-        let offset = margin - FLIPMetric.featureRadius
-        let width = tile.width
+    /// A pixel's error from its colour error and its filtered derivatives.
+    @inline(__always)
+    private static func error(color: Float, _ alongX: SIMD4<Float>, _ alongY: SIMD4<Float>) -> Float {
         let normalization: Float = 1 / Float(2).squareRoot()
-        let (inDerivatives, inSmoothed) = (derivatives.pointer, smoothed.pointer)
-        derivativeWeights.withUnsafeBufferPointer { derivativeWeights in
-            gaussianWeights.withUnsafeBufferPointer { gaussianWeights in
-                for row in 0..<tile.height {
-                    for column in 0..<width {
-                        // Lanes: x-derivatives (first, second), then y-derivatives, reference then test.
-                        let (alongX, alongY) = Self.filterDown(
-                            inDerivatives, by: gaussianWeights, and: inSmoothed, by: derivativeWeights,
-                            from: (row + offset) * width + column, stride: width, taps: taps)
-                        let edgeReference = (alongX[0] * alongX[0] + alongY[0] * alongY[0]).squareRoot()
-                        let edgeTest = (alongX[2] * alongX[2] + alongY[2] * alongY[2]).squareRoot()
-                        let pointReference = (alongX[1] * alongX[1] + alongY[1] * alongY[1]).squareRoot()
-                        let pointTest = (alongX[3] * alongX[3] + alongY[3] * alongY[3]).squareRoot()
-                        let featureDifference =
-                            normalization * max(abs(edgeReference - edgeTest), abs(pointReference - pointTest))
-                        let color = colorDifference.pointer[row * width + column]
-                        // 0 to any power over 0 is 0: under a quarter the feature (its square
-                        // root) stays under 1, so both powers can be skipped, to the same bits.
-                        if color.bitPattern == 0, featureDifference < 0.25 {
-                            body(0)
-                            continue
-                        }
-                        let feature = pow(featureDifference, FLIPMetric.featureExponent)
-                        body(pow(color, 1 - feature))
-                    }
-                }
-            }
+        let edgeReference = (alongX[0] * alongX[0] + alongY[0] * alongY[0]).squareRoot()
+        let edgeTest = (alongX[2] * alongX[2] + alongY[2] * alongY[2]).squareRoot()
+        let pointReference = (alongX[1] * alongX[1] + alongY[1] * alongY[1]).squareRoot()
+        let pointTest = (alongX[3] * alongX[3] + alongY[3] * alongY[3]).squareRoot()
+        let featureDifference = normalization * max(abs(edgeReference - edgeTest), abs(pointReference - pointTest))
+        // 0 to any power over 0 is 0: under a quarter the feature (its square root) stays under
+        // 1, so both powers can be skipped, to the same bits.
+        if color.bitPattern == 0, featureDifference < 0.25 { return 0 }
+        let feature = pow(featureDifference, FLIPMetric.featureExponent)
+        return pow(color, 1 - feature)
+    }
+}
+
+extension SIMD16 where Scalar == Float {
+    /// Lanes 4·`index` …: pixel `index` of four neighbouring pixels' SIMD4s side by side.
+    @inline(__always)
+    fileprivate func pixel(_ index: Int) -> SIMD4<Float> {
+        switch index {
+        case 0: lowHalf.lowHalf
+        case 1: lowHalf.highHalf
+        case 2: highHalf.lowHalf
+        default: highHalf.highHalf
         }
     }
 }

@@ -14,6 +14,13 @@ enum SSIMMetric {
         let sum = raw.reduce(0, +)
         return raw.map { $0 / sum }
     }()
+    /// ``weights`` where the filter passes read them without checks: one table for the process,
+    /// never written after it is made (so shared freely).
+    nonisolated(unsafe) static let weightTable: UnsafeBufferPointer<Double> = {
+        let table = UnsafeMutableBufferPointer<Double>.allocate(capacity: weights.count)
+        _ = table.initialize(from: weights)
+        return UnsafeBufferPointer(table)
+    }()
     static let c1 = (0.01 * 255) * (0.01 * 255)
     static let c2 = (0.03 * 255) * (0.03 * 255)
 
@@ -39,9 +46,9 @@ enum SSIMMetric {
 
     /// Buffers for one run of tiles, reused run after run (fresh megabyte arrays would cost a
     /// page fault per page). Four of a pixel's five quantities sit in one SIMD4 and the fifth
-    /// beside it, so each filter tap is one vector and one scalar multiply-add (each lane the same
-    /// arithmetic as alone). Each output of a pass sums its 11 taps in registers, from 0 in tap
-    /// order (the order of a per-pixel loop, as before), and is written once.
+    /// beside it. Each output of a pass sums its 11 taps from 0 in tap order (the order of a
+    /// per-pixel loop) and is written once; four neighbouring outputs are summed side by side,
+    /// each lane the same arithmetic as alone, so the additions run as independent chains.
     private struct Workspace {
         /// x, y, x², y² and x·y for one channel over the run and the window's margin.
         var products = Quantities()
@@ -53,29 +60,38 @@ enum SSIMMetric {
             var squares: [SIMD4<Double>] = []
             var cross: [Double] = []
 
-            /// Room for `count` pixels; every pass writes each of them before it is read.
+            /// Room for `count` pixels, and for the three past the end that four outputs at a
+            /// time read and write; every pass writes each pixel before it is read.
             mutating func reserve(_ count: Int) {
-                guard squares.count < count else { return }
-                squares = [SIMD4<Double>](repeating: .zero, count: count)
-                cross = [Double](repeating: 0, count: count)
+                guard squares.count < count + 3 else { return }
+                squares = [SIMD4<Double>](repeating: .zero, count: count + 3)
+                cross = [Double](repeating: 0, count: count + 3)
             }
         }
 
         /// The sum of the SSIM map over `tile` for one channel; the window stays inside the image.
-        // Over 60 lines on purpose: the diff's hot loop, its box sums in locals and in scratch
-        // buffers it owns, which a split would pass around per row.
         mutating func sum(_ tile: PixelRect, channel: Int, _ actual: RGBA8Image, _ expected: RGBA8Image) -> Double {
             let radius = SSIMMetric.radius
-            let width = tile.width
-            let bandWidth = width + 2 * radius
+            let bandWidth = tile.width + 2 * radius
             let bandHeight = tile.height + 2 * radius
             products.reserve(bandWidth * bandHeight)
-            rows.reserve(width * bandHeight)
+            rows.reserve(tile.width * bandHeight)
+            fillProducts(tile, channel: channel, actual, expected)
+            filterRows(tile)
+            return filterColumnsAndSum(tile)
+        }
+
+        /// x, y and their products for the tile and the window's margin.
+        private mutating func fillProducts(
+            _ tile: PixelRect, channel: Int, _ actual: RGBA8Image, _ expected: RGBA8Image
+        ) {
+            let radius = SSIMMetric.radius
+            let bandWidth = tile.width + 2 * radius
             actual.pixels.withUnsafeBufferPointer { x in
                 expected.pixels.withUnsafeBufferPointer { y in
                     products.squares.withUnsafeMutableBufferPointer { squares in
                         products.cross.withUnsafeMutableBufferPointer { cross in
-                            for band in 0..<bandHeight {
+                            for band in 0..<tile.height + 2 * radius {
                                 let start = ((tile.y - radius + band) * actual.width + tile.x - radius) * 4 + channel
                                 for column in 0..<bandWidth {
                                     let a = Double(x[start + column * 4])
@@ -88,40 +104,47 @@ enum SSIMMetric {
                     }
                 }
             }
-            var total = 0.0
-            SSIMMetric.weights.withUnsafeBufferPointer { weights in
-                products.squares.withUnsafeBufferPointer { squares in
-                    products.cross.withUnsafeBufferPointer { cross in
-                        rows.squares.withUnsafeMutableBufferPointer { rowSquares in
-                            rows.cross.withUnsafeMutableBufferPointer { rowCross in
-                                for band in 0..<bandHeight {
-                                    for column in 0..<width {
-                                        let input = band * bandWidth + column
-                                        var filtered = SIMD4<Double>.zero
-                                        var filteredCross = 0.0
-                                        for tap in 0..<weights.count {
-                                            filtered += weights[tap] * squares[input + tap]
-                                            filteredCross += weights[tap] * cross[input + tap]
-                                        }
-                                        rowSquares[band * width + column] = filtered
-                                        rowCross[band * width + column] = filteredCross
-                                    }
+        }
+
+        /// The horizontal pass, over every row of the band.
+        private mutating func filterRows(_ tile: PixelRect) {
+            let bandWidth = tile.width + 2 * SSIMMetric.radius
+            let width = tile.width
+            let weights = SSIMMetric.weightTable
+            products.squares.withUnsafeBufferPointer { squares in
+                products.cross.withUnsafeBufferPointer { cross in
+                    rows.squares.withUnsafeMutableBufferPointer { rowSquares in
+                        rows.cross.withUnsafeMutableBufferPointer { rowCross in
+                            for band in 0..<tile.height + 2 * SSIMMetric.radius {
+                                for column in stride(from: 0, to: width, by: 4) {
+                                    let (filtered, filteredCross) = Self.filterFour(
+                                        squares, cross, by: weights, from: band * bandWidth + column, stride: 1)
+                                    let output = band * width + column
+                                    UnsafeMutableRawPointer(rowSquares.baseAddress! + output).storeBytes(
+                                        of: filtered, as: SIMD16<Double>.self)
+                                    UnsafeMutableRawPointer(rowCross.baseAddress! + output).storeBytes(
+                                        of: filteredCross, as: SIMD4<Double>.self)
                                 }
                             }
                         }
                     }
                 }
-                rows.squares.withUnsafeBufferPointer { rowSquares in
-                    rows.cross.withUnsafeBufferPointer { rowCross in
-                        for row in 0..<tile.height {
-                            for column in 0..<width {
-                                var filtered = SIMD4<Double>.zero
-                                var filteredCross = 0.0
-                                for tap in 0..<weights.count {
-                                    filtered += weights[tap] * rowSquares[(row + tap) * width + column]
-                                    filteredCross += weights[tap] * rowCross[(row + tap) * width + column]
-                                }
-                                total += Self.similarity(filtered, filteredCross)
+            }
+        }
+
+        /// The vertical pass and the SSIM of each pixel, summed in raster order.
+        private func filterColumnsAndSum(_ tile: PixelRect) -> Double {
+            let width = tile.width
+            var total = 0.0
+            let weights = SSIMMetric.weightTable
+            rows.squares.withUnsafeBufferPointer { rowSquares in
+                rows.cross.withUnsafeBufferPointer { rowCross in
+                    for row in 0..<tile.height {
+                        for column in stride(from: 0, to: width, by: 4) {
+                            let (filtered, filteredCross) = Self.filterFour(
+                                rowSquares, rowCross, by: weights, from: row * width + column, stride: width)
+                            for lane in 0..<min(4, width - column) {
+                                total += Self.similarity(filtered, filteredCross, lane: lane)
                             }
                         }
                     }
@@ -130,9 +153,36 @@ enum SSIMMetric {
             return total
         }
 
-        /// SSIM from the Gaussian-weighted x, y, x², y² and x·y of a window.
-        private static func similarity(_ filtered: SIMD4<Double>, _ uxy: Double) -> Double {
-            let (ux, uy, uxx, uyy) = (filtered[0], filtered[1], filtered[2], filtered[3])
+        /// Four neighbouring outputs of a pass, `stride` apart from `start` (1 along a row, the
+        /// width down a column): x, y, x², y² of the four pixels, then their x·y.
+        @inline(__always)
+        private static func filterFour(
+            _ squares: UnsafeBufferPointer<SIMD4<Double>>, _ cross: UnsafeBufferPointer<Double>,
+            by weights: UnsafeBufferPointer<Double>, from start: Int, stride: Int
+        ) -> (SIMD16<Double>, SIMD4<Double>) {
+            var filtered = SIMD16<Double>.zero
+            var filteredCross = SIMD4<Double>.zero
+            for tap in 0..<weights.count {
+                let weight = weights[tap]
+                let index = start + tap * stride
+                filtered += weight * UnsafeRawPointer(squares.baseAddress! + index).loadUnaligned(as: SIMD16<Double>.self)
+                filteredCross += weight * UnsafeRawPointer(cross.baseAddress! + index).loadUnaligned(as: SIMD4<Double>.self)
+            }
+            return (filtered, filteredCross)
+        }
+
+        /// SSIM of pixel `lane` of four, from their Gaussian-weighted x, y, x², y² and x·y.
+        @inline(__always)
+        private static func similarity(_ filtered: SIMD16<Double>, _ cross: SIMD4<Double>, lane: Int) -> Double {
+            let quarter =
+                switch lane {
+                case 0: filtered.lowHalf.lowHalf
+                case 1: filtered.lowHalf.highHalf
+                case 2: filtered.highHalf.lowHalf
+                default: filtered.highHalf.highHalf
+                }
+            let (ux, uy, uxx, uyy) = (quarter[0], quarter[1], quarter[2], quarter[3])
+            let uxy = cross[lane]
             let vx = uxx - ux * ux
             let vy = uyy - uy * uy
             let vxy = uxy - ux * uy
