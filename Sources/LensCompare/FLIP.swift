@@ -31,7 +31,6 @@ enum FLIPMetric {
     static let reach = max(spatialRadius, featureRadius)
 
     static let colorExponent: Float = 0.7
-    static let featureExponent: Float = 0.5
     static let perceptualCutoff: Float = 0.4
     static let perceptualThreshold: Float = 0.95
 

@@ -91,8 +91,9 @@ final class FLIPTile {
 
     /// The run and its margin in YCxCz and grey, both images side by side, coordinates clamped to
     /// the image.
-    private func load(_ reference: RGBA8Image, _ test: RGBA8Image, _ tile: PixelRect, paddedWidth: Int, paddedHeight: Int)
-    {
+    private func load(
+        _ reference: RGBA8Image, _ test: RGBA8Image, _ tile: PixelRect, paddedWidth: Int, paddedHeight: Int
+    ) {
         let oneOver116: Float = 1 / 116
         let sixteenOver116: Float = 16 / 116
         FLIPColor.linearTable.withUnsafeBufferPointer { table in
@@ -111,7 +112,9 @@ final class FLIPTile {
                             let index = row * paddedWidth + column
                             colorYCx.pointer[index] = SIMD4(r.x, r.y, t.x, t.y)
                             colorCz.pointer[index] = SIMD4(r.z, r.z, t.z, t.z)
-                            let (referenceGrey, testGrey) = (r.x * oneOver116 + sixteenOver116, t.x * oneOver116 + sixteenOver116)
+                            let (referenceGrey, testGrey) = (
+                                r.x * oneOver116 + sixteenOver116, t.x * oneOver116 + sixteenOver116
+                            )
                             grey.pointer[index] = SIMD4(referenceGrey, referenceGrey, testGrey, testGrey)
                         }
                     }
@@ -123,9 +126,11 @@ final class FLIPTile {
     /// A horizontal pass: two padded buffers, each filtered along its rows by its own taps (a
     /// filter of `radius`) into a buffer of the run's width.
     private func filterHorizontally(
-        _ first: ScratchBuffer<SIMD4<Float>>, by firstWeights: [SIMD16<Float>], into firstOutput: ScratchBuffer<SIMD4<Float>>,
+        _ first: ScratchBuffer<SIMD4<Float>>, by firstWeights: [SIMD16<Float>],
+        into firstOutput: ScratchBuffer<SIMD4<Float>>,
         _ second: ScratchBuffer<SIMD4<Float>>, by secondWeights: [SIMD16<Float>],
-        into secondOutput: ScratchBuffer<SIMD4<Float>>, radius: Int, tile: PixelRect, paddedWidth: Int, paddedHeight: Int
+        into secondOutput: ScratchBuffer<SIMD4<Float>>, radius: Int, tile: PixelRect, paddedWidth: Int,
+        paddedHeight: Int
     ) {
         let offset = margin - radius
         let width = tile.width
@@ -244,10 +249,11 @@ final class FLIPTile {
         let pointReference = (alongX[1] * alongX[1] + alongY[1] * alongY[1]).squareRoot()
         let pointTest = (alongX[3] * alongX[3] + alongY[3] * alongY[3]).squareRoot()
         let featureDifference = normalization * max(abs(edgeReference - edgeTest), abs(pointReference - pointTest))
-        // 0 to any power over 0 is 0: under a quarter the feature (its square root) stays under
-        // 1, so both powers can be skipped, to the same bits.
-        if color.bitPattern == 0, featureDifference < 0.25 { return 0 }
-        let feature = pow(featureDifference, FLIPMetric.featureExponent)
+        // 0 to any power over 0 is 0: under 1 the feature (its square root) stays under 1, so
+        // both powers can be skipped, to the same bits.
+        if color.bitPattern == 0, featureDifference < 1 { return 0 }
+        // LDR-FLIP raises the feature difference to ½: a square root, within rounding of powf.
+        let feature = featureDifference.squareRoot()
         return pow(color, 1 - feature)
     }
 }

@@ -165,8 +165,10 @@ enum SSIMMetric {
             for tap in 0..<weights.count {
                 let weight = weights[tap]
                 let index = start + tap * stride
-                filtered += weight * UnsafeRawPointer(squares.baseAddress! + index).loadUnaligned(as: SIMD16<Double>.self)
-                filteredCross += weight * UnsafeRawPointer(cross.baseAddress! + index).loadUnaligned(as: SIMD4<Double>.self)
+                filtered +=
+                    weight * UnsafeRawPointer(squares.baseAddress! + index).loadUnaligned(as: SIMD16<Double>.self)
+                filteredCross +=
+                    weight * UnsafeRawPointer(cross.baseAddress! + index).loadUnaligned(as: SIMD4<Double>.self)
             }
             return (filtered, filteredCross)
         }

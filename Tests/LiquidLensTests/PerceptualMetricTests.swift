@@ -26,7 +26,9 @@ enum MetricPairs {
     }
 
     /// Named (actual, expected) pairs: a noise patch, the frame shifted by 2 px, a red cast, a
-    /// dark blotch with a soft edge, and a single changed pixel.
+    /// dark blotch with a soft edge, the blotch cut off by the right edge of a 203 × 97 crop (so
+    /// that the metrics' runs of four neighbouring pixels end part-way inside the difference), and
+    /// a single changed pixel.
     static var synthetic: [(name: String, actual: RGBA8Image, expected: RGBA8Image)] {
         var generator = SystemRandomNumberGenerator.seeded(7)
         let noise = edited(base, rows: 100..<160, columns: 200..<300) { _, _, rgb in
@@ -44,6 +46,10 @@ enum MetricPairs {
         let onePixel = edited(base, rows: 50..<51, columns: 50..<51) { _, _, rgb in rgb = SIMD3(255, 0, 255) }
         return [
             ("noise", noise, base), ("shift", shifted, base), ("red-cast", redCast, base), ("blotch", blotch, base),
+            (
+                "blotch-cropped", blotch.cropped(x: 420..<623, y: 10..<107),
+                base.cropped(x: 420..<623, y: 10..<107)
+            ),
             ("one-pixel", onePixel, base),
         ]
     }
