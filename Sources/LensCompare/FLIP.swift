@@ -36,21 +36,17 @@ enum FLIPMetric {
 
     /// The error of `test` against `reference`, computed on the tiles `mask` says can differ.
     static func error(test: RGBA8Image, reference: RGBA8Image, mask: DifferenceMask) -> FLIPError {
-        var histogram = [Int](repeating: 0, count: FLIPError.bucketCount)
         let tiles = mask.tiles(reach: reach, bounds: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height))
-        var sum = 0.0
+        var tally = FLIPTile.Tally()
         var computed = 0
         let workspace = FLIPTile(filters: filters)
         for tile in tiles {
-            workspace.evaluate(tile, reference: reference, test: test) { error in
-                sum += Double(error)
-                histogram[min(FLIPError.bucketCount - 1, Int(error * Float(FLIPError.bucketCount)))] += 1
-            }
+            workspace.evaluate(tile, reference: reference, test: test, into: &tally)
             computed += tile.width * tile.height
         }
         // Every pixel outside the tiles sees identical windows in both images: error exactly 0.
-        histogram[0] += mask.width * mask.height - computed
-        return FLIPError(mean: sum / Double(max(1, mask.width * mask.height)), histogram: histogram)
+        tally.histogram[0] += mask.width * mask.height - computed
+        return FLIPError(mean: tally.sum / Double(max(1, mask.width * mask.height)), histogram: tally.histogram)
     }
 
     /// The separable filter taps, built once.

@@ -44,31 +44,34 @@ final class FLIPTile {
     private let smoothed = ScratchBuffer<SIMD4<Float>>()
     private let colorDifference = ScratchBuffer<Float>()
 
-    /// The filters' taps laid out as the passes multiply them, lane by lane (a pixel's pair of
-    /// quantities for the reference, then the test), repeated for four neighbouring pixels.
-    private let yCxWeights: [SIMD16<Float>]
-    private let czWeights: [SIMD16<Float>]
-    private let derivativeWeights: [SIMD16<Float>]
-    private let gaussianWeights: [SIMD16<Float>]
+    /// The filters' taps laid out as the passes multiply them, lane by lane: a pixel's pair of
+    /// quantities for the reference, then the test.
+    private let yCxWeights: [SIMD4<Float>]
+    private let czWeights: [SIMD4<Float>]
+    private let derivativeWeights: [SIMD4<Float>]
+    private let gaussianWeights: [SIMD4<Float>]
 
     /// The colour error of two identical colours: HyAB 0, powered and remapped as any other.
     private let sameColorError: Float
 
     init(filters: FLIPMetric.Filters) {
         self.filters = filters
-        yCxWeights = filters.yCx.map { Self.fourTimes(SIMD4($0.x, $0.y, $0.x, $0.y)) }
-        czWeights = filters.cz.map { Self.fourTimes(SIMD4($0.x, $0.y, $0.x, $0.y)) }
-        derivativeWeights = filters.feature.map { Self.fourTimes(SIMD4($0.y, $0.z, $0.y, $0.z)) }
-        gaussianWeights = filters.feature.map { SIMD16(repeating: $0.x) }
+        yCxWeights = filters.yCx.map { SIMD4($0.x, $0.y, $0.x, $0.y) }
+        czWeights = filters.cz.map { SIMD4($0.x, $0.y, $0.x, $0.y) }
+        derivativeWeights = filters.feature.map { SIMD4($0.y, $0.z, $0.y, $0.z) }
+        gaussianWeights = filters.feature.map { SIMD4(repeating: $0.x) }
         sameColorError = filters.remap(pow(FLIPColor.hyab(.zero, .zero), FLIPMetric.colorExponent))
     }
 
-    private static func fourTimes(_ pixel: SIMD4<Float>) -> SIMD16<Float> {
-        SIMD16(lowHalf: SIMD8(lowHalf: pixel, highHalf: pixel), highHalf: SIMD8(lowHalf: pixel, highHalf: pixel))
+    /// The errors of the pixels evaluated so far: their sum, in raster order run by run, and how
+    /// many fall in each of the ``FLIPError/bucketCount`` buckets.
+    struct Tally {
+        var sum = 0.0
+        var histogram = [Int](repeating: 0, count: FLIPError.bucketCount)
     }
 
-    /// Calls `body` with the FLIP error of every pixel of `tile`, row by row.
-    func evaluate(_ tile: PixelRect, reference: RGBA8Image, test: RGBA8Image, _ body: (Float) -> Void) {
+    /// Adds the FLIP error of every pixel of `tile`, row by row, to `tally`.
+    func evaluate(_ tile: PixelRect, reference: RGBA8Image, test: RGBA8Image, into tally: inout Tally) {
         let paddedWidth = tile.width + 2 * margin
         let paddedHeight = tile.height + 2 * margin
         // Four outputs at a time read and write up to three pixels past a buffer's last row.
@@ -86,7 +89,7 @@ final class FLIPTile {
         filterHorizontally(
             grey, by: derivativeWeights, into: derivatives, grey, by: gaussianWeights, into: smoothed,
             radius: FLIPMetric.featureRadius, tile: tile, paddedWidth: paddedWidth, paddedHeight: paddedHeight)
-        finalErrors(tile, body)
+        finalErrors(tile, into: &tally)
     }
 
     /// The run and its margin in YCxCz and grey, both images side by side, coordinates clamped to
@@ -126,9 +129,9 @@ final class FLIPTile {
     /// A horizontal pass: two padded buffers, each filtered along its rows by its own taps (a
     /// filter of `radius`) into a buffer of the run's width.
     private func filterHorizontally(
-        _ first: ScratchBuffer<SIMD4<Float>>, by firstWeights: [SIMD16<Float>],
+        _ first: ScratchBuffer<SIMD4<Float>>, by firstWeights: [SIMD4<Float>],
         into firstOutput: ScratchBuffer<SIMD4<Float>>,
-        _ second: ScratchBuffer<SIMD4<Float>>, by secondWeights: [SIMD16<Float>],
+        _ second: ScratchBuffer<SIMD4<Float>>, by secondWeights: [SIMD4<Float>],
         into secondOutput: ScratchBuffer<SIMD4<Float>>, radius: Int, tile: PixelRect, paddedWidth: Int,
         paddedHeight: Int
     ) {
@@ -187,18 +190,27 @@ final class FLIPTile {
     /// additions, which keeps the pipeline busy where one pixel alone would wait on each add.
     @inline(__always)
     private static func filterFour(
-        _ first: UnsafeMutablePointer<SIMD4<Float>>, by firstWeights: UnsafeBufferPointer<SIMD16<Float>>,
-        and second: UnsafeMutablePointer<SIMD4<Float>>, by secondWeights: UnsafeBufferPointer<SIMD16<Float>>,
+        _ first: UnsafeMutablePointer<SIMD4<Float>>, by firstWeights: UnsafeBufferPointer<SIMD4<Float>>,
+        and second: UnsafeMutablePointer<SIMD4<Float>>, by secondWeights: UnsafeBufferPointer<SIMD4<Float>>,
         from start: Int, stride: Int
     ) -> (SIMD16<Float>, SIMD16<Float>) {
-        var firstSum = SIMD16<Float>.zero
-        var secondSum = SIMD16<Float>.zero
+        var (first0, first1, first2, first3) = (SIMD4<Float>.zero, SIMD4<Float>.zero, SIMD4<Float>.zero, SIMD4<Float>.zero)
+        var (second0, second1, second2, second3) = (first0, first1, first2, first3)
         for tap in 0..<firstWeights.count {
-            let index = start + tap * stride
-            firstSum += firstWeights[tap] * UnsafeRawPointer(first + index).loadUnaligned(as: SIMD16<Float>.self)
-            secondSum += secondWeights[tap] * UnsafeRawPointer(second + index).loadUnaligned(as: SIMD16<Float>.self)
+            let (index, weight, otherWeight) = (start + tap * stride, firstWeights[tap], secondWeights[tap])
+            first0 += weight * first[index]
+            first1 += weight * first[index + 1]
+            first2 += weight * first[index + 2]
+            first3 += weight * first[index + 3]
+            second0 += otherWeight * second[index]
+            second1 += otherWeight * second[index + 1]
+            second2 += otherWeight * second[index + 2]
+            second3 += otherWeight * second[index + 3]
         }
-        return (firstSum, secondSum)
+        return (
+            SIMD16(lowHalf: SIMD8(lowHalf: first0, highHalf: first1), highHalf: SIMD8(lowHalf: first2, highHalf: first3)),
+            SIMD16(lowHalf: SIMD8(lowHalf: second0, highHalf: second1), highHalf: SIMD8(lowHalf: second2, highHalf: second3))
+        )
     }
 
     @inline(__always)
@@ -219,22 +231,30 @@ final class FLIPTile {
     }
 
     /// The vertical feature pass, the edge and point difference, and error = colour^(1 − feature).
-    private func finalErrors(_ tile: PixelRect, _ body: (Float) -> Void) {
+    private func finalErrors(_ tile: PixelRect, into tally: inout Tally) {
         let offset = margin - FLIPMetric.featureRadius
         let width = tile.width
-        derivativeWeights.withUnsafeBufferPointer { derivativeWeights in
+        let start = tally.sum
+        tally.sum = derivativeWeights.withUnsafeBufferPointer { derivativeWeights in
             gaussianWeights.withUnsafeBufferPointer { gaussianWeights in
-                for row in 0..<tile.height {
-                    for column in stride(from: 0, to: width, by: 4) {
-                        // Lanes: x-derivatives (first, second), then y-derivatives, reference then test.
-                        let (alongX, alongY) = Self.filterFour(
-                            derivatives.pointer, by: gaussianWeights, and: smoothed.pointer, by: derivativeWeights,
-                            from: (row + offset) * width + column, stride: width)
-                        for lane in 0..<min(4, width - column) {
-                            let color = colorDifference.pointer[row * width + column + lane]
-                            body(Self.error(color: color, alongX.pixel(lane), alongY.pixel(lane)))
+                tally.histogram.withUnsafeMutableBufferPointer { histogram in
+                    // A local of the closure, so that the sum stays in a register.
+                    var sum = start
+                    for row in 0..<tile.height {
+                        for column in stride(from: 0, to: width, by: 4) {
+                            // Lanes: x-derivatives (first, second), then y-derivatives, reference then test.
+                            let (alongX, alongY) = Self.filterFour(
+                                derivatives.pointer, by: gaussianWeights, and: smoothed.pointer, by: derivativeWeights,
+                                from: (row + offset) * width + column, stride: width)
+                            for lane in 0..<min(4, width - column) {
+                                let color = colorDifference.pointer[row * width + column + lane]
+                                let error = Self.error(color: color, alongX.pixel(lane), alongY.pixel(lane))
+                                sum += Double(error)
+                                histogram[min(histogram.count - 1, Int(error * Float(histogram.count)))] += 1
+                            }
                         }
                     }
+                    return sum
                 }
             }
         }

@@ -46,9 +46,9 @@ enum SSIMMetric {
 
     /// Buffers for one run of tiles, reused run after run (fresh megabyte arrays would cost a
     /// page fault per page). Four of a pixel's five quantities sit in one SIMD4 and the fifth
-    /// beside it. Each output of a pass sums its 11 taps from 0 in tap order (the order of a
-    /// per-pixel loop) and is written once; four neighbouring outputs are summed side by side,
-    /// each lane the same arithmetic as alone, so the additions run as independent chains.
+    /// beside it. Each output of a pass sums its 11 taps in registers and is written once; four
+    /// neighbouring outputs are summed side by side, each lane the same arithmetic as alone, so
+    /// the additions run as independent chains.
     private struct Workspace {
         /// x, y, x², y² and x·y for one channel over the run and the window's margin.
         var products = Quantities()
@@ -135,10 +135,11 @@ enum SSIMMetric {
         /// The vertical pass and the SSIM of each pixel, summed in raster order.
         private func filterColumnsAndSum(_ tile: PixelRect) -> Double {
             let width = tile.width
-            var total = 0.0
             let weights = SSIMMetric.weightTable
-            rows.squares.withUnsafeBufferPointer { rowSquares in
+            return rows.squares.withUnsafeBufferPointer { rowSquares in
                 rows.cross.withUnsafeBufferPointer { rowCross in
+                    // A local of the closure, so that the sum stays in a register.
+                    var total = 0.0
                     for row in 0..<tile.height {
                         for column in stride(from: 0, to: width, by: 4) {
                             let (filtered, filteredCross) = Self.filterFour(
@@ -148,9 +149,9 @@ enum SSIMMetric {
                             }
                         }
                     }
+                    return total
                 }
             }
-            return total
         }
 
         /// Four neighbouring outputs of a pass, `stride` apart from `start` (1 along a row, the
@@ -160,16 +161,24 @@ enum SSIMMetric {
             _ squares: UnsafeBufferPointer<SIMD4<Double>>, _ cross: UnsafeBufferPointer<Double>,
             by weights: UnsafeBufferPointer<Double>, from start: Int, stride: Int
         ) -> (SIMD16<Double>, SIMD4<Double>) {
+            func squaresAt(_ index: Int) -> SIMD16<Double> {
+                UnsafeRawPointer(squares.baseAddress! + index).loadUnaligned(as: SIMD16<Double>.self)
+            }
+            func crossAt(_ index: Int) -> SIMD4<Double> {
+                UnsafeRawPointer(cross.baseAddress! + index).loadUnaligned(as: SIMD4<Double>.self)
+            }
             var filtered = SIMD16<Double>.zero
             var filteredCross = SIMD4<Double>.zero
-            for tap in 0..<weights.count {
-                let weight = weights[tap]
-                let index = start + tap * stride
-                filtered +=
-                    weight * UnsafeRawPointer(squares.baseAddress! + index).loadUnaligned(as: SIMD16<Double>.self)
-                filteredCross +=
-                    weight * UnsafeRawPointer(cross.baseAddress! + index).loadUnaligned(as: SIMD4<Double>.self)
+            // The window is symmetric (tap k weighs as tap 10 − k, to the bit): each weight
+            // multiplies the sum of its two taps, outermost first, then the centre.
+            let radius = SSIMMetric.radius
+            for tap in 0..<radius {
+                let (near, far) = (start + tap * stride, start + (2 * radius - tap) * stride)
+                filtered += weights[tap] * (squaresAt(near) + squaresAt(far))
+                filteredCross += weights[tap] * (crossAt(near) + crossAt(far))
             }
+            filtered += weights[radius] * squaresAt(start + radius * stride)
+            filteredCross += weights[radius] * crossAt(start + radius * stride)
             return (filtered, filteredCross)
         }
 
