@@ -18,13 +18,17 @@ enum CIEDE2000 {
         var values: [Double] = []
         values.reserveCapacity(mask.differingPixels.count)
         var sum = 0.0
-        var labs = LabCache()
+        var labs = Memo(placeholder: SIMD3<Double>.zero)
+        var differences = Memo(placeholder: 0.0)
         for index in mask.differingPixels {
             let base = Int(index) * 4
             let a = SIMD3(actual.pixels[base], actual.pixels[base + 1], actual.pixels[base + 2])
             let b = SIMD3(expected.pixels[base], expected.pixels[base + 1], expected.pixels[base + 2])
             guard a != b else { continue }
-            let value = deltaE(labs.lab(a), labs.lab(b))
+            let (keyA, keyB) = (key(a), key(b))
+            let value = differences.value(keyA << 24 | keyB) {
+                deltaE(labs.value(keyA) { lab(a) }, labs.value(keyB) { lab(b) })
+            }
             values.append(value)
             sum += value
         }
@@ -93,22 +97,32 @@ enum CIEDE2000 {
         return values[rank]
     }
 
-    /// ``lab(_:)`` of colours met before, in a table indexed by a hash of the colour (a newer
-    /// colour takes the slot): a shifted frame shows its colours again nearby, so most are found.
-    struct LabCache {
-        private static let slotBits = 16
-        private var colors = [UInt32](repeating: .max, count: 1 << slotBits)
-        private var labs = [SIMD3<Double>](repeating: .zero, count: 1 << slotBits)
+    /// Values computed before, in a table indexed by a hash of their key (a newer key takes the
+    /// slot): a shifted or re-lit frame shows the same colours, and the same pairs of colours,
+    /// again and again, so most are found rather than computed.
+    struct Memo<Value> {
+        private static var slotBits: Int { 16 }
+        private var keys = [UInt64](repeating: .max, count: 1 << slotBits)
+        private var values: [Value]
 
-        mutating func lab(_ color: SIMD3<UInt8>) -> SIMD3<Double> {
-            let key = UInt32(color.x) << 16 | UInt32(color.y) << 8 | UInt32(color.z)
-            let slot = Int((key &* 0x9E37_79B1) >> (32 - Self.slotBits))
-            if colors[slot] == key { return labs[slot] }
-            let value = CIEDE2000.lab(color)
-            colors[slot] = key
-            labs[slot] = value
+        init(placeholder: Value) { values = [Value](repeating: placeholder, count: 1 << Self.slotBits) }
+
+        /// The value of `key` (under 2⁶⁴ − 1), computed by `compute` when not found.
+        @inline(__always)
+        mutating func value(_ key: UInt64, _ compute: () -> Value) -> Value {
+            let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.slotBits))
+            if keys[slot] == key { return values[slot] }
+            let value = compute()
+            keys[slot] = key
+            values[slot] = value
             return value
         }
+    }
+
+    /// A colour's 24 bits as a key.
+    @inline(__always)
+    static func key(_ color: SIMD3<UInt8>) -> UInt64 {
+        UInt64(color.x) << 16 | UInt64(color.y) << 8 | UInt64(color.z)
     }
 
     /// sRGB levels to linear light: the IEC 61966-2-1 curve.

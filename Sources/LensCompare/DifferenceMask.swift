@@ -27,6 +27,8 @@ struct DifferenceMask {
     let height: Int
     /// `y * width + x` of every pixel with any channel differing, in raster order.
     private(set) var differingPixels: [Int32] = []
+    /// Whether every cell is marked (the metrics compute the whole frame).
+    private let everywhere: Bool
     private let columns: Int
     private let rows: Int
     private var cells: [Bool]
@@ -36,6 +38,7 @@ struct DifferenceMask {
     init(_ actual: RGBA8Image, _ expected: RGBA8Image, everywhere: Bool = false) {
         width = expected.width
         height = expected.height
+        self.everywhere = everywhere
         columns = (width + Self.cellSize - 1) / Self.cellSize
         rows = (height + Self.cellSize - 1) / Self.cellSize
         cells = [Bool](repeating: everywhere, count: columns * rows)
@@ -89,6 +92,76 @@ struct DifferenceMask {
         let lastRow = min(height - 1, tile.y + tile.height - 1 + reach) / Self.cellSize
         for row in firstRow...lastRow {
             for column in firstColumn...lastColumn where cells[row * columns + column] { return true }
+        }
+        return false
+    }
+
+    /// The pixels within `reach` of a differing pixel (every pixel, for a mask marked everywhere):
+    /// a windowed metric of that reach computes these and knows the rest exactly.
+    func nearness(reach: Int) -> Nearness {
+        // Where a quarter of the frame differs, nearly all of it is near: marking it all costs
+        // nothing and changes no result (a far pixel computes to the same exact value).
+        let mostly = differingPixels.count >= width * height / 4
+        var near = Nearness(width: width, height: height, everywhere: everywhere || mostly)
+        guard !everywhere, !mostly else { return near }
+        for index in differingPixels {
+            let pixel = Int(index)
+            near.mark(x: pixel % width, y: pixel / width)
+        }
+        near.dilate(by: reach)
+        return near
+    }
+}
+
+/// A bit per pixel, a row at a time in 64-bit words: which pixels lie near a difference.
+struct Nearness {
+    private let width: Int
+    private let height: Int
+    private let wordsPerRow: Int
+    private var words: [UInt64]
+
+    fileprivate init(width: Int, height: Int, everywhere: Bool) {
+        self.width = width
+        self.height = height
+        wordsPerRow = (width + 63) / 64
+        words = [UInt64](repeating: everywhere ? .max : 0, count: wordsPerRow * height)
+    }
+
+    fileprivate mutating func mark(x: Int, y: Int) { words[y * wordsPerRow + x / 64] |= 1 << UInt64(x % 64) }
+
+    /// Marks every pixel within `reach` (at most 63) of a marked one, along rows and then columns.
+    fileprivate mutating func dilate(by reach: Int) {
+        guard reach > 0 else { return }
+        var along = words
+        for row in 0..<height {
+            let start = row * wordsPerRow
+            for word in 0..<wordsPerRow {
+                let (here, before) = (words[start + word], word > 0 ? words[start + word - 1] : 0)
+                let after = word + 1 < wordsPerRow ? words[start + word + 1] : 0
+                var spread = here
+                for shift in UInt64(1)...UInt64(reach) {
+                    spread |= here << shift | here >> shift | before >> (64 - shift) | after << (64 - shift)
+                }
+                along[start + word] = spread
+            }
+        }
+        for row in 0..<height {
+            for word in 0..<wordsPerRow {
+                var spread: UInt64 = 0
+                for source in max(0, row - reach)...min(height - 1, row + reach) {
+                    spread |= along[source * wordsPerRow + word]
+                }
+                words[row * wordsPerRow + word] = spread
+            }
+        }
+    }
+
+    /// Whether any of the `count` pixels from (`x`, `y`) along the row is near a difference.
+    @inline(__always)
+    func any(x: Int, y: Int, count: Int) -> Bool {
+        for column in x..<min(width, x + count)
+        where words[y * wordsPerRow + column / 64] >> UInt64(column % 64) & 1 != 0 {
+            return true
         }
         return false
     }

@@ -39,7 +39,7 @@ enum FLIPMetric {
         let tiles = mask.tiles(reach: reach, bounds: PixelRect(x: 0, y: 0, width: mask.width, height: mask.height))
         var tally = FLIPTile.Tally()
         var computed = 0
-        let workspace = FLIPTile(filters: filters)
+        let workspace = FLIPTile(filters: filters, near: mask.nearness(reach: reach))
         for tile in tiles {
             workspace.evaluate(tile, reference: reference, test: test, into: &tally)
             computed += tile.width * tile.height

@@ -28,6 +28,9 @@ private final class ScratchBuffer<Element> {
 final class FLIPTile {
     private let filters: FLIPMetric.Filters
     private let margin = FLIPMetric.reach
+    /// The pixels whose windows can hold a difference; the others err by exactly 0, and the
+    /// vertical passes skip them four at a time.
+    private let near: Nearness
     /// Per padded pixel: Y and Cx, reference then test.
     private let colorYCx = ScratchBuffer<SIMD4<Float>>()
     /// Per padded pixel: Cz twice (its filter is a sum of two Gaussians), reference then test.
@@ -54,8 +57,9 @@ final class FLIPTile {
     /// The colour error of two identical colours: HyAB 0, powered and remapped as any other.
     private let sameColorError: Float
 
-    init(filters: FLIPMetric.Filters) {
+    init(filters: FLIPMetric.Filters, near: Nearness) {
         self.filters = filters
+        self.near = near
         yCxWeights = filters.yCx.map { SIMD4($0.x, $0.y, $0.x, $0.y) }
         czWeights = filters.cz.map { SIMD4($0.x, $0.y, $0.x, $0.y) }
         derivativeWeights = filters.feature.map { SIMD4($0.y, $0.z, $0.y, $0.z) }
@@ -159,7 +163,8 @@ final class FLIPTile {
         yCxWeights.withUnsafeBufferPointer { yCxWeights in
             czWeights.withUnsafeBufferPointer { czWeights in
                 for row in 0..<tile.height {
-                    for column in stride(from: 0, to: width, by: 4) {
+                    for column in stride(from: 0, to: width, by: 4)
+                    where near.any(x: tile.x + column, y: tile.y + row, count: min(4, width - column)) {
                         let (yCx, cz) = Self.filterFour(
                             filteredYCx.pointer, by: yCxWeights, and: filteredCz.pointer, by: czWeights,
                             from: (row + offset) * width + column, stride: width)
@@ -194,7 +199,9 @@ final class FLIPTile {
         and second: UnsafeMutablePointer<SIMD4<Float>>, by secondWeights: UnsafeBufferPointer<SIMD4<Float>>,
         from start: Int, stride: Int
     ) -> (SIMD16<Float>, SIMD16<Float>) {
-        var (first0, first1, first2, first3) = (SIMD4<Float>.zero, SIMD4<Float>.zero, SIMD4<Float>.zero, SIMD4<Float>.zero)
+        var (first0, first1, first2, first3) = (
+            SIMD4<Float>.zero, SIMD4<Float>.zero, SIMD4<Float>.zero, SIMD4<Float>.zero
+        )
         var (second0, second1, second2, second3) = (first0, first1, first2, first3)
         for tap in 0..<firstWeights.count {
             let (index, weight, otherWeight) = (start + tap * stride, firstWeights[tap], secondWeights[tap])
@@ -208,8 +215,11 @@ final class FLIPTile {
             second3 += otherWeight * second[index + 3]
         }
         return (
-            SIMD16(lowHalf: SIMD8(lowHalf: first0, highHalf: first1), highHalf: SIMD8(lowHalf: first2, highHalf: first3)),
-            SIMD16(lowHalf: SIMD8(lowHalf: second0, highHalf: second1), highHalf: SIMD8(lowHalf: second2, highHalf: second3))
+            SIMD16(
+                lowHalf: SIMD8(lowHalf: first0, highHalf: first1), highHalf: SIMD8(lowHalf: first2, highHalf: first3)),
+            SIMD16(
+                lowHalf: SIMD8(lowHalf: second0, highHalf: second1),
+                highHalf: SIMD8(lowHalf: second2, highHalf: second3))
         )
     }
 
@@ -242,11 +252,16 @@ final class FLIPTile {
                     var sum = start
                     for row in 0..<tile.height {
                         for column in stride(from: 0, to: width, by: 4) {
+                            let lanes = min(4, width - column)
+                            guard near.any(x: tile.x + column, y: tile.y + row, count: lanes) else {
+                                histogram[0] += lanes
+                                continue
+                            }
                             // Lanes: x-derivatives (first, second), then y-derivatives, reference then test.
                             let (alongX, alongY) = Self.filterFour(
                                 derivatives.pointer, by: gaussianWeights, and: smoothed.pointer, by: derivativeWeights,
                                 from: (row + offset) * width + column, stride: width)
-                            for lane in 0..<min(4, width - column) {
+                            for lane in 0..<lanes {
                                 let color = colorDifference.pointer[row * width + column + lane]
                                 let error = Self.error(color: color, alongX.pixel(lane), alongY.pixel(lane))
                                 sum += Double(error)

@@ -32,9 +32,10 @@ enum SSIMMetric {
         var sums = SIMD3<Double>(repeating: 0)
         var computed = 0
         var workspace = Workspace()
+        let near = mask.nearness(reach: radius)
         for tile in mask.tiles(reach: radius, bounds: interior) {
             for channel in 0..<3 {
-                sums[channel] += workspace.sum(tile, channel: channel, actual, expected)
+                sums[channel] += workspace.sum(tile, channel: channel, actual, expected, near: near)
             }
             computed += tile.width * tile.height
         }
@@ -70,7 +71,9 @@ enum SSIMMetric {
         }
 
         /// The sum of the SSIM map over `tile` for one channel; the window stays inside the image.
-        mutating func sum(_ tile: PixelRect, channel: Int, _ actual: RGBA8Image, _ expected: RGBA8Image) -> Double {
+        mutating func sum(
+            _ tile: PixelRect, channel: Int, _ actual: RGBA8Image, _ expected: RGBA8Image, near: Nearness
+        ) -> Double {
             let radius = SSIMMetric.radius
             let bandWidth = tile.width + 2 * radius
             let bandHeight = tile.height + 2 * radius
@@ -78,7 +81,7 @@ enum SSIMMetric {
             rows.reserve(tile.width * bandHeight)
             fillProducts(tile, channel: channel, actual, expected)
             filterRows(tile)
-            return filterColumnsAndSum(tile)
+            return filterColumnsAndSum(tile, near: near)
         }
 
         /// x, y and their products for the tile and the window's margin.
@@ -132,8 +135,9 @@ enum SSIMMetric {
             }
         }
 
-        /// The vertical pass and the SSIM of each pixel, summed in raster order.
-        private func filterColumnsAndSum(_ tile: PixelRect) -> Double {
+        /// The vertical pass and the SSIM of each pixel, summed in raster order; pixels whose window
+        /// holds no difference (four at a time) are exactly 1 without the pass.
+        private func filterColumnsAndSum(_ tile: PixelRect, near: Nearness) -> Double {
             let width = tile.width
             let weights = SSIMMetric.weightTable
             return rows.squares.withUnsafeBufferPointer { rowSquares in
@@ -142,9 +146,14 @@ enum SSIMMetric {
                     var total = 0.0
                     for row in 0..<tile.height {
                         for column in stride(from: 0, to: width, by: 4) {
+                            let lanes = min(4, width - column)
+                            guard near.any(x: tile.x + column, y: tile.y + row, count: lanes) else {
+                                for _ in 0..<lanes { total += 1 }
+                                continue
+                            }
                             let (filtered, filteredCross) = Self.filterFour(
                                 rowSquares, rowCross, by: weights, from: row * width + column, stride: width)
-                            for lane in 0..<min(4, width - column) {
+                            for lane in 0..<lanes {
                                 total += Self.similarity(filtered, filteredCross, lane: lane)
                             }
                         }

@@ -115,6 +115,26 @@ struct PerceptualMetricTests {
         }
     }
 
+    @Test("Nearness marks exactly the pixels within reach of a difference, across words and edges")
+    func nearness() {
+        let (width, height, reach) = (150, 40, 3)
+        let differing = [(0, 0), (63, 20), (64, 5), (149, 39), (100, 12)]
+        let expected = RGBA8Image(
+            width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+        var actual = expected
+        for (x, y) in differing { actual.pixels[(y * width + x) * 4] = 9 }
+        let near = DifferenceMask(actual, expected).nearness(reach: reach)
+        for y in 0..<height {
+            for x in 0..<width {
+                let within = differing.contains { abs($0.0 - x) <= reach && abs($0.1 - y) <= reach }
+                #expect(near.any(x: x, y: y, count: 1) == within, "(\(x), \(y))")
+            }
+        }
+        #expect(near.any(x: 60, y: 20, count: 4) && !near.any(x: 56, y: 20, count: 4))
+        let everywhere = DifferenceMask(actual, expected, everywhere: true).nearness(reach: reach)
+        #expect(everywhere.any(x: 120, y: 30, count: 1))
+    }
+
     @Test("CIEDE2000 matches Sharma, Wu and Dalal's published test pairs to 1e-4")
     func sharmaData() {
         // (L1, a1, b1, L2, a2, b2, ΔE00) from the paper's Table 1.
