@@ -18,8 +18,8 @@ enum CIEDE2000 {
         var values: [Double] = []
         values.reserveCapacity(mask.differingPixels.count)
         var sum = 0.0
-        var labs = Memo(placeholder: SIMD3<Double>.zero)
-        var differences = Memo(placeholder: 0.0)
+        var labs = Memo(placeholder: SIMD3<Double>.zero, count: mask.differingPixels.count)
+        var differences = Memo(placeholder: 0.0, count: mask.differingPixels.count)
         for index in mask.differingPixels {
             let base = Int(index) * 4
             let a = SIMD3(actual.pixels[base], actual.pixels[base + 1], actual.pixels[base + 2])
@@ -101,16 +101,22 @@ enum CIEDE2000 {
     /// slot): a shifted or re-lit frame shows the same colours, and the same pairs of colours,
     /// again and again, so most are found rather than computed.
     struct Memo<Value> {
-        private static var slotBits: Int { 16 }
-        private var keys = [UInt64](repeating: .max, count: 1 << slotBits)
+        private let slotBits: Int
+        private var keys: [UInt64]
         private var values: [Value]
 
-        init(placeholder: Value) { values = [Value](repeating: placeholder, count: 1 << Self.slotBits) }
+        /// A table of about twice `count` slots, from 2⁶ to 2¹⁶ (a larger one costs more in page
+        /// faults than it saves).
+        init(placeholder: Value, count: Int) {
+            slotBits = min(16, max(6, Int.bitWidth - (2 * count).leadingZeroBitCount))
+            keys = [UInt64](repeating: .max, count: 1 << slotBits)
+            values = [Value](repeating: placeholder, count: 1 << slotBits)
+        }
 
         /// The value of `key` (under 2⁶⁴ − 1), computed by `compute` when not found.
         @inline(__always)
         mutating func value(_ key: UInt64, _ compute: () -> Value) -> Value {
-            let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - Self.slotBits))
+            let slot = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - slotBits))
             if keys[slot] == key { return values[slot] }
             let value = compute()
             keys[slot] = key

@@ -99,8 +99,9 @@ struct DifferenceMask {
     /// The pixels within `reach` of a differing pixel (every pixel, for a mask marked everywhere):
     /// a windowed metric of that reach computes these and knows the rest exactly.
     func nearness(reach: Int) -> Nearness {
-        // Where a quarter of the frame differs, nearly all of it is near: marking it all costs
-        // nothing and changes no result (a far pixel computes to the same exact value).
+        // Where a quarter of the frame differs, the map would save little beyond the tiles:
+        // marking it all costs nothing and changes no result (a far pixel computes to the same
+        // exact value it is given).
         let mostly = differingPixels.count >= width * height / 4
         var near = Nearness(width: width, height: height, everywhere: everywhere || mostly)
         guard !everywhere, !mostly else { return near }
@@ -129,12 +130,20 @@ struct Nearness {
 
     fileprivate mutating func mark(x: Int, y: Int) { words[y * wordsPerRow + x / 64] |= 1 << UInt64(x % 64) }
 
-    /// Marks every pixel within `reach` (at most 63) of a marked one, along rows and then columns.
+    /// Marks every pixel within `reach` (at most 63: carries cross one word) of a marked one,
+    /// along rows and then columns.
     fileprivate mutating func dilate(by reach: Int) {
+        precondition((0...63).contains(reach), "a reach of 0…63 pixels")
         guard reach > 0 else { return }
         var along = words
+        // Rows up to each one holding a mark, so that the empty stretches (most of a frame with
+        // few differences) are passed over.
+        var markedRows = [0]
         for row in 0..<height {
             let start = row * wordsPerRow
+            let marked = words[start..<start + wordsPerRow].contains { $0 != 0 }
+            markedRows.append(markedRows[row] + (marked ? 1 : 0))
+            guard marked else { continue }
             for word in 0..<wordsPerRow {
                 let (here, before) = (words[start + word], word > 0 ? words[start + word - 1] : 0)
                 let after = word + 1 < wordsPerRow ? words[start + word + 1] : 0
@@ -146,9 +155,11 @@ struct Nearness {
             }
         }
         for row in 0..<height {
+            let (first, last) = (max(0, row - reach), min(height - 1, row + reach))
+            guard markedRows[last + 1] > markedRows[first] else { continue }
             for word in 0..<wordsPerRow {
                 var spread: UInt64 = 0
-                for source in max(0, row - reach)...min(height - 1, row + reach) {
+                for source in first...last {
                     spread |= along[source * wordsPerRow + word]
                 }
                 words[row * wordsPerRow + word] = spread

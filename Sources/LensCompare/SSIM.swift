@@ -182,9 +182,9 @@ enum SSIMMetric {
             // multiplies the sum of its two taps, outermost first, then the centre.
             let radius = SSIMMetric.radius
             for tap in 0..<radius {
-                let (near, far) = (start + tap * stride, start + (2 * radius - tap) * stride)
-                filtered += weights[tap] * (squaresAt(near) + squaresAt(far))
-                filteredCross += weights[tap] * (crossAt(near) + crossAt(far))
+                let (outer, mirrored) = (start + tap * stride, start + (2 * radius - tap) * stride)
+                filtered += weights[tap] * (squaresAt(outer) + squaresAt(mirrored))
+                filteredCross += weights[tap] * (crossAt(outer) + crossAt(mirrored))
             }
             filtered += weights[radius] * squaresAt(start + radius * stride)
             filteredCross += weights[radius] * crossAt(start + radius * stride)

@@ -26,9 +26,10 @@ enum MetricPairs {
     }
 
     /// Named (actual, expected) pairs: a noise patch, the frame shifted by 2 px, a red cast, a
-    /// dark blotch with a soft edge, the blotch cut off by the right edge of a 203 × 97 crop (so
-    /// that the metrics' runs of four neighbouring pixels end part-way inside the difference), and
-    /// a single changed pixel.
+    /// dark blotch with a soft edge, the blotch and the noise cut off by the right edge of crops
+    /// 203 and 197 wide (so that the metrics' runs of four neighbouring pixels end part-way inside
+    /// the difference; the noise covers under a quarter of its crop, so the metrics skip pixels
+    /// no difference reaches), and a single changed pixel.
     static var synthetic: [(name: String, actual: RGBA8Image, expected: RGBA8Image)] {
         var generator = SystemRandomNumberGenerator.seeded(7)
         let noise = edited(base, rows: 100..<160, columns: 200..<300) { _, _, rgb in
@@ -50,6 +51,7 @@ enum MetricPairs {
                 "blotch-cropped", blotch.cropped(x: 420..<623, y: 10..<107),
                 base.cropped(x: 420..<623, y: 10..<107)
             ),
+            ("noise-cropped", noise.cropped(x: 100..<297, y: 0..<240), base.cropped(x: 100..<297, y: 0..<240)),
             ("one-pixel", onePixel, base),
         ]
     }
