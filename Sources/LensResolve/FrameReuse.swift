@@ -119,48 +119,80 @@ package final class FrameReuse {
     }
 
     /// `parameters` without the frost and row tiles the scratch and frosted buffers already hold
-    /// blurred with the same kernel (a blur of the composite, or on a stored level, is of this frame
-    /// only: never kept), and the buffers' record of what they will hold.
+    /// blurred with the same kernel, and the buffers' record of what they will hold. A blur on a
+    /// stored level is of this frame only: never kept. Glass lying on glass blurs the composite,
+    /// which is the backdrop except where glass below it writes: its tiles whose blur reads none of
+    /// those pixels hold the backdrop's blur to the bit, so they are kept and reused like any
+    /// other; the rest are blurred again every frame.
     private func withoutKeptFrost(_ parameters: FrameParameters, columns: Int, rows: Int) -> FrameParameters {
         var trimmed = parameters
         trimmed.tiles = []
+        // Where the lenses so far write the composite (for any glass above them, so more than a
+        // later lens may see: a tile counted as touched is only blurred again).
+        var compositeWrites: [PixelRegion] = []
         for index in parameters.lenses.indices {
             var lens = parameters.lenses[index]
             var lists = LensTileLists(of: lens, in: parameters.tiles)
-            let kernelStart = Int(lens.kernelOffset)
-            // A tile's blur is its kernel at its pyramid level (the level's texels share the tile's memory).
-            let kernel =
-                Array(parameters.tables[kernelStart...kernelStart + Int(lens.kernelRadius)]) + [Float(lens.frostLevel)]
-            // A stored level's texels pass through the frosted buffer, over tiles its own kept
-            // frost may hold: like a blur of the composite, it is blurred afresh every frame.
-            let stored = lens.frostLevel >= FrostPyramid.firstStoredLevel
-            let uncached = lens.readsComposite != 0 || stored
-            let id = uncached ? -1 : kernelIDs[kernel] ?? Int32(kernelIDs.count)
-            if !uncached {
-                kernelIDs[kernel] = id
-                levelOfID[id] = Int(lens.frostLevel)
+            let id = kernelID(of: lens, in: parameters.tables)
+            let touched = lens.readsComposite != 0 ? compositeWrites : []
+            func keeps(_ tile: SIMD4<UInt32>, down: Bool) -> Bool {
+                id >= 0 && !Self.blurReaches(touched, from: tile, of: lens, down: down)
             }
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
-            lists.frost = lists.frost.filter { uncached || frostedKernel[Int($0.y) * columns + Int($0.x)] != id }
+            lists.frost = lists.frost.filter { !keeps($0, down: true) || frostedKernel[Self.index($0, columns)] != id }
             let rowsNeeded = Tiling.rowTiles(
                 feeding: lists.frost.map { SIMD2($0.x, $0.y) }, kernelRadius: Int(lens.kernelRadius),
                 columns: columns, rows: rows)
             lists.rows = lists.rows
-                .filter { rowsNeeded.contains(Int($0.y) * columns + Int($0.x)) }
-                .filter { uncached || scratchKernel[Int($0.y) * columns + Int($0.x)] != id }
-            if stored {
+                .filter { rowsNeeded.contains(Self.index($0, columns)) }
+                .filter { !keeps($0, down: false) || scratchKernel[Self.index($0, columns)] != id }
+            if lens.frostLevel >= FrostPyramid.firstStoredLevel {
                 forgetFrost(storedBy: lens, over: lists.rows, width: Int(parameters.frame.width), columns: columns)
             }
-            for tile in lists.frost { frostedKernel[Int(tile.y) * columns + Int(tile.x)] = id }
-            for tile in lists.rows { scratchKernel[Int(tile.y) * columns + Int(tile.x)] = id }
+            for tile in lists.frost { frostedKernel[Self.index(tile, columns)] = keeps(tile, down: true) ? id : -1 }
+            for tile in lists.rows { scratchKernel[Self.index(tile, columns)] = keeps(tile, down: false) ? id : -1 }
             lists.append(to: &trimmed.tiles, pointing: &lens)
             trimmed.lenses[index] = lens
+            let written = PixelRegion(bounds: lens.compositeRegion)
+            if !written.isEmpty { compositeWrites.append(written) }
         }
         let foregroundStart = Int(parameters.frame.foregroundTileOffset)
         trimmed.frame.foregroundTileOffset = UInt32(trimmed.tiles.count)
         trimmed.tiles += parameters.tiles[foregroundStart..<foregroundStart + Int(parameters.frame.foregroundTileCount)]
         return trimmed
     }
+
+    /// The id of `lens`'s blur (its kernel at its pyramid level: the level's texels share the
+    /// tile's memory), registered on first sight; −1 on a stored level, whose texels pass through
+    /// the frosted buffer over tiles its own kept frost may hold, so it is blurred afresh every frame.
+    private func kernelID(of lens: LensParams, in tables: [Float]) -> Int32 {
+        guard lens.frostLevel < FrostPyramid.firstStoredLevel else { return -1 }
+        let kernelStart = Int(lens.kernelOffset)
+        let kernel = Array(tables[kernelStart...kernelStart + Int(lens.kernelRadius)]) + [Float(lens.frostLevel)]
+        if let id = kernelIDs[kernel] { return id }
+        let id = Int32(kernelIDs.count)
+        kernelIDs[kernel] = id
+        levelOfID[id] = Int(lens.frostLevel)
+        return id
+    }
+
+    /// Whether the blur of `tile` (a row tile: along its rows; a frost tile, `down`: both ways) at
+    /// `lens`'s level reads a pixel of `regions`: the tile's texels widened by the kernel radius,
+    /// each texel the box of pixels it averages (mirrored and clamped reads stay inside it).
+    private static func blurReaches(
+        _ regions: [PixelRegion], from tile: SIMD4<UInt32>, of lens: LensParams, down: Bool
+    ) -> Bool {
+        guard !regions.isEmpty else { return false }
+        let (size, radius, level) = (TableLayout.tileSize, Int(lens.kernelRadius), Int(lens.frostLevel))
+        let (x, y) = (Int(tile.x) * size, Int(tile.y) * size)
+        let widening = down ? radius : 0
+        let reach = PixelRegion(
+            x0: (x - radius) << level, y0: (y - widening) << level, x1: (x + size + radius) << level,
+            y1: (y + size + widening) << level)
+        return regions.contains { !$0.intersection(reach).isEmpty }
+    }
+
+    private static func index(_ tile: SIMD4<UInt32>, _ columns: Int) -> Int { Int(tile.y) * columns + Int(tile.x) }
 
     /// `lens`'s stored level texels are written to the frosted buffer across each of `rows`
     /// widened by the kernel radius, mirrored at the level's sides as the shader's `mirrorIndex`

@@ -25,7 +25,28 @@ private func batchScenes() -> [Scene] {
     scenes += [0.4, 0.8, 0.8].map { BuiltInAnimation.tabBarDrag.frame(at: $0) }
     scenes.append(BenchmarkWorkload.thumbnail(7))
     scenes.append(scenes[1])
+    scenes += [0, 3, 3].map { try! closePanes(shift: $0, shadow: $0 > 0) }
     return scenes
+}
+
+/// 16 frosted panes 20 px apart over 640×360, each its own glass: each frost footprint reaches
+/// its neighbours, so the later panes blur the composite (glass on glass); `shift` moves them.
+func closePanes(shift: Double, shadow: Bool) throws -> Scene {
+    let panes = (0..<16).map { index in
+        let (x, y) = (Double(index % 4) * 160 + 10 + shift, Double(index / 4) * 90 + 10)
+        return """
+            {"shape": {"type": "roundedRectangle", "cornerRadius": 16},
+             "frame": {"x": \(x), "y": \(y), "width": 140, "height": 70},
+             "optics": {"frost": 6, "tint": [1, 1, 1, 0.1]\(shadow ? "" : ", \"shadow\": {\"opacity\": 0}")}}
+            """
+    }
+    let json = """
+        {"canvas": {"width": 640, "height": 360, "scale": 1},
+         "background": [{"type": "gradient", "colors": ["#0f2027", "#ff7e5f", "#2c5364"], "angle": 30},
+                        {"type": "lines", "spacing": 24, "width": 2, "angle": -30, "color": "#ffffff", "opacity": 0.3}],
+         "glass": [\(panes.joined(separator: ", "))]}
+        """
+    return try Scene.decode(Data(json.utf8))
 }
 
 @Suite("Batch rendering")
@@ -105,6 +126,41 @@ struct BatchTests {
         let nearLens = reuse.plan(blurred)
         let redone = nearLens.parameters.lenses[0].frostTileCount
         #expect(redone > 0 && redone < parameters.lenses[0].frostTileCount, "only tiles near the change blur again")
+    }
+
+    @Test("Glass on glass keeps the frost tiles whose blur reads no glass below, and blurs the rest again")
+    func frameReuseKeepsUntouchedCompositeFrost() throws {
+        let parameters = try LensRenderer.resolve(try closePanes(shift: 0, shadow: false))
+        let readers = parameters.lenses.indices.filter { parameters.lenses[$0].readsComposite != 0 }
+        try #require(readers.count > 1, "the panes lie on glass")
+        let reuse = FrameReuse()
+        _ = reuse.plan(parameters)
+        let again = reuse.plan(parameters).parameters
+        for index in readers {
+            #expect(again.lenses[index].frostTileCount > 0, "pane \(index): the tiles reading a pane below blur again")
+        }
+        // A kept tile's blur (its texels widened by the kernel radius both ways, each texel the
+        // 2^level pixels it averages) meets no pixel that glass below it writes.
+        for index in readers {
+            let lens = parameters.lenses[index]
+            let redoneTiles = Set(
+                LensTileLists(of: again.lenses[index], in: again.tiles).frost.map { SIMD2($0.x, $0.y) })
+            let kept = LensTileLists(of: lens, in: parameters.tiles).frost.filter {
+                !redoneTiles.contains(SIMD2($0.x, $0.y))
+            }
+            let (radius, level, size) = (Int(lens.kernelRadius), Int(lens.frostLevel), TableLayout.tileSize)
+            for tile in kept {
+                let (x, y) = (Int(tile.x) * size - radius, Int(tile.y) * size - radius)
+                let read = PixelRegion(
+                    x0: x << level, y0: y << level, x1: (x + size + 2 * radius) << level,
+                    y1: (y + size + 2 * radius) << level)
+                let written = parameters.lenses[..<index].map { PixelRegion(bounds: $0.compositeRegion) }
+                #expect(written.allSatisfy { $0.intersection(read).isEmpty }, "pane \(index) kept tile \(tile)")
+            }
+        }
+        let all = readers.map { Int(parameters.lenses[$0].frostTileCount) }.reduce(0, +)
+        let redone = readers.map { Int(again.lenses[$0].frostTileCount) }.reduce(0, +)
+        #expect(redone < all, "the rest are kept: \(redone) of \(all) frost tiles blurred again")
     }
 
     @Test("Sweeps multiply in order and name their frames")
