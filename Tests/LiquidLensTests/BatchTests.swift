@@ -139,28 +139,51 @@ struct BatchTests {
         for index in readers {
             #expect(again.lenses[index].frostTileCount > 0, "pane \(index): the tiles reading a pane below blur again")
         }
-        // A kept tile's blur (its texels widened by the kernel radius both ways, each texel the
-        // 2^level pixels it averages) meets no pixel that glass below it writes.
-        for index in readers {
-            let lens = parameters.lenses[index]
-            let redoneTiles = Set(
-                LensTileLists(of: again.lenses[index], in: again.tiles).frost.map { SIMD2($0.x, $0.y) })
-            let kept = LensTileLists(of: lens, in: parameters.tiles).frost.filter {
-                !redoneTiles.contains(SIMD2($0.x, $0.y))
-            }
-            let (radius, level, size) = (Int(lens.kernelRadius), Int(lens.frostLevel), TableLayout.tileSize)
-            for tile in kept {
-                let (x, y) = (Int(tile.x) * size - radius, Int(tile.y) * size - radius)
-                let read = PixelRegion(
-                    x0: x << level, y0: y << level, x1: (x + size + 2 * radius) << level,
-                    y1: (y + size + 2 * radius) << level)
-                let written = parameters.lenses[..<index].map { PixelRegion(bounds: $0.compositeRegion) }
-                #expect(written.allSatisfy { $0.intersection(read).isEmpty }, "pane \(index) kept tile \(tile)")
-            }
-        }
+        Self.expectKeptTilesReadNoGlassBelow(parameters, planned: again, "again")
+        // Moved: what the first frame kept must read no glass below in the new frame either.
+        let moved = try LensRenderer.resolve(try closePanes(shift: 3, shadow: false))
+        Self.expectKeptTilesReadNoGlassBelow(moved, planned: reuse.plan(moved).parameters, "moved")
         let all = readers.map { Int(parameters.lenses[$0].frostTileCount) }.reduce(0, +)
         let redone = readers.map { Int(again.lenses[$0].frostTileCount) }.reduce(0, +)
         #expect(redone < all, "the rest are kept: \(redone) of \(all) frost tiles blurred again")
+    }
+
+    /// Every frost tile a glass-on-glass lens of `parameters` skips in `planned`, and every row
+    /// tile it skips that its redone frost tiles read, blurs (its texels widened by the kernel
+    /// radius, both ways for a frost tile, each texel the 2^level pixels it averages) no pixel
+    /// that an earlier lens writes into the composite.
+    static func expectKeptTilesReadNoGlassBelow(
+        _ parameters: FrameParameters, planned: FrameParameters, _ label: String
+    ) {
+        let columns = (parameters.width + TableLayout.tileSize - 1) / TableLayout.tileSize
+        let rows = (parameters.height + TableLayout.tileSize - 1) / TableLayout.tileSize
+        for index in parameters.lenses.indices where parameters.lenses[index].readsComposite != 0 {
+            let lens = parameters.lenses[index]
+            let (all, left) = (
+                LensTileLists(of: lens, in: parameters.tiles),
+                LensTileLists(of: planned.lenses[index], in: planned.tiles)
+            )
+            let written = parameters.lenses[..<index].map { PixelRegion(bounds: $0.compositeRegion) }
+            let (radius, level, size) = (Int(lens.kernelRadius), Int(lens.frostLevel), TableLayout.tileSize)
+            func expectClean(_ tile: SIMD4<UInt32>, down: Bool) {
+                let (x, y) = (Int(tile.x) * size - radius, Int(tile.y) * size - (down ? radius : 0))
+                let reads = PixelRegion(
+                    x0: x << level, y0: y << level, x1: (x + size + 2 * radius) << level,
+                    y1: (y + size + (down ? 2 * radius : 0)) << level)
+                #expect(
+                    written.allSatisfy { $0.intersection(reads).isEmpty },
+                    "\(label): pane \(index) keeps \(down ? "frost" : "row") tile \(tile)")
+            }
+            let redone = Set(left.frost.map { SIMD2($0.x, $0.y) })
+            for tile in all.frost where !redone.contains(SIMD2(tile.x, tile.y)) { expectClean(tile, down: true) }
+            let needed = Tiling.rowTiles(
+                feeding: left.frost.map { SIMD2($0.x, $0.y) }, kernelRadius: radius, columns: columns, rows: rows)
+            let rowsRedone = Set(left.rows.map { SIMD2($0.x, $0.y) })
+            for tile in all.rows
+            where needed.contains(Int(tile.y) * columns + Int(tile.x)) && !rowsRedone.contains(SIMD2(tile.x, tile.y)) {
+                expectClean(tile, down: false)
+            }
+        }
     }
 
     @Test("Sweeps multiply in order and name their frames")
