@@ -293,10 +293,11 @@ final class FLIPTile {
     }
 }
 
-extension SIMD16 where Scalar == Float {
-    /// Lanes 4·`index` …: pixel `index` of four neighbouring pixels' SIMD4s side by side.
+extension SIMD16 {
+    /// Lanes 4·`index` …: pixel `index` of four neighbouring pixels' SIMD4s side by side (the
+    /// windowed metrics' passes compute four outputs at once).
     @inline(__always)
-    fileprivate func pixel(_ index: Int) -> SIMD4<Float> {
+    func pixel(_ index: Int) -> SIMD4<Scalar> {
         switch index {
         case 0: lowHalf.lowHalf
         case 1: lowHalf.highHalf

@@ -194,14 +194,8 @@ enum SSIMMetric {
         /// SSIM of pixel `lane` of four, from their Gaussian-weighted x, y, x², y² and x·y.
         @inline(__always)
         private static func similarity(_ filtered: SIMD16<Double>, _ cross: SIMD4<Double>, lane: Int) -> Double {
-            let quarter =
-                switch lane {
-                case 0: filtered.lowHalf.lowHalf
-                case 1: filtered.lowHalf.highHalf
-                case 2: filtered.highHalf.lowHalf
-                default: filtered.highHalf.highHalf
-                }
-            let (ux, uy, uxx, uyy) = (quarter[0], quarter[1], quarter[2], quarter[3])
+            let pixel = filtered.pixel(lane)
+            let (ux, uy, uxx, uyy) = (pixel[0], pixel[1], pixel[2], pixel[3])
             let uxy = cross[lane]
             let vx = uxx - ux * ux
             let vy = uyy - uy * uy

@@ -139,18 +139,21 @@ package final class FrameReuse {
                 id >= 0 && !Self.blurReaches(touched, from: tile, of: lens, down: down)
             }
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
-            lists.frost = lists.frost.filter { !keeps($0, down: true) || frostedKernel[Self.index($0, columns)] != id }
+            // Each tile to blur, with whether what it will hold is the kept kind.
+            let frost = lists.frost.map { (tile: $0, kept: keeps($0, down: true)) }
+                .filter { !$0.kept || frostedKernel[Self.index($0.tile, columns)] != id }
             let rowsNeeded = Tiling.rowTiles(
-                feeding: lists.frost.map { SIMD2($0.x, $0.y) }, kernelRadius: Int(lens.kernelRadius),
+                feeding: frost.map { SIMD2($0.tile.x, $0.tile.y) }, kernelRadius: Int(lens.kernelRadius),
                 columns: columns, rows: rows)
-            lists.rows = lists.rows
-                .filter { rowsNeeded.contains(Self.index($0, columns)) }
-                .filter { !keeps($0, down: false) || scratchKernel[Self.index($0, columns)] != id }
+            let rowTiles = lists.rows.filter { rowsNeeded.contains(Self.index($0, columns)) }
+                .map { (tile: $0, kept: keeps($0, down: false)) }
+                .filter { !$0.kept || scratchKernel[Self.index($0.tile, columns)] != id }
+            (lists.frost, lists.rows) = (frost.map(\.tile), rowTiles.map(\.tile))
             if lens.frostLevel >= FrostPyramid.firstStoredLevel {
                 forgetFrost(storedBy: lens, over: lists.rows, width: Int(parameters.frame.width), columns: columns)
             }
-            for tile in lists.frost { frostedKernel[Self.index(tile, columns)] = keeps(tile, down: true) ? id : -1 }
-            for tile in lists.rows { scratchKernel[Self.index(tile, columns)] = keeps(tile, down: false) ? id : -1 }
+            for (tile, kept) in frost { frostedKernel[Self.index(tile, columns)] = kept ? id : -1 }
+            for (tile, kept) in rowTiles { scratchKernel[Self.index(tile, columns)] = kept ? id : -1 }
             lists.append(to: &trimmed.tiles, pointing: &lens)
             trimmed.lenses[index] = lens
             let written = PixelRegion(bounds: lens.compositeRegion)
