@@ -4,21 +4,23 @@
 // under glass lying on glass, of the composite) into `scratch` over the row tiles, axis 1 reads
 // `scratch` into `frosted` over the frost tiles. Both store the level with the canvas's row
 // stride. Radius 0 is a plain decode (and box) copy. FROST_AXIS and FROST_LEVEL specialise it.
-// Axis 2, on the stored levels only, first writes the texels axis 0 reads into `frosted`.
+// Axis 2, on the stored levels only, first writes the texels axis 0 reads into `scratch`, past
+// the part axis 0 writes.
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
 // Axis 2: the level texels of a row tile's rows, across the tile widened by the kernel radius
 // (mirrored at the level's sides, as axis 0 reads them). Neighbouring tiles write the texels they
 // share with the same value.
-void storeLevelTexels(uvec2 tile, int w, int h, int stride, int radius) {
+void storeLevelTexels(uvec2 tile, int w, int h, int radius) {
     int y = int(tile.y * TILE_SIZE + gl_LocalInvocationID.y);
     if (y >= h) { return; }
     int first = int(tile.x * TILE_SIZE) - radius;
     int end = int(tile.x * TILE_SIZE + TILE_SIZE) + radius;
     for (int x = first + int(gl_LocalInvocationID.x); x < end; x += int(TILE_SIZE)) {
         int stored = mirrorIndex(x, w);
-        imageStore(frostedImage, y * stride + stored, floatBitsToUint(vec4(levelTexel(stored, y, lens), 1.0)));
+        vec3 texel = levelTexel(stored, y, lens);
+        imageStore(scratchImage, levelTexelIndex(stored, y), floatBitsToUint(vec4(texel, 1.0)));
     }
 }
 
@@ -27,7 +29,7 @@ void main() {
     if (FROST_AXIS == 2u) {
         storeLevelTexels(
             tileAt(lens.rowTileOffset + gl_WorkGroupID.x).xy, levelSize(frame.width, FROST_LEVEL),
-            levelSize(frame.height, FROST_LEVEL), int(frame.width), int(lens.kernelRadius));
+            levelSize(frame.height, FROST_LEVEL), int(lens.kernelRadius));
         return;
     }
     uint tileIndex = (FROST_AXIS == 0u ? lens.rowTileOffset : lens.frostTileOffset) + gl_WorkGroupID.x;
@@ -43,7 +45,7 @@ void main() {
         float weight = tableAt(lens.kernelOffset + uint(abs(i)));
         if (FROST_AXIS == 0u) {
             int x = mirrorIndex(int(texel.x) + i, w);
-            vec3 level = FROST_LEVEL >= FIRST_STORED_LEVEL ? frostedAt(int(texel.y) * stride + x)
+            vec3 level = FROST_LEVEL >= FIRST_STORED_LEVEL ? scratchAt(levelTexelIndex(x, int(texel.y)))
                                                             : levelTexel(x, int(texel.y), lens);
             sum = sum + level * weight;
         } else {

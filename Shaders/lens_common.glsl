@@ -152,10 +152,10 @@ const uint F_COVERAGE_RAMP = 4194304u; // lens.coverageRamp.z != 0 or lens.cover
 layout(constant_id = 7) const uint FROST_AXIS = 0u;
 layout(constant_id = 8) const uint FROST_LEVEL = 0u;
 layout(constant_id = 9) const bool FROST_READS_COMPOSITE = false;
-// Levels from here on (deeper than glass's, a progressive blur's bands) store their texels once
-// per frame (FROST_AXIS 2) for the horizontal pass to read: each texel averages 4^level pixels,
-// too many to average again at every tap. Twin: FrostPyramid.storedLevels in Sources/LensResolve.
-const uint FIRST_STORED_LEVEL = 3u;
+// Levels from here on store the texels a frost's row tiles read once (FROST_AXIS 2) for the
+// horizontal pass: each texel averages 4^level pixels, too many to average again at every tap.
+// Twin: FrostPyramid.firstStoredLevel in Sources/LensResolve.
+const uint FIRST_STORED_LEVEL = 1u;
 
 // Whether an optional stage runs: known to a specialised pipeline, tested otherwise.
 bool uses(uint feature, bool condition) {
@@ -434,6 +434,12 @@ vec3 sourceColor(uint index, LensParams lens) {
 // Texels across `extent` pixels at pyramid `level` (the last may cover fewer pixels).
 int levelSize(uint extent, uint level) {
     return int((extent + (1u << level) - 1u) >> level);
+}
+
+// A stored level's texel in `scratch`: past the canvas-sized part the horizontal pass writes, at
+// level 1's row stride (the widest stored level). Twin: FrostPyramid.scratchCount.
+int levelTexelIndex(int x, int y) {
+    return int(frame.width * frame.height) + y * levelSize(frame.width, 1u) + x;
 }
 
 // One texel of the frost's pyramid level: the box average of its 2^level x 2^level pixels of the

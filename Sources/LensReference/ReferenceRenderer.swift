@@ -12,7 +12,7 @@ import LensResolve
 package final class ReferenceRenderer: @unchecked Sendable {
     private let lock = NSLock()
     private let reuse = FrameReuse()
-    private var pixelCount = 0
+    private var canvasSize = (width: 0, height: 0)
     private var base = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
     private var scratch = UnsafeMutableBufferPointer<SIMD4<Float>>(start: nil, count: 0)
     private var frosted = UnsafeMutableBufferPointer<SIMD4<Float>>(start: nil, count: 0)
@@ -26,14 +26,14 @@ package final class ReferenceRenderer: @unchecked Sendable {
     /// Renders one resolved frame to 8-bit sRGB pixels.
     package func render(_ parameters: FrameParameters) -> RGBA8Image {
         lock.withLock {
-            let count = parameters.width * parameters.height
-            if count != pixelCount {
+            if canvasSize != (parameters.width, parameters.height) {
                 release()
+                let count = parameters.width * parameters.height
                 base = Self.zeroed(count)
-                scratch = Self.zeroed(count)
+                scratch = Self.zeroed(FrostPyramid.scratchCount(width: parameters.width, height: parameters.height))
                 frosted = Self.zeroed(count)
                 composite = Self.zeroed(count)
-                pixelCount = count
+                canvasSize = (parameters.width, parameters.height)
                 reuse.invalidate()
             }
             let plan = reuse.plan(parameters)
@@ -62,7 +62,7 @@ package final class ReferenceRenderer: @unchecked Sendable {
         free(scratch.baseAddress)
         free(frosted.baseAddress)
         free(composite.baseAddress)
-        pixelCount = 0
+        canvasSize = (0, 0)
     }
 
     /// `count` zeroed elements (all-zero bits are 0 and 0.0 for the element types used here).

@@ -199,6 +199,10 @@ struct ShaderContext {
         Int32((extent + (1 << level) - 1) >> level)
     }
 
+    func levelTexelIndex(_ x: Int32, _ y: Int32) -> Int {
+        Int(frame.width) * Int(frame.height) + Int(y) * Int(levelSize(frame.width, 1)) + Int(x)
+    }
+
     func levelTexel(_ x: Int32, _ y: Int32, _ lens: LensParams) -> SIMD3<Float> {
         let size = Int32(1) << lens.frostLevel
         let w = Int32(frame.width)
@@ -688,7 +692,8 @@ struct ShaderContext {
         var x = Int32(tile.x) * tileSize - radius + lane.x
         while x < end {
             let stored = mirrorIndex(x, w)
-            frosted[Int(y * Int32(frame.width) + stored)] = SIMD4(levelTexel(stored, y, lens), 1)
+            let texel = levelTexel(stored, y, lens)
+            scratch[levelTexelIndex(stored, y)] = SIMD4(texel, 1)
             x += tileSize
         }
     }
@@ -706,7 +711,7 @@ struct ShaderContext {
                 let sx = mirrorIndex(Int32(x) + i, w)
                 let level =
                     lens.frostLevel >= FrostPyramid.firstStoredLevel
-                    ? rgb(frosted[Int(Int32(y) * stride + sx)]) : levelTexel(sx, Int32(y), lens)
+                    ? rgb(scratch[levelTexelIndex(sx, Int32(y))]) : levelTexel(sx, Int32(y), lens)
                 sum = sum + level * weight
             } else {
                 let sy = mirrorIndex(Int32(y) + i, h)

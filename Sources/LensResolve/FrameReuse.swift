@@ -119,8 +119,8 @@ package final class FrameReuse {
     }
 
     /// `parameters` without the frost and row tiles the scratch and frosted buffers already hold
-    /// blurred with the same kernel, and the buffers' record of what they will hold. A blur on a
-    /// stored level is of this frame only: never kept. Glass lying on glass blurs the composite,
+    /// blurred with the same kernel, and the buffers' record of what they will hold. Glass lying
+    /// on glass blurs the composite,
     /// which is the backdrop except where glass below it writes: its tiles whose blur reads none of
     /// those pixels hold the backdrop's blur to the bit, so they are kept and reused like any
     /// other; the rest are blurred again every frame.
@@ -136,7 +136,7 @@ package final class FrameReuse {
             let id = kernelID(of: lens, in: parameters.tables)
             let touched = lens.readsComposite != 0 ? compositeWrites : []
             func keeps(_ tile: SIMD4<UInt32>, down: Bool) -> Bool {
-                id >= 0 && !Self.blurReaches(touched, from: tile, of: lens, down: down)
+                !Self.blurReaches(touched, from: tile, of: lens, down: down)
             }
             largestRadius = max(largestRadius, Int(lens.kernelRadius))
             // Each tile to blur, with whether what it will hold is the kept kind.
@@ -149,9 +149,6 @@ package final class FrameReuse {
                 .map { (tile: $0, kept: keeps($0, down: false)) }
                 .filter { !$0.kept || scratchKernel[Self.index($0.tile, columns)] != id }
             (lists.frost, lists.rows) = (frost.map(\.tile), rowTiles.map(\.tile))
-            if lens.frostLevel >= FrostPyramid.firstStoredLevel {
-                forgetFrost(storedBy: lens, over: lists.rows, width: Int(parameters.frame.width), columns: columns)
-            }
             for (tile, kept) in frost { frostedKernel[Self.index(tile, columns)] = kept ? id : -1 }
             for (tile, kept) in rowTiles { scratchKernel[Self.index(tile, columns)] = kept ? id : -1 }
             lists.append(to: &trimmed.tiles, pointing: &lens)
@@ -166,10 +163,8 @@ package final class FrameReuse {
     }
 
     /// The id of `lens`'s blur (its kernel at its pyramid level: the level's texels share the
-    /// tile's memory), registered on first sight; −1 on a stored level, whose texels pass through
-    /// the frosted buffer over tiles its own kept frost may hold, so it is blurred afresh every frame.
+    /// tile's memory), registered on first sight.
     private func kernelID(of lens: LensParams, in tables: [Float]) -> Int32 {
-        guard lens.frostLevel < FrostPyramid.firstStoredLevel else { return -1 }
         let kernelStart = Int(lens.kernelOffset)
         let kernel = Array(tables[kernelStart...kernelStart + Int(lens.kernelRadius)]) + [Float(lens.frostLevel)]
         if let id = kernelIDs[kernel] { return id }
@@ -196,22 +191,6 @@ package final class FrameReuse {
     }
 
     private static func index(_ tile: SIMD4<UInt32>, _ columns: Int) -> Int { Int(tile.y) * columns + Int(tile.x) }
-
-    /// `lens`'s stored level texels are written to the frosted buffer across each of `rows`
-    /// widened by the kernel radius, mirrored at the level's sides as the shader's `mirrorIndex`
-    /// does (a canvas `width` pixels wide): what the tiles they land in held is gone.
-    private func forgetFrost(storedBy lens: LensParams, over rows: [SIMD4<UInt32>], width: Int, columns: Int) {
-        let levelWidth = FrostPyramid.size(width, level: Int(lens.frostLevel))
-        let radius = Int(lens.kernelRadius)
-        let size = TableLayout.tileSize
-        for tile in rows {
-            for x in Int(tile.x) * size - radius..<(Int(tile.x) + 1) * size + radius {
-                let mirrored = x < 0 ? -x - 1 : x >= levelWidth ? 2 * levelWidth - 1 - x : x
-                let column = min(max(mirrored, 0), levelWidth - 1) / size
-                if column < columns { frostedKernel[Int(tile.y) * columns + column] = -1 }
-            }
-        }
-    }
 
     /// The box of the regular label row's ink (the first `wordsPerRow × height` words, 4 pixels a
     /// word), whole words wide; nil without ink.

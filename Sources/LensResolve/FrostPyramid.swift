@@ -12,10 +12,18 @@ package enum FrostPyramid {
     /// The deepest level of a progressive blur's bands (1/32 scale): their σ reaches far past
     /// glass frost, and a deeper level keeps the kernel small at any σ.
     package static let deepestBlurLevel = 5
-    /// Levels from here on (deeper than glass's: a progressive blur's bands) store their texels
-    /// once per frame for the horizontal pass to read, each averaging 4^level pixels, too many to
-    /// average again at every tap. Twin: `FIRST_STORED_LEVEL` in Shaders/lens_common.glsl.
-    package static let firstStoredLevel: UInt32 = 3
+    /// Levels from here on store the texels a frost's row tiles read once, for the horizontal pass:
+    /// each averages 4^level pixels, too many to average again at every tap (level 0's texel is
+    /// the pixel itself). Twin: `FIRST_STORED_LEVEL` in Shaders/lens_common.glsl.
+    package static let firstStoredLevel: UInt32 = 1
+
+    /// Elements of the scratch buffer for a `width` × `height` canvas: the horizontal pass's
+    /// results at the canvas's row stride, then the stored level texels with level 1's (the widest
+    /// stored level), apart from the frosted buffer so that no texel overwrites a kept frost tile.
+    /// Twin: `levelTexelIndex` in Shaders/lens_common.glsl.
+    package static func scratchCount(width: Int, height: Int) -> Int {
+        width * height + size(width, level: 1) * size(height, level: 1)
+    }
 
     /// The level for a frost of `sigma` pixels: the deepest (down to `deepest`) whose texel stays
     /// within σ/2 (finer levels for light frost, where a ¼-scale texel would show).

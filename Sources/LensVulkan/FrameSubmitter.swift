@@ -56,7 +56,7 @@ final class FrameSubmitter {
             .tables: parameters.tables.count * 4,
             .backdrop: pixelCount * 4,
             .label: parameters.labelWords.count * 4,
-            .scratch: pixelCount * 16,
+            .scratch: FrostPyramid.scratchCount(width: parameters.width, height: parameters.height) * 16,
             .frosted: pixelCount * 16,
             .output: pixelCount * 4,
             .shapes: parameters.shapes.count * MemoryLayout<ShapeParams>.stride,

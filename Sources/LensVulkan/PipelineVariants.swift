@@ -125,7 +125,7 @@ struct LensVariant: Hashable {
 /// A frost pipeline variant: the `FROST_AXIS`, `FROST_LEVEL` and `FROST_READS_COMPOSITE`
 /// specialisation constants, the lens's own values.
 struct FrostVariant: Hashable {
-    /// 2: the stored level's texels into `frosted`; 0: the horizontal pass into `scratch`; 1: the
+    /// 2: the stored level's texels into `scratch`; 0: the horizontal pass into `scratch`; 1: the
     /// vertical pass into `frosted`.
     var axis: UInt32
     var level: UInt32

@@ -12,7 +12,7 @@ import Testing
 /// Frames that exercise every reuse path: a lens moving over one backdrop, the frost kernel
 /// changing, a control whose rail changes part of the backdrop, a lens moving on a platter (glass
 /// on glass: its blur of the composite is never reused), a different scene and size, and back
-/// again.
+/// again, close panes (glass on glass again), and a progressive blur on the deep, stored levels.
 private func batchScenes() -> [Scene] {
     var scenes: [Scene] = []
     for (index, x) in [40.0, 64, 64, 120].enumerated() {
@@ -26,7 +26,20 @@ private func batchScenes() -> [Scene] {
     scenes.append(BenchmarkWorkload.thumbnail(7))
     scenes.append(scenes[1])
     scenes += [0, 3, 3].map { try! closePanes(shift: $0, shadow: $0 > 0) }
+    scenes += [30.0, 52, 52].map(blurredFrame)
     return scenes
+}
+
+/// A progressive blur whose bands reach the deepest levels over the top of a busy backdrop, a
+/// frosted lens at `lensX` reaching up into it.
+private func blurredFrame(lensX: Double) -> Scene {
+    var optics = Optics()
+    optics.frost = 6
+    let lens = GlassElement(shape: .capsule, frame: Rect(x: lensX, y: 50, width: 90, height: 40), optics: optics)
+    var scene = Scene(
+        canvas: Canvas(width: 200, height: 140, scale: 2), background: ParityScene.busyBackground, glass: [lens])
+    scene.progressiveBlurs = [ProgressiveBlur(frame: Rect(x: 0, y: 0, width: 200, height: 60), radius: 40)]
+    return scene
 }
 
 /// 16 frosted panes 20 px apart over 640×360, each its own glass: each frost footprint reaches

@@ -2,6 +2,7 @@ import Foundation
 import LiquidLens
 import Testing
 
+@testable import LensResolve
 @testable import LensVulkan
 
 /// The Vulkan renderer's pipeline policy, without a device: where a frame goes, which variants
@@ -31,7 +32,7 @@ struct PipelinePolicyTests {
     }
 
     @Test(
-        "A frame needs one lens variant per lens with tiles and two frost passes per lens; a label-free variant only where a lens has tiles of both kinds",
+        "A frame needs one lens variant per lens with tiles and its frost passes (the texels first on a stored level); a label-free variant only where a lens has tiles of both kinds",
         arguments: ["lens-heavy", "probe-grid", "segmented"])
     func framePipelines(_ name: String) throws {
         let scene =
@@ -41,8 +42,11 @@ struct PipelinePolicyTests {
         let needed = FramePipelines(parameters)
         let withTiles = parameters.lenses.filter { $0.tileCount > 0 }
         #expect(needed.lens.compactMap { $0 }.count == withTiles.count)
-        #expect(needed.frost.allSatisfy { $0.count == 2 && $0[0].axis == 0 && $0[1].axis == 1 })
-        #expect(needed.all.count == withTiles.count + 2 * parameters.lenses.count)
+        for (passes, lens) in zip(needed.frost, parameters.lenses) {
+            let stored = lens.frostLevel >= FrostPyramid.firstStoredLevel
+            #expect(passes.map(\.axis) == (stored ? [2, 0, 1] : [0, 1]))
+        }
+        #expect(needed.all.count == withTiles.count + needed.frost.map(\.count).reduce(0, +))
         for (lens, labelFree) in zip(parameters.lenses, needed.labelFree) {
             let mixed = lens.labelTileCount > 0 && lens.labelTileCount < lens.tileCount
             #expect((labelFree != nil) == mixed)

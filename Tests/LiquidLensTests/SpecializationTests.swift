@@ -62,21 +62,24 @@ struct SpecializationTests {
             lens: parameters.lenses[0], shapes: parameters.shapes[...], reachesLabel: true, linearBlending: false)
         #expect(Set(lens.constants.keys) == Set(lensNames.map { ids[$0]! }))
         let frost = FrostVariant.passes(of: parameters.lenses[0])
-        #expect(frost.map(\.axis) == [0, 1] && frost.allSatisfy { $0.level == parameters.lenses[0].frostLevel })
+        #expect(frost.map(\.axis) == [2, 0, 1] && frost.allSatisfy { $0.level == parameters.lenses[0].frostLevel })
         #expect(
-            Set(frost[1].constants.keys)
+            Set(frost[2].constants.keys)
                 == Set(["FROST_AXIS", "FROST_LEVEL", "FROST_READS_COMPOSITE"].map { ids[$0]! }))
-        #expect(frost[1].constants[ids["FROST_AXIS"]!] == 1)
+        #expect(frost[2].constants[ids["FROST_AXIS"]!] == 1)
     }
 
-    @Test("A blur band on a stored level runs three frost passes, its texels first; glass's levels run two")
+    @Test("Frost on a stored pyramid level runs three passes, its texels first; frost at full scale runs two")
     func storedLevelPasses() throws {
         let source = try String(
             contentsOf: packageRoot.appendingPathComponent("Shaders/lens_common.glsl"), encoding: .utf8)
         #expect(source.contains("const uint FIRST_STORED_LEVEL = \(FrostPyramid.firstStoredLevel)u;"))
         let blur = ProgressiveBlur(frame: Rect(x: 0, y: 0, width: 200, height: 60), radius: 40)
+        var optics = Optics()
+        optics.frost = 0.5
+        let glass = GlassElement(shape: .capsule, frame: Rect(x: 20, y: 80, width: 120, height: 40), optics: optics)
         var scene = Scene(
-            canvas: Canvas(width: 200, height: 140, scale: 2), background: ParityScene.busyBackground, glass: [])
+            canvas: Canvas(width: 200, height: 140, scale: 2), background: ParityScene.busyBackground, glass: [glass])
         scene.progressiveBlurs = [blur]
         let lenses = try resolve(scene).lenses
         let deep = try #require(lenses.first { $0.frostLevel >= FrostPyramid.firstStoredLevel })
