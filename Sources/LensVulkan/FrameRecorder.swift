@@ -26,11 +26,15 @@ final class FrameRecorder {
     private struct Timestamps {
         let commands: VkCommandBuffer
         let queries: TimestampQueryPool?
+        /// Whether each lens's frost and lens passes get timestamps of their own: lavapipe flushes
+        /// its context at every timestamp, so only when the stages are asked for.
+        let eachLens: Bool
         private var next: UInt32 = 0
 
-        init(_ commands: VkCommandBuffer, _ queries: TimestampQueryPool?) {
+        init(_ commands: VkCommandBuffer, _ queries: TimestampQueryPool?, eachLens: Bool) {
             self.commands = commands
             self.queries = queries
+            self.eachLens = eachLens
             if let queries { vkCmdResetQueryPool(commands, queries.handle, 0, queries.capacity) }
         }
 
@@ -39,15 +43,22 @@ final class FrameRecorder {
             vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries.handle, next)
             next += 1
         }
+
+        /// A timestamp after one lens's frost or lens pass, when each lens gets its own.
+        mutating func writeForLens() {
+            if eachLens { write() }
+        }
     }
 
     /// Records the frame's passes into `commands`, and returns how its lens tiles were dispatched.
-    /// `baseFromBackdrop` and `composeRegion` come from the slot's reuse plan.
+    /// `baseFromBackdrop` and `composeRegion` come from the slot's reuse plan. Timestamps go at the
+    /// start, after the compose and the base copy, after the lenses (with `stampsEachLens`, after
+    /// each lens's frost and after its lens pass instead) and after the foreground.
     func record(
         _ commands: VkCommandBuffer, _ parameters: FrameParameters, on slot: FrameSlot, baseFromBackdrop: Bool,
-        composeRegion: PixelRegion?, lensPipelines: [LensPipelines]
+        composeRegion: PixelRegion?, lensPipelines: [LensPipelines], stampsEachLens: Bool
     ) -> LensDispatches {
-        var timestamps = Timestamps(commands, slot.queries)
+        var timestamps = Timestamps(commands, slot.queries, eachLens: stampsEachLens)
         // This slot's previous frame (compute passes, base copies) → this frame's copies and passes.
         Self.memoryBarrier(
             commands, from: (Self.computeAndTransferStages, Self.allWrites),
@@ -68,6 +79,7 @@ final class FrameRecorder {
                 index, commands, parameters, on: slot, pipelines: lensPipelines[index], timestamps: &timestamps,
                 dispatched: &dispatched)
         }
+        if !stampsEachLens { timestamps.write() }
         // The lenses wrote output → the foreground goes over it.
         Self.computeBarrier(commands)
         dispatch(
@@ -142,7 +154,7 @@ final class FrameRecorder {
         dispatch(
             commands, pipelines.frost[pipelines.frost.count - 1], slot, frame, lens: index,
             workgroups: (lens.frostTileCount, 1))
-        timestamps.write()
+        timestamps.writeForLens()
         // Vertical frost wrote frosted, the base copy/earlier lenses wrote output and composite → this
         // lens reads them, writes output and composite.
         Self.computeBarrier(commands)
@@ -159,7 +171,7 @@ final class FrameRecorder {
                 if part.labelFree { dispatched.labelFreeVariantTiles += Int(part.count) }
             }
         }
-        timestamps.write()
+        timestamps.writeForLens()
     }
 
     /// Records the discrete path's upload: the staged inputs copied into their device-local buffers.

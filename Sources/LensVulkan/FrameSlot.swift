@@ -37,6 +37,8 @@ final class FrameSlot {
         /// The lens tiles dispatched, for the time of one (``CompilePayback``).
         var lensTiles: Int = 0
         var timestampCount: UInt32
+        /// Whether each lens's frost and lens passes have timestamps of their own.
+        var stampsEachLens = false
         /// The frame the host stand-in rendered instead, while its pipelines compiled.
         var standInImage: RGBA8Image? = nil
     }

@@ -21,6 +21,8 @@ final class FrameSubmitter {
     private(set) var lastTransfers = FrameTransfers()
     /// How the lens passes of the device frame submitted last were dispatched.
     private(set) var lastDispatches = LensDispatches()
+    /// Whether frames split their GPU time by stage, with timestamps around each lens's passes.
+    var measuresStages = false
 
     init(
         device: Device, setLayout: DescriptorSetLayout, paramsLayout: ParamsBufferLayout, recorder: FrameRecorder,
@@ -76,7 +78,7 @@ final class FrameSubmitter {
         let allocatedBytes = try ensureBuffers(slot, sizes: bufferSizes(parameters), baseSize: pixelCount * 4)
         framesSubmitted += 1
         try faults.failSubmitIfInjected(frameNumber: framesSubmitted)
-        let timestampCount = UInt32(4 + 2 * parameters.lenses.count)
+        let timestampCount = UInt32(measuresStages ? 4 + 2 * parameters.lenses.count : 5)
         try slot.ensureQueries(timestampCount)
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
@@ -94,7 +96,7 @@ final class FrameSubmitter {
             try slot.commandBuffer.record { commands in
                 dispatched = recorder.record(
                     commands, planned, on: slot, baseFromBackdrop: plan.baseFromBackdrop,
-                    composeRegion: plan.composeRegion, lensPipelines: lensPipelines)
+                    composeRegion: plan.composeRegion, lensPipelines: lensPipelines, stampsEachLens: measuresStages)
             }
             try slot.fence.reset()
             if let transfers = slot.transfers {
@@ -117,7 +119,7 @@ final class FrameSubmitter {
         lastDispatches = dispatched
         slot.pending = FrameSlot.PendingFrame(
             width: parameters.width, height: parameters.height, lensCount: parameters.lenses.count,
-            lensTiles: dispatched.lensTiles, timestampCount: timestampCount)
+            lensTiles: dispatched.lensTiles, timestampCount: timestampCount, stampsEachLens: measuresStages)
     }
 
     /// Holds a frame the host stand-in rendered as `slot`'s pending frame. The slot's buffers and
@@ -150,10 +152,18 @@ final class FrameSubmitter {
     }
 
     /// A frame taken back from its slot: the image, and for a device frame with timestamps its
-    /// stage times, the lens passes' own time (without the foreground) and the lens tiles run.
+    /// GPU time, the lenses' own time (without the foreground; their frost included unless the
+    /// stages were measured), the lens tiles run and, when measured, the stage times.
     struct FinishedFrame {
         var image: RGBA8Image
-        var measured: (times: GPUStageTimes, lensPasses: Double, lensTiles: Int)?
+        var measured: FrameTimes?
+    }
+
+    struct FrameTimes {
+        var deviceMs: Double
+        var lensPasses: Double
+        var lensTiles: Int
+        var stages: GPUStageTimes?
     }
 
     /// Waits for `slot`'s frame and copies it out of the mapped output (unified path) or
@@ -180,10 +190,7 @@ final class FrameSubmitter {
             packedMemory: UnsafeRawBufferPointer(start: source.mapped, count: pending.width * pending.height * 4))
         let readback = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         faults.corruptIfInjected(&image)
-        let measured = try stageTimes(slot, pending, readback: readback).map {
-            (times: $0.times, lensPasses: $0.lensPasses, lensTiles: pending.lensTiles)
-        }
-        return FinishedFrame(image: image, measured: measured)
+        return FinishedFrame(image: image, measured: try frameTimes(slot, pending, readback: readback))
     }
 
     /// Forgets every frame in flight after a failure, waiting for those on the device first.
@@ -210,25 +217,31 @@ final class FrameSubmitter {
         }
     }
 
-    /// Stage times from the slot's timestamps: start, after compose, after the base copy, after
-    /// each lens's frost and after its lens pass, then after the foreground (counted as lens);
-    /// and the lens passes' own time, without the foreground.
-    private func stageTimes(_ slot: FrameSlot, _ pending: FrameSlot.PendingFrame, readback: Double) throws
-        -> (times: GPUStageTimes, lensPasses: Double)?
+    /// Times from the slot's timestamps: start, after compose, after the base copy, after each
+    /// lens's frost and after its lens pass (or, unless the stages are measured, after all the
+    /// lenses), then after the foreground (counted as lens).
+    private func frameTimes(_ slot: FrameSlot, _ pending: FrameSlot.PendingFrame, readback: Double) throws
+        -> FrameTimes?
     {
         guard let queries = slot.queries, let stamps = try queries.results(count: pending.timestampCount) else {
             return nil
         }
-        var times = GPUStageTimes(
+        let last = Int(pending.timestampCount) - 1
+        let lensesEnd = stamps[last - 1]
+        var times = FrameTimes(
+            deviceMs: (stamps[last] - stamps[0]) / 1e6, lensPasses: (lensesEnd - stamps[2]) / 1e6,
+            lensTiles: pending.lensTiles)
+        guard pending.stampsEachLens else { return times }
+        var stages = GPUStageTimes(
             compose: (stamps[1] - stamps[0]) / 1e6, copy: (stamps[2] - stamps[1]) / 1e6, frost: 0, lens: 0,
             readback: readback)
         for lens in 0..<pending.lensCount {
-            times.frost += (stamps[3 + 2 * lens] - stamps[2 + 2 * lens]) / 1e6
-            times.lens += (stamps[4 + 2 * lens] - stamps[3 + 2 * lens]) / 1e6
+            stages.frost += (stamps[3 + 2 * lens] - stamps[2 + 2 * lens]) / 1e6
+            stages.lens += (stamps[4 + 2 * lens] - stamps[3 + 2 * lens]) / 1e6
         }
-        let lensPasses = times.lens
-        let last = Int(pending.timestampCount) - 1
-        times.lens += (stamps[last] - stamps[last - 1]) / 1e6
-        return (times, lensPasses)
+        times.lensPasses = stages.lens
+        stages.lens += (stamps[last] - lensesEnd) / 1e6
+        times.stages = stages
+        return times
     }
 }

@@ -39,9 +39,17 @@ package final class VulkanRenderer {
     package var validationMessages: [String] { device.instance.validationLog.messages }
     /// Frames the host stand-in (``VulkanOptions/standIn``) rendered while their pipelines compiled.
     package private(set) var standInFrames = 0
-    /// Stage times of the frame delivered last; nil when the queue has no timestamps or the
-    /// stand-in rendered it.
+    /// Stage times of the frame delivered last; nil unless ``measuresStages`` was on when it was
+    /// submitted, and when the queue has no timestamps or the stand-in rendered it.
     package private(set) var lastStageTimes: GPUStageTimes?
+    /// Whether frames submitted from now on split their GPU time by stage (``lastStageTimes``):
+    /// a timestamp after each lens's frost and lens passes. Off by default, because lavapipe
+    /// flushes its context at every timestamp: 10–18 ms a frame of 64 panes, about a third of
+    /// their fixed cost. Without it a frame still writes five, its GPU time for the compile payback.
+    package var measuresStages: Bool {
+        get { submitter.measuresStages }
+        set { submitter.measuresStages = newValue }
+    }
     /// How many lens variants are compiled or compiling.
     package var lensVariantsKnown: Int { compiler.lensVariantsKnown }
 
@@ -200,9 +208,9 @@ package final class VulkanRenderer {
     /// Takes `slot`'s frame back and notes its times for the compile payback.
     private func finish(_ slot: FrameSlot) throws -> RGBA8Image {
         let finished = try submitter.finish(slot)
-        lastStageTimes = finished.measured?.times
+        lastStageTimes = finished.measured?.stages
         if let measured = finished.measured {
-            if standIn != nil { compiler.payback.noteDevice(milliseconds: measured.times.total) }
+            if standIn != nil { compiler.payback.noteDevice(milliseconds: measured.deviceMs) }
             compiler.payback.noteLensPass(milliseconds: measured.lensPasses, tiles: measured.lensTiles)
         }
         return finished.image

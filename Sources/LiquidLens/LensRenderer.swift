@@ -109,8 +109,14 @@ public final class LensRenderer {
     public var device: DeviceDescription? { vulkan?.deviceDescription }
     /// Validation-layer messages so far (Vulkan with validation on only).
     public var validationMessages: [String] { vulkan?.validationMessages ?? [] }
-    /// GPU stage times of the last frame (Vulkan only).
+    /// GPU stage times of the last frame (Vulkan only, with ``measuresStages`` on).
     package var lastStageTimes: GPUStageTimes? { vulkan?.lastStageTimes }
+    /// Whether Vulkan frames from now on split their GPU time by stage (``lastStageTimes``); off
+    /// by default, since the timestamps cost lavapipe about 0.2 ms a lens.
+    package var measuresStages: Bool {
+        get { vulkan?.measuresStages ?? false }
+        set { vulkan?.measuresStages = newValue }
+    }
     /// The Vulkan backend's memory path, `.unified` or `.discrete` (Vulkan only).
     public var memoryPath: MemoryPath? { vulkan?.memoryPath }
     /// Frames the CPU reference rendered while their Vulkan pipelines compiled (``WhileCompiling/cpu``).

@@ -24,7 +24,7 @@ struct BenchCommand: Command {
         frame, every frame of a render-only batch (frames resolved beforehand; median and p90
         of the time between finished frames once every pipeline is compiled; frames over the
         whole batch with compiles and stand-ins included; a few frames rendered alone, one call
-        each), GPU stage times from timestamp queries, and an
+        each), GPU stage times from timestamp queries (8 frames more: they cost lavapipe time), and an
         end-to-end batch (resolve, render, fast PNG encoding on the other cores, write; again
         for each format --formats names).
         With --backend both each workload's Vulkan/CPU ratio is printed; --rounds n repeats the
@@ -256,17 +256,22 @@ struct BenchCommand: Command {
     /// The steady cost: the same batch again once every pipeline is compiled, so no interval
     /// holds a compile wait or a stand-in frame rendered at submission (which made a frame that
     /// finished right after it look free); the CPU's whole batch is already steady. Per-frame
-    /// times (``BenchClock/perFrame(_:inFlight:)``) and the GPU's stage times.
+    /// times (``BenchClock/perFrame(_:inFlight:)``), and the GPU's stage times from up to 8 frames
+    /// more with per-stage timestamps.
     private func steadyFrames(
         _ renderer: LensRenderer, _ parameters: [FrameParameters], inFlight: Int,
         wholeBatch: (intervals: [Double], stages: [GPUStageTimes]), onDevice: Bool
     ) throws -> (intervals: [Double], stages: [GPUStageTimes]) {
         try renderer.waitForPipelines()
-        guard onDevice else { return (BenchClock.perFrame(wholeBatch.intervals, inFlight: 1), wholeBatch.stages) }
+        guard onDevice else { return (BenchClock.perFrame(wholeBatch.intervals, inFlight: 1), []) }
         // Every frame slot of the ring renders on the device once, so none starts cold.
         _ = try BenchClock.timeBatch(renderer, Array(parameters.prefix(inFlight)), inFlight: inFlight)
         let steady = try BenchClock.timeBatch(renderer, parameters, inFlight: inFlight)
-        return (BenchClock.perFrame(steady.intervals, inFlight: inFlight), steady.stages)
+        // The stages from a shorter batch of their own: their timestamps cost lavapipe time.
+        renderer.measuresStages = true
+        defer { renderer.measuresStages = false }
+        let staged = try BenchClock.timeBatch(renderer, Array(parameters.prefix(8)), inFlight: inFlight)
+        return (BenchClock.perFrame(steady.intervals, inFlight: inFlight), staged.stages)
     }
 
     /// Frames/s of the whole batch: resolve, render, encode as `format` on the other cores, write.

@@ -96,6 +96,23 @@ struct BatchTests {
         }
     }
 
+    @Test("Stage times come only with per-stage timestamps, asked for per frame; the pixels do not change")
+    func stageTimesWhenAsked() throws {
+        let parameters = try LensRenderer.resolve(try closePanes(shift: 0, shadow: true))
+        let renderer = try VulkanRenderer(options: VulkanOptions(validation: true))
+        let plain = try renderer.render(parameters)
+        #expect(renderer.lastStageTimes == nil)
+        renderer.measuresStages = true
+        let staged = try renderer.render(parameters)
+        let times = try #require(renderer.lastStageTimes)
+        #expect(times.lens > 0 && times.frost >= 0 && times.total >= times.lens)
+        renderer.measuresStages = false
+        #expect(try renderer.render(parameters) == plain)
+        #expect(renderer.lastStageTimes == nil)
+        #expect(staged == plain)
+        #expect(renderer.validationMessages.isEmpty)
+    }
+
     @Test("A new base layer composes only the label's ink box; off it the base is the backdrop")
     func inkBoundsOfLabel() {
         // 3 words (12 px) a row, 4 rows; ink at pixels (5, 1) and (9, 2).

@@ -10,8 +10,11 @@ import Testing
 private func standInRenderer() throws -> VulkanRenderer {
     let reference = ReferenceRenderer()
     let cache = FileManager.default.temporaryDirectory.appendingPathComponent("liquidlens-test-cache")
-    return try VulkanRenderer(
+    let renderer = try VulkanRenderer(
         options: VulkanOptions(validation: true, pipelineCacheDirectory: cache, standIn: { reference.render($0) }))
+    // A device frame is one with stage times.
+    renderer.measuresStages = true
+    return renderer
 }
 
 @Suite("The CPU reference stands in while the Vulkan pipelines compile", .serialized)
