@@ -130,6 +130,7 @@ struct BatchTests {
         var scene = BuiltInScene.probeGrid.scene
         scene.glass[0].optics.frost = 3
         let parameters = try LensRenderer.resolve(scene)
+        #expect(parameters.lenses[0].frostLevel >= FrostPyramid.firstStoredLevel, "its texels pass through scratch")
         let reuse = FrameReuse()
         let first = reuse.plan(parameters)
         #expect(first.baseFromBackdrop)
