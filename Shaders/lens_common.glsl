@@ -437,9 +437,9 @@ int levelSize(uint extent, uint level) {
 }
 
 // A stored level's texel in `scratch`: past the canvas-sized part the horizontal pass writes, at
-// level 1's row stride (the widest stored level). Twin: FrostPyramid.scratchCount.
+// the first stored level's row stride (the widest). Twin: FrostPyramid.scratchCount.
 int levelTexelIndex(int x, int y) {
-    return int(frame.width * frame.height) + y * levelSize(frame.width, 1u) + x;
+    return int(frame.width * frame.height) + y * levelSize(frame.width, FIRST_STORED_LEVEL) + x;
 }
 
 // One texel of the frost's pyramid level: the box average of its 2^level x 2^level pixels of the

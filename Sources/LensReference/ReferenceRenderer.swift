@@ -67,7 +67,7 @@ package final class ReferenceRenderer: @unchecked Sendable {
 
     /// `count` zeroed elements (all-zero bits are 0 and 0.0 for the element types used here).
     /// calloc hands large blocks over as the kernel's zero pages, so a frame faults in only the
-    /// pages it touches: the frost buffers of a 1206×2622 frame are 100 MB, its frost tiles a
+    /// pages it touches: the frost buffers of a 1206×2622 frame are 114 MB, its frost tiles a
     /// fraction of that.
     static func zeroed<Element: BitwiseCopyable>(_ count: Int) -> UnsafeMutableBufferPointer<Element> {
         let memory = calloc(max(count, 1), MemoryLayout<Element>.stride)!

@@ -200,7 +200,8 @@ struct ShaderContext {
     }
 
     func levelTexelIndex(_ x: Int32, _ y: Int32) -> Int {
-        Int(frame.width) * Int(frame.height) + Int(y) * Int(levelSize(frame.width, 1)) + Int(x)
+        Int(frame.width) * Int(frame.height) + Int(y) * Int(levelSize(frame.width, FrostPyramid.firstStoredLevel))
+            + Int(x)
     }
 
     func levelTexel(_ x: Int32, _ y: Int32, _ lens: LensParams) -> SIMD3<Float> {

@@ -5,8 +5,8 @@ import LensModel
 /// frost σ. The stops halve from the blur's radius down to half a pixel; band k covers σ from stop
 /// k − 1 to stop k + 1, its coverage rising from 0 to 1 up to stop k, so over the band below it
 /// mixes the two blurs linearly in σ. Deeper bands blur at deeper pyramid levels with a kernel of
-/// the same size (each tap still box-averages its 2^level² pixels, and deep levels' tiles are
-/// large: see `bench --sweeps blur`).
+/// the same size (each level texel box-averages its 2^level² pixels once, and deep levels' tiles
+/// are large: see `bench --sweeps blur`).
 struct BlurBand {
     /// The band's rectangle, in pixels: x0, y0, x1, y1.
     var rect: SIMD4<Double>

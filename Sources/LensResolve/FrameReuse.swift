@@ -120,10 +120,9 @@ package final class FrameReuse {
 
     /// `parameters` without the frost and row tiles the scratch and frosted buffers already hold
     /// blurred with the same kernel, and the buffers' record of what they will hold. Glass lying
-    /// on glass blurs the composite,
-    /// which is the backdrop except where glass below it writes: its tiles whose blur reads none of
-    /// those pixels hold the backdrop's blur to the bit, so they are kept and reused like any
-    /// other; the rest are blurred again every frame.
+    /// on glass blurs the composite, which is the backdrop except where glass below it writes: its
+    /// tiles whose blur reads none of those pixels hold the backdrop's blur to the bit, so they are
+    /// kept and reused like any other; the rest are blurred again every frame.
     private func withoutKeptFrost(_ parameters: FrameParameters, columns: Int, rows: Int) -> FrameParameters {
         var trimmed = parameters
         trimmed.tiles = []

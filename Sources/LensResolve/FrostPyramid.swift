@@ -18,11 +18,12 @@ package enum FrostPyramid {
     package static let firstStoredLevel: UInt32 = 1
 
     /// Elements of the scratch buffer for a `width` × `height` canvas: the horizontal pass's
-    /// results at the canvas's row stride, then the stored level texels with level 1's (the widest
-    /// stored level), apart from the frosted buffer so that no texel overwrites a kept frost tile.
-    /// Twin: `levelTexelIndex` in Shaders/lens_common.glsl.
+    /// results at the canvas's row stride, then the stored level texels with the first stored
+    /// level's (the widest), apart from the frosted buffer so that no texel overwrites a kept frost
+    /// tile. Twin: `levelTexelIndex` in Shaders/lens_common.glsl.
     package static func scratchCount(width: Int, height: Int) -> Int {
-        width * height + size(width, level: 1) * size(height, level: 1)
+        let level = Int(firstStoredLevel)
+        return width * height + size(width, level: level) * size(height, level: level)
     }
 
     /// The level for a frost of `sigma` pixels: the deepest (down to `deepest`) whose texel stays

@@ -42,9 +42,10 @@ struct CompilePayback {
     mutating func noteLensCompile(milliseconds: Double) {
         lensCompileMs = min(lensCompileMs ?? milliseconds, milliseconds)
     }
-    /// A device frame's lens passes (the foreground overlay not counted; their frost too unless
-    /// the frame measured its stages) took `milliseconds` over `tiles` lens tiles. The least
-    /// seen stands: a steady frame's frost is kept, so a batch soon sees the lens passes alone.
+    /// A device frame's lens passes (the foreground overlay not counted) took `milliseconds` over
+    /// `tiles` lens tiles. A frame that did not measure its stages times its frost with them: the
+    /// least seen drops that once a frame blurs no frost, and where every frame blurs some (glass
+    /// on glass, blur bands) the label-free variant compiles somewhat sooner than it pays.
     mutating func noteLensPass(milliseconds: Double, tiles: Int) {
         guard tiles > 0 else { return }
         let perTile = milliseconds / Double(tiles)

@@ -143,13 +143,13 @@ final class FrameRecorder {
         Self.computeBarrier(commands)
         if pipelines.frost.count == 3 {
             dispatch(commands, pipelines.frost[0], slot, frame, lens: index, workgroups: (lens.rowTileCount, 1))
-            // The level pass wrote the level's texels to frosted → horizontal frost reads them.
+            // The level pass wrote the level's texels to scratch's tail → horizontal frost reads them.
             Self.computeBarrier(commands)
         }
         dispatch(
             commands, pipelines.frost[pipelines.frost.count - 2], slot, frame, lens: index,
             workgroups: (lens.rowTileCount, 1))
-        // Horizontal frost wrote scratch (and read frosted) → vertical frost reads scratch, overwrites frosted.
+        // Horizontal frost wrote scratch → vertical frost reads it, overwrites frosted.
         Self.computeBarrier(commands)
         dispatch(
             commands, pipelines.frost[pipelines.frost.count - 1], slot, frame, lens: index,

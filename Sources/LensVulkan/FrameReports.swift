@@ -28,7 +28,7 @@ package struct GPUStageTimes: Sendable {
     package var compose: Double
     /// Copying the base layer into the output (and, after composing, into the kept base).
     package var copy: Double
-    /// Both frost passes (rows, then columns) of every lens, summed.
+    /// The frost passes (level texels past full scale, rows, then columns) of every lens, summed.
     package var frost: Double
     /// The lens pass of every lens, summed, plus the foreground overlay.
     package var lens: Double

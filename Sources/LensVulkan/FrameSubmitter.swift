@@ -152,8 +152,8 @@ final class FrameSubmitter {
     }
 
     /// A frame taken back from its slot: the image, and for a device frame with timestamps its
-    /// GPU time, the lenses' own time (without the foreground; their frost included unless the
-    /// stages were measured), the lens tiles run and, when measured, the stage times.
+    /// GPU time, the lenses' time (without the foreground; their frost included unless the stages
+    /// were measured), the lens tiles run and, when measured, the stage times.
     struct FinishedFrame {
         var image: RGBA8Image
         var measured: FrameTimes?
@@ -229,8 +229,8 @@ final class FrameSubmitter {
         let last = Int(pending.timestampCount) - 1
         let lensesEnd = stamps[last - 1]
         var times = FrameTimes(
-            deviceMs: (stamps[last] - stamps[0]) / 1e6, lensPasses: (lensesEnd - stamps[2]) / 1e6,
-            lensTiles: pending.lensTiles)
+            deviceMs: (stamps[last] - stamps[0]) / 1e6,
+            lensPasses: (lensesEnd - stamps[2]) / 1e6, lensTiles: pending.lensTiles)
         guard pending.stampsEachLens else { return times }
         var stages = GPUStageTimes(
             compose: (stamps[1] - stamps[0]) / 1e6, copy: (stamps[2] - stamps[1]) / 1e6, frost: 0, lens: 0,

@@ -135,7 +135,8 @@ package final class VulkanRenderer {
 
     /// Renders `count` frames with up to `framesInFlight` submitted at once: frame `i` is asked
     /// for with `frame(i)` while earlier frames run, and handed to `deliver` in order as soon as it
-    /// is read back (``lastStageTimes`` then holds its stage times). Memory is bounded by the ring,
+    /// is read back (``lastStageTimes`` then holds its stage times, with ``measuresStages`` on when
+    /// it was submitted). Memory is bounded by the ring,
     /// however long the batch. An error stops the batch after the frames in flight have finished.
     package func renderBatch(
         count: Int, framesInFlight: Int = 2, frame: (Int) throws -> FrameParameters,

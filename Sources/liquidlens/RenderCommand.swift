@@ -248,8 +248,11 @@ struct RenderCommand: Command {
             _ = try renderer.render(parameters)
             times.append(start.seconds)
         }
-        renderer.measuresStages = true
-        _ = try renderer.render(parameters)
+        if renderer.activeBackend == .vulkan {
+            renderer.measuresStages = true
+            _ = try renderer.render(parameters)
+            renderer.measuresStages = false
+        }
         times.sort()
         let median = times[times.count / 2]
         let p90 = times[min(times.count - 1, Int((Double(times.count) * 0.9).rounded(.up)) - 1)]

@@ -25,8 +25,10 @@ private func batchScenes() -> [Scene] {
     scenes += [0.4, 0.8, 0.8].map { BuiltInAnimation.tabBarDrag.frame(at: $0) }
     scenes.append(BenchmarkWorkload.thumbnail(7))
     scenes.append(scenes[1])
-    scenes += [0, 3, 3].map { try! closePanes(shift: $0, shadow: $0 > 0) }
-    scenes += [30.0, 52, 52].map(blurredFrame)
+    // Six each: a ring of three slots sees each frame on slot index % 3, so every slot renders two
+    // of them, one slot the same frame twice (what its buffers keep is then reused).
+    scenes += [0, 3, 3, 3, 0, 3].map { try! closePanes(shift: $0, shadow: $0 > 0) }
+    scenes += [30.0, 52, 52, 52, 30, 52].map(blurredFrame)
     return scenes
 }
 

@@ -58,7 +58,17 @@ struct ProgressiveBlurTests {
                 ],
                 glass: [ParityScene.lens(.capsule, frame: Rect(x: 40, y: 95, width: 120, height: 40)) { $0.frost = 3 }],
                 scale: 2)),
+        ParityScene(name: "a 17 × 3 canvas down to one texel a level", scene: tinyBlurScene()),
     ]
+
+    /// Every level of a deep blur on a canvas narrower and lower than one level-5 texel: the
+    /// stored texels' mirrored reads and the scratch tail at their smallest.
+    private static func tinyBlurScene() -> Scene {
+        var scene = Scene(
+            canvas: Canvas(width: 17, height: 3, scale: 1), background: ParityScene.busyBackground, glass: [])
+        scene.progressiveBlurs = [ProgressiveBlur(frame: Rect(x: 0, y: 0, width: 17, height: 3), radius: 40, hold: 1)]
+        return scene
+    }
 
     @Test("Vulkan draws the blurs bit for bit as the CPU reference does", arguments: cases)
     func parity(_ case_: ParityScene) throws {
