@@ -48,6 +48,17 @@ final class FrameRecorder {
         mutating func writeForLens() {
             if eachLens { write() }
         }
+
+        /// The timestamp after all the lenses, when they get none of their own.
+        mutating func writeAfterLenses() {
+            if !eachLens { write() }
+        }
+    }
+
+    /// The timestamps `record` writes for `lensCount` lenses: start, compose, base copy, the
+    /// lenses' (two each with `stampsEachLens`, else one for all), foreground.
+    static func timestampCount(lensCount: Int, stampsEachLens: Bool) -> UInt32 {
+        UInt32(4 + (stampsEachLens ? 2 * lensCount : 1))
     }
 
     /// Records the frame's passes into `commands`, and returns how its lens tiles were dispatched.
@@ -79,7 +90,7 @@ final class FrameRecorder {
                 index, commands, parameters, on: slot, pipelines: lensPipelines[index], timestamps: &timestamps,
                 dispatched: &dispatched)
         }
-        if !stampsEachLens { timestamps.write() }
+        timestamps.writeAfterLenses()
         // The lenses wrote output → the foreground goes over it.
         Self.computeBarrier(commands)
         dispatch(

@@ -78,7 +78,8 @@ final class FrameSubmitter {
         let allocatedBytes = try ensureBuffers(slot, sizes: bufferSizes(parameters), baseSize: pixelCount * 4)
         framesSubmitted += 1
         try faults.failSubmitIfInjected(frameNumber: framesSubmitted)
-        let timestampCount = UInt32(measuresStages ? 4 + 2 * parameters.lenses.count : 5)
+        let timestampCount = FrameRecorder.timestampCount(
+            lensCount: parameters.lenses.count, stampsEachLens: measuresStages)
         try slot.ensureQueries(timestampCount)
         let plan = slot.reuse.plan(parameters)
         let planned = plan.parameters
