@@ -199,7 +199,8 @@ extension ServeSession {
             let standIn = primary.standInFrames > standInsBefore
             return (
                 image,
-                "vulkan, \(device.name)" + (standIn ? " (the CPU reference stood in while its pipelines compiled)" : "")
+                "vulkan, \(device.name)"
+                    + (standIn ? " (the CPU reference stood in: its pipelines were not compiled)" : "")
             )
         } catch let error as VulkanError {
             guard primary.activeBackend == .vulkan else { throw error }

@@ -1,13 +1,19 @@
 /// Which pipelines a renderer with a host stand-in compiles, by the ski-rental rule: a lens
 /// variant is compiled once the frames that needed it would have paid for its compile had the
-/// device rendered them, uses × (stand-in ms − device ms) ≥ compile ms, all three measured as the
-/// renderer goes. However the frames to come use it, that spends at most twice what knowing the
-/// future would have. Each time is the least seen: compiles, stand-in frames and device frames
-/// slow each other down while they overlap, and a device frame after a stand-in redoes the work
-/// the slot's reuse would have skipped, so the least is the closest to what each costs alone.
-/// The first frame's variants compile at once (nothing is measured yet), and every variant the
-/// frame needs on a device whose frames cannot be timed; frost variants (cheap to compile)
-/// always do.
+/// device rendered them, megapixels used × (stand-in − device ms a megapixel) ≥ compile ms, all
+/// three measured as the renderer goes. However the frames to come use it, that spends at most
+/// twice what knowing the future would have. Frames are weighed by their size, so a renderer
+/// that meets frames of many sizes does not take a small frame's saving for a large one's. Each
+/// time is the least seen: compiles, stand-in frames and device frames slow each other down while
+/// they overlap, a device frame after a stand-in redoes the work the slot's reuse would have
+/// skipped, and a small frame's fixed costs weigh more on each of its pixels, so the least is the
+/// closest to what each costs alone.
+/// Until a device frame is timed, the device is taken to cost nothing (the most a compile could
+/// save), and until a lens compile is timed, a compile is taken to cost
+/// ``assumedLensCompileMs``: so a variant compiles no later than the rule would have it with
+/// every time known, and a still or a short batch of small frames (a contact sheet) compiles
+/// nothing it would not pay for. Every variant a frame needs compiles on a device whose frames
+/// cannot be timed; frost variants (cheap to compile) always do.
 ///
 /// A lens's label-free variant (for its tiles that cannot reach a glyph) is optional: the label
 /// variant does its work, more slowly. With or without a stand-in it is compiled by the same rule
@@ -20,12 +26,13 @@
 /// a large frame needs again is compiled within a few uses; the WhatIsMeasured article has the
 /// numbers.
 struct CompilePayback {
+    /// The least seen, milliseconds a megapixel.
+    private(set) var standInMsPerMegapixel: Double?
+    private(set) var deviceMsPerMegapixel: Double?
     /// The least seen, milliseconds.
-    private(set) var standInMs: Double?
-    private(set) var deviceMs: Double?
     private(set) var lensCompileMs: Double?
-    /// Frames that needed each lens variant before it was compiled.
-    private var uses: [LensVariant: Int] = [:]
+    /// The megapixels of the frames that needed each lens variant before it was compiled.
+    private var uses: [LensVariant: Double] = [:]
     /// The least device time of one lens tile seen, milliseconds.
     private(set) var lensTileMs: Double?
     /// The device time each label-free variant would have saved so far, milliseconds.
@@ -33,14 +40,21 @@ struct CompilePayback {
     /// The share of a label tile's time its label sampling takes, from lens-heavy's lens pass
     /// with and without the label-free variant on lavapipe (WhatIsMeasured).
     static let labelShareOfTile = 0.2
+    /// What a lens compile is taken to cost before one is timed: the least lavapipe took with
+    /// Mesa's shader cache warm (WhatIsMeasured), the device this rule had to get right first.
+    static let assumedLensCompileMs = 200.0
     /// Whether device frames are timed (the queue has timestamps); where they are not, the
     /// saving cannot be measured and every variant a frame needs compiles, as without a stand-in.
     var deviceIsTimed = true
 
-    mutating func noteStandIn(milliseconds: Double) { standInMs = min(standInMs ?? milliseconds, milliseconds) }
-    mutating func noteDevice(milliseconds: Double) { deviceMs = min(deviceMs ?? milliseconds, milliseconds) }
+    mutating func noteStandIn(milliseconds: Double, pixels: Int) {
+        Self.keepLeast(&standInMsPerMegapixel, milliseconds / Self.megapixels(pixels))
+    }
+    mutating func noteDevice(milliseconds: Double, pixels: Int) {
+        Self.keepLeast(&deviceMsPerMegapixel, milliseconds / Self.megapixels(pixels))
+    }
     mutating func noteLensCompile(milliseconds: Double) {
-        lensCompileMs = min(lensCompileMs ?? milliseconds, milliseconds)
+        Self.keepLeast(&lensCompileMs, milliseconds)
     }
     /// A device frame's lens passes (the foreground overlay not counted) took `milliseconds` over
     /// `tiles` lens tiles. A frame that did not measure its stages times its frost with them: the
@@ -48,8 +62,7 @@ struct CompilePayback {
     /// on glass, blur bands) the label-free variant compiles somewhat sooner than it pays.
     mutating func noteLensPass(milliseconds: Double, tiles: Int) {
         guard tiles > 0 else { return }
-        let perTile = milliseconds / Double(tiles)
-        lensTileMs = min(lensTileMs ?? perTile, perTile)
+        Self.keepLeast(&lensTileMs, milliseconds / Double(tiles))
     }
 
     /// Whether label-free `variant`, which a device frame could have run on `tiles` tiles, has
@@ -67,27 +80,33 @@ struct CompilePayback {
         return true
     }
 
-    /// The variants among `missing` (a frame's, neither compiled nor compiling) to compile now,
-    /// counting the frame as a use of each lens variant; all of them for the renderer's first.
-    mutating func toCompile(_ missing: [PipelineVariant], firstFrame: Bool) -> [PipelineVariant] {
+    /// The variants among `missing` (those of a stand-in frame of `pixels`, neither compiled nor
+    /// compiling) to compile now, counting the frame as a use of each lens variant.
+    mutating func toCompile(_ missing: [PipelineVariant], pixels: Int) -> [PipelineVariant] {
         var due: [PipelineVariant] = []
         for variant in missing {
             guard case .lens(let lens) = variant else {
                 due.append(variant)
                 continue
             }
-            let count = uses[lens, default: 0] + 1
-            uses[lens] = count
-            if firstFrame || pays(after: count) { due.append(variant) }
+            let used = uses[lens, default: 0] + Self.megapixels(pixels)
+            uses[lens] = used
+            if pays(after: used) { due.append(variant) }
         }
         return due
     }
 
-    /// Whether `count` device frames would have saved a lens variant's compile; not before the
-    /// three times are measured.
-    private func pays(after count: Int) -> Bool {
+    /// Whether device frames of `megapixels` in all would have saved a lens variant's compile:
+    /// the device's time and the compile's are the least seen, or free and
+    /// ``assumedLensCompileMs`` before one is.
+    private func pays(after megapixels: Double) -> Bool {
         guard deviceIsTimed else { return true }
-        guard let standInMs, let deviceMs, let lensCompileMs else { return false }
-        return Double(count) * (standInMs - deviceMs) >= lensCompileMs
+        guard let standInMsPerMegapixel else { return false }
+        let saving = standInMsPerMegapixel - (deviceMsPerMegapixel ?? 0)
+        return megapixels * saving >= lensCompileMs ?? Self.assumedLensCompileMs
     }
+
+    private static func megapixels(_ pixels: Int) -> Double { Double(max(pixels, 1)) / 1e6 }
+
+    private static func keepLeast(_ least: inout Double?, _ value: Double) { least = min(least ?? value, value) }
 }

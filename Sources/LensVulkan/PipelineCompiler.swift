@@ -116,11 +116,9 @@ final class PipelineCompiler {
     /// Whether every variant among `variants` is compiled or compiling.
     func allStarted(_ variants: [PipelineVariant]) -> Bool { missing(variants).isEmpty }
 
-    /// Starts compiling those of a stand-in frame's `variants` that ``payback`` finds worth it;
-    /// all of them while no lens variant has been compiled or started.
-    func startPaying(_ variants: [PipelineVariant]) {
-        let firstLens = !ready.keys.contains(where: \.isLens) && !started.contains(where: \.isLens)
-        start(payback.toCompile(missing(variants), firstFrame: firstLens))
+    /// Starts compiling those of the stand-in frames' variants that ``payback`` finds worth it.
+    func startPaying(_ frames: [PipelinePolicy.StandInFrame]) {
+        for frame in frames { start(payback.toCompile(missing(frame.variants), pixels: frame.pixels)) }
     }
 
     /// The distinct variants among `variants` neither compiled nor started, in the order met.

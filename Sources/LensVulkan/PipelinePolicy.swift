@@ -15,8 +15,14 @@ struct PipelinePolicy {
         case standIn
     }
 
-    /// The pipelines the stand-in frames since the last frame needed.
-    private(set) var standInWanted: [PipelineVariant] = []
+    /// A stand-in frame's pipelines and its size, which weighs what its compiles would save.
+    struct StandInFrame: Equatable {
+        var variants: [PipelineVariant]
+        var pixels: Int
+    }
+
+    /// The stand-in frames since the last frame.
+    private(set) var standInWanted: [StandInFrame] = []
     /// The label-free variants device frames could have run, compiled or not.
     private(set) var labelFreeWanted: Set<PipelineVariant> = []
 
@@ -28,8 +34,10 @@ struct PipelinePolicy {
         return !hasStandIn || missingAllStarted() ? .waitForCompiles : .standIn
     }
 
-    /// Notes the pipelines a stand-in frame needed.
-    mutating func noteStandIn(needing variants: [PipelineVariant]) { standInWanted += variants }
+    /// Notes the pipelines a stand-in frame of `pixels` needed.
+    mutating func noteStandIn(needing variants: [PipelineVariant], pixels: Int) {
+        standInWanted.append(StandInFrame(variants: variants, pixels: pixels))
+    }
 
     /// Notes the label-free variants a device frame could have run. Asked only by frames the
     /// device renders: an optional compile never queues ahead of a stand-in's.
@@ -37,8 +45,8 @@ struct PipelinePolicy {
         labelFreeWanted.formUnion(asks.map { .lens($0.variant) })
     }
 
-    /// The stand-in frames' pipelines, forgotten here: the caller starts their compiles.
-    mutating func takeStandInWanted() -> [PipelineVariant] {
+    /// The stand-in frames, forgotten here: the caller starts their compiles.
+    mutating func takeStandInWanted() -> [StandInFrame] {
         defer { standInWanted = [] }
         return standInWanted
     }
@@ -50,7 +58,7 @@ struct PipelinePolicy {
             standInWanted = []
             labelFreeWanted = []
         }
-        return (standInWanted, labelFreeWanted)
+        return (standInWanted.flatMap(\.variants), labelFreeWanted)
     }
 
     /// How a lens's tiles are dispatched: the first `labelTileCount` (or all, without a compiled

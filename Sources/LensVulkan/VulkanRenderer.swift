@@ -201,9 +201,11 @@ package final class VulkanRenderer {
         standInFrames += 1
         let started = DispatchTime.now().uptimeNanoseconds
         let image = standIn!(parameters)
-        compiler.payback.noteStandIn(milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        let pixels = parameters.width * parameters.height
+        compiler.payback.noteStandIn(
+            milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6, pixels: pixels)
         submitter.hold(standIn: image, on: slot)
-        policy.noteStandIn(needing: variants)
+        policy.noteStandIn(needing: variants, pixels: pixels)
     }
 
     /// Takes `slot`'s frame back and notes its times for the compile payback.
@@ -211,7 +213,10 @@ package final class VulkanRenderer {
         let finished = try submitter.finish(slot)
         lastStageTimes = finished.measured?.stages
         if let measured = finished.measured {
-            if standIn != nil { compiler.payback.noteDevice(milliseconds: measured.deviceMs) }
+            if standIn != nil {
+                compiler.payback.noteDevice(
+                    milliseconds: measured.deviceMs, pixels: finished.image.width * finished.image.height)
+            }
             compiler.payback.noteLensPass(milliseconds: measured.lensPasses, tiles: measured.lensTiles)
         }
         return finished.image

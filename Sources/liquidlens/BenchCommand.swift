@@ -307,7 +307,7 @@ struct BenchCommand: Command {
         Console.say(
             "    whole batch \(f(result.batchFramesPerSecond ?? 0)) frames/s (compiles included)"
                 + ((result.standInFrames ?? 0) > 0
-                    ? "; the CPU reference stood in for \(result.standInFrames!) frame(s) while pipelines compiled"
+                    ? "; the CPU reference stood in for \(result.standInFrames!) frame(s) whose pipelines were not compiled"
                     : ""))
         if let stages = result.gpuStagesMs {
             Console.say(

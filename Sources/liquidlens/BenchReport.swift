@@ -94,7 +94,7 @@ struct BenchReport: Codable {
         /// Frames over the whole render-only batch's time, compile stalls included (absent in
         /// reports from before it was measured).
         var batchFramesPerSecond: Double?
-        /// Frames of the render-only batch the CPU reference rendered while Vulkan pipelines compiled.
+        /// Frames of the render-only batch the CPU reference rendered because their Vulkan pipelines were not compiled.
         var standInFrames: Int?
         var megapixelsPerSecond: Double
         /// Each round's render-only frames/s, with `--rounds` above 1 (this result is the median round).
@@ -210,7 +210,7 @@ struct BenchReport: Codable {
                   "frameAloneMs": { "type": "number", "minimum": 0, "description": "a few frames rendered alone, one call each, after the batch: the median of each frame's faster of two passes" },
                   "framesPerSecond": { "type": "number", "minimum": 0, "description": "1000 / median frame" },
                   "batchFramesPerSecond": { "type": "number", "minimum": 0, "description": "frames / whole render-only batch, compiles included" },
-                  "standInFrames": { "type": "integer", "minimum": 0, "description": "frames the CPU reference rendered while Vulkan pipelines compiled (--while-compiling cpu)" },
+                  "standInFrames": { "type": "integer", "minimum": 0, "description": "frames the CPU reference rendered because their Vulkan pipelines were not compiled (--while-compiling cpu)" },
                   "megapixelsPerSecond": { "type": "number", "minimum": 0 },
                   "roundFramesPerSecond": { "type": "array", "items": { "type": "number", "minimum": 0 }, "description": "each round's frames/s (--rounds); the result is the median round" },
                   "gpuStagesMs": {

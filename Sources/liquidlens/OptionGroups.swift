@@ -117,12 +117,12 @@ func makeRenderer(
 }
 
 /// Says on stderr which backend `--backend auto` chose and why, naming the CPU reference where it
-/// drew the frames while the chosen Vulkan backend's pipelines compiled.
+/// drew the frames because the chosen Vulkan backend's pipelines were not compiled.
 func announceAutomaticChoice(_ renderer: LensRenderer) {
     guard let choice = renderer.automaticChoice else { return }
     if choice.backend == .vulkan && renderer.standInFrames > 0 {
         printError(
-            "liquidlens: backend cpu drew it, while the Vulkan pipelines compiled (auto chose vulkan: \(choice.reason); --while-compiling wait keeps it on the GPU)"
+            "liquidlens: backend cpu drew it, its Vulkan pipelines not compiled (auto chose vulkan: \(choice.reason); --while-compiling wait keeps it on the GPU)"
         )
     } else {
         printError("liquidlens: backend \(choice.backend.rawValue) (auto: \(choice.reason))")
@@ -143,12 +143,12 @@ func noteVulkanOptionsUnused(_ backend: Backend, device: DeviceOption, compile: 
     )
 }
 
-/// Says on stderr how many frames the CPU reference rendered while the GPU pipelines compiled.
+/// Says on stderr how many frames the CPU reference rendered because their GPU pipelines were not compiled.
 func noteStandIn(_ renderer: LensRenderer) {
     let count = renderer.standInFrames
     guard count > 0 else { return }
     printError(
-        "liquidlens: the CPU reference rendered \(count) frame\(count == 1 ? "" : "s") while the GPU pipelines compiled (--while-compiling wait keeps every frame on the GPU)"
+        "liquidlens: the CPU reference rendered \(count) frame\(count == 1 ? "" : "s") whose GPU pipelines were not compiled (--while-compiling wait keeps every frame on the GPU)"
     )
 }
 

@@ -198,7 +198,7 @@ struct RenderCommand: Command {
         try OutputFile.write(
             try format.encode(image, compression: compression ?? .default, quality: quality.value), to: outputURL)
         let renderedBy =
-            renderer.standInFrames > 0 ? "cpu reference, while the Vulkan pipelines compiled" : renderer.backendName
+            renderer.standInFrames > 0 ? "cpu reference, its Vulkan pipelines not compiled" : renderer.backendName
         if !quiet.isOn {
             Console.say("wrote \(Console.name(outputURL)) (\(image.width)×\(image.height) px, \(renderedBy))")
         }

@@ -214,9 +214,9 @@ struct CLITests {
         let standIn = try runCLI(
             ["render", "--backend", "vulkan", "--while-compiling", "cpu", "-o", "stand-in.png"], in: folder)
         #expect(standIn.status == 0, "\(standIn.stderr)")
-        #expect(standIn.stdout.contains("780×240 px, cpu reference, while the Vulkan pipelines compiled"))
+        #expect(standIn.stdout.contains("780×240 px, cpu reference, its Vulkan pipelines not compiled"))
         #expect(
-            standIn.stderr.contains("the CPU reference rendered 1 frame while the GPU pipelines compiled"),
+            standIn.stderr.contains("the CPU reference rendered 1 frame whose GPU pipelines were not compiled"),
             "\(standIn.stderr)")
         let gpu = try runCLI(
             ["render", "--backend", "vulkan", "--while-compiling", "wait", "-o", "gpu.png"], in: folder)
