@@ -30,6 +30,8 @@ final class PipelineCompiler {
     /// Which variants are worth compiling, for a renderer with a stand-in; the renderer notes its
     /// frame times here.
     var payback = CompilePayback()
+    /// How long frames have waited for their compiles (``waitFor(_:)``), milliseconds.
+    private(set) var waitedMs = 0.0
 
     /// A compile's pipeline or error, and how long it took.
     typealias Compiled = (result: Result<ComputePipeline, any Error>, milliseconds: Double)
@@ -133,9 +135,11 @@ final class PipelineCompiler {
         start(variants)
         let pending = Set(variants).filter { ready[$0] == nil }
         if !pending.isEmpty {
+            let waitStarted = DispatchTime.now().uptimeNanoseconds
             finished.condition.lock()
             while !pending.allSatisfy({ finished.results[$0] != nil }) { finished.condition.wait() }
             finished.condition.unlock()
+            waitedMs += Double(DispatchTime.now().uptimeNanoseconds - waitStarted) / 1e6
             collect()
             try throwFailure(of: variants)
         }

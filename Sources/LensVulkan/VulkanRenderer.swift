@@ -52,6 +52,8 @@ package final class VulkanRenderer {
     }
     /// How many lens variants are compiled or compiling.
     package var lensVariantsKnown: Int { compiler.lensVariantsKnown }
+    /// How long frames have waited for their pipelines to compile, milliseconds.
+    package var compileWaitMs: Double { compiler.waitedMs }
 
     /// Sets up instance, device and pipelines; on `probe`'s instance and device when given.
     /// - Throws: ``VulkanError`` when there is no usable loader, driver or device.

@@ -121,6 +121,9 @@ public final class LensRenderer {
     public var memoryPath: MemoryPath? { vulkan?.memoryPath }
     /// Frames the CPU reference rendered while their Vulkan pipelines compiled (``WhileCompiling/cpu``).
     public var standInFrames: Int { vulkan?.standInFrames ?? 0 }
+    /// How long Vulkan frames have waited for their pipelines to compile (``WhileCompiling/wait``),
+    /// milliseconds.
+    package var compileWaitMs: Double { vulkan?.compileWaitMs ?? 0 }
     /// What crossed between host and device for the last frame submitted (Vulkan only).
     package var lastTransfers: FrameTransfers? { vulkan?.lastTransfers }
 

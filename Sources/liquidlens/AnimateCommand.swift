@@ -114,7 +114,7 @@ struct AnimateCommand: Command {
         if let masksFolder, !progress.quiet {
             Console.say("wrote \(Console.name(masksFolder)) (masks of \(frameCount) frames)")
         }
-        if self.progress.style != .none { noteStandIn(renderer) }
+        if self.progress.style != .none { noteCompiles(renderer, compile) }
         guard !self.progress.quiet else { return }
         Console.say(
             "wrote \(Console.name(outputURL)) (\(frameCount) frames at \(String(format: "%g", fps)) fps, \(writer.format.rawValue), \(renderer.backendName))"

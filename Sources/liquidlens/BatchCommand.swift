@@ -100,7 +100,7 @@ struct BatchCommand: Command {
                 format == .webDataset
                 ? "\(tars.count) WebDataset shards of \(imageFormat.rawValue)" : imageFormat.rawValue
             printError("wrote \(rendered) frames to \(Console.name(outputURL)) (\(what), \(renderer.backendName))")
-            noteStandIn(renderer)
+            noteCompiles(renderer, compile)
         }
     }
 

@@ -39,7 +39,7 @@ struct GalleryCommand: Command {
         try OutputFile.write(try format.encode(sheet, quality: quality.value), to: outputURL)
         if !quiet.isOn {
             Console.say("wrote \(Console.name(outputURL)) (\(cells.count) cells, \(sheet.width)×\(sheet.height) px)")
-            noteStandIn(renderer)
+            noteCompiles(renderer, compile)
         }
     }
 }
@@ -74,7 +74,7 @@ struct PresetsCommand: Command {
         try PNGCodec.write(image, to: sheetURL)
         if !quiet.isOn {
             Console.say("wrote \(Console.name(sheetURL)) (\(cells.count) presets, \(image.width)×\(image.height) px)")
-            noteStandIn(renderer)
+            noteCompiles(renderer, compile)
         }
     }
 }

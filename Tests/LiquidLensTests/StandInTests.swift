@@ -38,22 +38,32 @@ struct StandInTests {
         #expect(renderer.validationMessages.isEmpty)
     }
 
-    @Test("gallery and presets take --while-compiling cpu: the sheets are the CPU backend's, byte for byte")
+    @Test(
+        "gallery and presets take --while-compiling cpu: the sheets are the CPU backend's, byte for byte; a gallery on vulkan that waits says how long"
+    )
     func contactSheets() throws {
         let folder = try temporaryFolder("stand-in-sheets")
         defer { try? FileManager.default.removeItem(at: folder) }
-        for (command, output) in [("gallery", ["-o"]), ("presets", ["--sheet"])] {
+        let standIn = ["--backend", "vulkan", "--while-compiling", "cpu"]
+        for (command, output, backends) in [
+            ("gallery", ["-o"], [["--backend", "cpu"], standIn, ["--backend", "vulkan"]]),
+            ("presets", ["--sheet"], [["--backend", "cpu"], standIn]),
+        ] {
             var sheets: [Data] = []
-            for backend in [["--backend", "cpu"], ["--backend", "vulkan", "--while-compiling", "cpu"]] {
-                let name = "\(command)-\(backend[1]).png"
+            for (index, backend) in backends.enumerated() {
+                let name = "\(command)-\(index).png"
                 let run = try runCLI([command] + output + [name] + backend, in: folder)
                 #expect(run.status == 0, "\(command) \(backend): \(run.stderr)")
-                if backend[1] == "vulkan" {
+                if backend == standIn {
                     #expect(run.stderr.contains("whose GPU pipelines were not compiled"), "\(run.stderr)")
+                } else if backend == ["--backend", "vulkan"] {
+                    // 37 cells needing 30-odd lens variants wait seconds on lavapipe.
+                    #expect(
+                        run.stderr.contains(" s for GPU pipelines to compile (--while-compiling cpu"), "\(run.stderr)")
                 }
                 sheets.append(try Data(contentsOf: folder.appendingPathComponent(name)))
             }
-            #expect(sheets[0] == sheets[1], "\(command)")
+            #expect(Set(sheets).count == 1, "\(command)")
         }
     }
 
@@ -109,7 +119,9 @@ struct StandInTests {
         #expect(renderer.validationMessages.isEmpty)
     }
 
-    @Test("LensRenderer stands in by default on auto, waits on vulkan, and does what whileCompiling says")
+    @Test(
+        "LensRenderer stands in by default on auto, waits on vulkan (and times the wait), and does what whileCompiling says"
+    )
     func defaults() throws {
         let scene = BuiltInScene.segmented.scene
         let expected = try LensRenderer(backend: .cpu).render(scene)
@@ -119,6 +131,7 @@ struct StandInTests {
             let renderer = try LensRenderer(backend: backend, whileCompiling: policy)
             #expect(try renderer.render(scene) == expected)
             #expect(renderer.standInFrames == standIns, "\(backend) \(String(describing: policy))")
+            #expect((renderer.compileWaitMs > 0) == (standIns == 0), "a frame on the GPU waited for its compiles")
         }
     }
 }
