@@ -65,8 +65,7 @@ extension DiffReport {
                 seconds: start.seconds)
         }
         do {
-            actualImage = try PNGCodec.read(contentsOf: actual)
-            expectedImage = try PNGCodec.read(contentsOf: expected)
+            (actualImage, expectedImage) = try PNGCodec.readPair(actual, expected)
         } catch let error as ImageFileError {
             return Pair(
                 name: name, outcome: .failed, diff: nil, thresholds: thresholds, problems: [error.description],

@@ -77,9 +77,14 @@ enum ImageLimits {
     /// `decode` of the file at `url`, which is refused unread past `PNGCodec.maxFileBytes`; every
     /// error names the path.
     static func read<Decoded>(_ url: URL, _ decode: (Data) throws -> Decoded) throws -> Decoded {
-        let data: Data
+        try decodeFile(bytes(of: url), from: url, decode)
+    }
+
+    /// The bytes of the image file at `url`, refused unread past `PNGCodec.maxFileBytes`; an
+    /// error names the path.
+    static func bytes(of url: URL) throws -> Data {
         do throws(FileAccess.Problem) {
-            data = try FileAccess.read(url, limit: PNGCodec.maxFileBytes)
+            return try FileAccess.read(url, limit: PNGCodec.maxFileBytes)
         } catch {
             switch error {
             case .tooLarge(let size):
@@ -90,6 +95,10 @@ enum ImageLimits {
                 throw ImageFileError(description: "cannot read image \(url.path): \(reason)")
             }
         }
+    }
+
+    /// `decode` of `data`, read from `url`; an error names the path.
+    static func decodeFile<Decoded>(_ data: Data, from url: URL, _ decode: (Data) throws -> Decoded) throws -> Decoded {
         do {
             return try decode(data)
         } catch let error as ImageFileError {

@@ -30,6 +30,16 @@ public enum PNGCodec {
         try ImageLimits.read(url, decode)
     }
 
+    /// Reads two PNG files as 8-bit RGBA, as ``read(contentsOf:)`` reads each, first `first`.
+    /// Files with the same bytes (what a diff meets most: a frame against itself) are decoded once.
+    public static func readPair(_ first: URL, _ second: URL) throws -> (first: RGBA8Image, second: RGBA8Image) {
+        let firstBytes = try ImageLimits.bytes(of: first)
+        let firstImage = try ImageLimits.decodeFile(firstBytes, from: first, decode)
+        let secondBytes = try ImageLimits.bytes(of: second)
+        if secondBytes == firstBytes { return (firstImage, firstImage) }
+        return (firstImage, try ImageLimits.decodeFile(secondBytes, from: second, decode))
+    }
+
     /// Decodes PNG data to 8-bit RGBA; an image too large (``maxSide``, ``maxPixels``) is refused from its header.
     public static func decode(_ data: Data) throws -> RGBA8Image {
         try FastPNGDecoder.decode(data) ?? libpngDecode(data)

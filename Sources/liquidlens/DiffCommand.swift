@@ -61,8 +61,7 @@ struct DiffCommand: Command {
     ) throws {
         let start = Date()
         let stopwatch = Stopwatch()
-        let actualImage = try PNGCodec.read(contentsOf: actualURL)
-        let expectedImage = try PNGCodec.read(contentsOf: expectedURL)
+        let (actualImage, expectedImage) = try PNGCodec.readPair(actualURL, expectedURL)
         let pair = try DiffReport.Pair.compare(
             name: actualURL.lastPathComponent, actual: actualImage, expected: expectedImage,
             configuration: configuration, imageFolder: reports.imageFolder)

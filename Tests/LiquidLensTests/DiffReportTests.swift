@@ -261,6 +261,38 @@ struct DiffReportTests {
         #expect(html.contains("src=\"report-files/0002-noise-heatmap.png\""))
     }
 
+    @Test(
+        "Byte-identical files are decoded once and compare as the same pixels written differently do; a corrupt pair still fails by name"
+    )
+    func identicalFiles() throws {
+        let root = try temporaryFolder("identical-files")
+        let url = { (name: String) in root.appendingPathComponent(name) }
+        let blotch = MetricPairs.synthetic.first { $0.name == "blotch" }!.actual
+        try PNGCodec.write(MetricPairs.base, to: url("a.png"), compression: .fast)
+        try FileManager.default.copyItem(at: url("a.png"), to: url("copy.png"))
+        try PNGCodec.write(MetricPairs.base, to: url("reencoded.png"), compression: .default)
+        try PNGCodec.write(blotch, to: url("blotch.png"), compression: .fast)
+        #expect(try Data(contentsOf: url("a.png")) != Data(contentsOf: url("reencoded.png")))
+
+        let same = try PNGCodec.readPair(url("a.png"), url("copy.png"))
+        let reencoded = try PNGCodec.readPair(url("a.png"), url("reencoded.png"))
+        #expect(same.first == MetricPairs.base && same.second == MetricPairs.base)
+        #expect(reencoded.second == MetricPairs.base)
+        #expect(try ImageDiff(same.first, same.second).report == ImageDiff(reencoded.first, reencoded.second).report)
+        #expect(try PNGCodec.readPair(url("a.png"), url("blotch.png")).second == blotch)
+
+        let corrupt = Data("not a PNG at all".utf8)
+        try corrupt.write(to: url("bad.png"))
+        try corrupt.write(to: url("bad-copy.png"))
+        #expect {
+            try PNGCodec.readPair(url("bad.png"), url("bad-copy.png"))
+        } throws: { error in
+            "\(error)".hasPrefix("cannot read image \(url("bad.png").path):")
+        }
+        let run = try runCLI(["diff", "bad.png", "bad-copy.png"], in: root)
+        #expect(run.status == 1 && run.stderr.contains("bad.png"), "\(run.stderr)")
+    }
+
     @Test("Folders without a PNG are a failure, not an empty pass")
     func emptyFolders() throws {
         let root = try temporaryFolder("empty-folders")
