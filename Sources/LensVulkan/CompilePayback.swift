@@ -1,18 +1,21 @@
 /// Which pipelines a renderer with a host stand-in compiles, by the ski-rental rule: a lens
 /// variant is compiled once the frames that needed it would have paid for its compile had the
-/// device rendered them, megapixels used × (stand-in − device ms a megapixel) ≥ compile ms, all
-/// three measured as the renderer goes. However the frames to come use it, that spends at most
-/// twice what knowing the future would have. Frames are weighed by their size, so a renderer
-/// that meets frames of many sizes does not take a small frame's saving for a large one's. Each
-/// time is the least seen: compiles, stand-in frames and device frames slow each other down while
-/// they overlap, a device frame after a stand-in redoes the work the slot's reuse would have
-/// skipped, and a small frame's fixed costs weigh more on each of its pixels, so the least is the
-/// closest to what each costs alone.
-/// Until a device frame is timed, the device is taken to cost nothing (the most a compile could
-/// save), and until a lens compile is timed, a compile is taken to cost
-/// ``assumedLensCompileMs``: so a variant compiles no later than the rule would have it with
-/// every time known, and a still or a short batch of small frames (a contact sheet) compiles
-/// nothing it would not pay for. Every variant a frame needs compiles on a device whose frames
+/// device rendered them: the sum over those frames of megapixels × (stand-in − device ms a
+/// megapixel) ≥ compile ms, all three measured as the renderer goes. However the frames to come
+/// use it, that spends at most twice what knowing the future would have. Frames are weighed by
+/// their size, so a renderer that meets frames of many sizes does not take a small frame's saving
+/// for a large one's. Each time is the least seen: compiles, stand-in frames and device frames
+/// slow each other down while they overlap, a device frame after a stand-in redoes the work the
+/// slot's reuse would have skipped, and a small frame's fixed costs weigh more on each of its
+/// pixels, so the least is the closest to what each costs alone. For the same reason the
+/// device's rate is not taken for a frame larger than any it has timed (the device only times
+/// frames whose variants are compiled; a run of small ones would overstate it for a large one).
+/// Where the device has not timed a frame that large, it is taken to cost nothing (the most a
+/// compile could save), and until a lens compile is timed, a compile is taken to cost
+/// ``assumedLensCompileMs``: so on lavapipe a variant compiles no later than the rule would have
+/// it with every time known, and a still or a short batch of small frames (a contact sheet)
+/// compiles nothing it would not pay for; a driver that compiles much faster waits a few frames
+/// longer than it needed to, once. Every variant a frame needs compiles on a device whose frames
 /// cannot be timed; frost variants (cheap to compile) always do.
 ///
 /// A lens's label-free variant (for its tiles that cannot reach a glyph) is optional: the label
@@ -29,10 +32,13 @@ struct CompilePayback {
     /// The least seen, milliseconds a megapixel.
     private(set) var standInMsPerMegapixel: Double?
     private(set) var deviceMsPerMegapixel: Double?
+    /// The largest frame the device has timed, pixels.
+    private(set) var largestDeviceFrame = 0
     /// The least seen, milliseconds.
     private(set) var lensCompileMs: Double?
-    /// The megapixels of the frames that needed each lens variant before it was compiled.
-    private var uses: [LensVariant: Double] = [:]
+    /// What device frames would have saved on the stand-in frames that needed each lens variant
+    /// before it was compiled, milliseconds.
+    private var savings: [LensVariant: Double] = [:]
     /// The least device time of one lens tile seen, milliseconds.
     private(set) var lensTileMs: Double?
     /// The device time each label-free variant would have saved so far, milliseconds.
@@ -52,6 +58,7 @@ struct CompilePayback {
     }
     mutating func noteDevice(milliseconds: Double, pixels: Int) {
         Self.keepLeast(&deviceMsPerMegapixel, milliseconds / Self.megapixels(pixels))
+        largestDeviceFrame = max(largestDeviceFrame, pixels)
     }
     mutating func noteLensCompile(milliseconds: Double) {
         Self.keepLeast(&lensCompileMs, milliseconds)
@@ -83,27 +90,27 @@ struct CompilePayback {
     /// The variants among `missing` (those of a stand-in frame of `pixels`, neither compiled nor
     /// compiling) to compile now, counting the frame as a use of each lens variant.
     mutating func toCompile(_ missing: [PipelineVariant], pixels: Int) -> [PipelineVariant] {
+        let saving = saving(onFrameOf: pixels)
         var due: [PipelineVariant] = []
         for variant in missing {
             guard case .lens(let lens) = variant else {
                 due.append(variant)
                 continue
             }
-            let used = uses[lens, default: 0] + Self.megapixels(pixels)
-            uses[lens] = used
-            if pays(after: used) { due.append(variant) }
+            let saved = savings[lens, default: 0] + saving
+            savings[lens] = saved
+            if !deviceIsTimed || saved >= lensCompileMs ?? Self.assumedLensCompileMs { due.append(variant) }
         }
         return due
     }
 
-    /// Whether device frames of `megapixels` in all would have saved a lens variant's compile:
-    /// the device's time and the compile's are the least seen, or free and
-    /// ``assumedLensCompileMs`` before one is.
-    private func pays(after megapixels: Double) -> Bool {
-        guard deviceIsTimed else { return true }
-        guard let standInMsPerMegapixel else { return false }
-        let saving = standInMsPerMegapixel - (deviceMsPerMegapixel ?? 0)
-        return megapixels * saving >= lensCompileMs ?? Self.assumedLensCompileMs
+    /// What the device would have saved on a stand-in frame of `pixels`, milliseconds: the
+    /// stand-in's rate less the device's (where it has timed a frame at least as large; else
+    /// nothing), never below 0; nothing before a stand-in frame is timed.
+    private func saving(onFrameOf pixels: Int) -> Double {
+        guard let standInMsPerMegapixel else { return 0 }
+        let device = pixels <= largestDeviceFrame ? deviceMsPerMegapixel ?? 0 : 0
+        return max(0, standInMsPerMegapixel - device) * Self.megapixels(pixels)
     }
 
     private static func megapixels(_ pixels: Int) -> Double { Double(max(pixels, 1)) / 1e6 }

@@ -39,7 +39,7 @@ final class FrameSlot {
         var timestampCount: UInt32
         /// Whether each lens's frost and lens passes have timestamps of their own.
         var stampsEachLens = false
-        /// The frame the host stand-in rendered instead, while its pipelines compiled.
+        /// The frame the host stand-in rendered instead, its pipelines not compiled.
         var standInImage: RGBA8Image? = nil
     }
 

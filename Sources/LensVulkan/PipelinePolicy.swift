@@ -23,6 +23,10 @@ struct PipelinePolicy {
 
     /// The stand-in frames since the last frame.
     private(set) var standInWanted: [StandInFrame] = []
+    /// Every pipeline a stand-in frame needed since ``takeAllWanted()``, in the order met: those
+    /// that have not paid for their compile yet are still wanted when every compile is asked for.
+    private(set) var standInNeeded: [PipelineVariant] = []
+    private var standInNeededSet: Set<PipelineVariant> = []
     /// The label-free variants device frames could have run, compiled or not.
     private(set) var labelFreeWanted: Set<PipelineVariant> = []
 
@@ -37,6 +41,7 @@ struct PipelinePolicy {
     /// Notes the pipelines a stand-in frame of `pixels` needed.
     mutating func noteStandIn(needing variants: [PipelineVariant], pixels: Int) {
         standInWanted.append(StandInFrame(variants: variants, pixels: pixels))
+        standInNeeded += variants.filter { standInNeededSet.insert($0).inserted }
     }
 
     /// Notes the label-free variants a device frame could have run. Asked only by frames the
@@ -51,14 +56,16 @@ struct PipelinePolicy {
         return standInWanted
     }
 
-    /// Everything asked for (the stand-in's pipelines and the label-free variants), forgotten
-    /// here: the caller compiles all of it.
+    /// Everything asked for (every stand-in frame's pipelines and the label-free variants),
+    /// forgotten here: the caller compiles all of it that is not compiled yet.
     mutating func takeAllWanted() -> (required: [PipelineVariant], optional: Set<PipelineVariant>) {
         defer {
             standInWanted = []
+            standInNeeded = []
+            standInNeededSet = []
             labelFreeWanted = []
         }
-        return (standInWanted.flatMap(\.variants), labelFreeWanted)
+        return (standInNeeded, labelFreeWanted)
     }
 
     /// How a lens's tiles are dispatched: the first `labelTileCount` (or all, without a compiled

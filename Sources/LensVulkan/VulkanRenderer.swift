@@ -21,7 +21,7 @@ package final class VulkanRenderer {
     private let compiler: PipelineCompiler
     private var policy = PipelinePolicy()
     private let submitter: FrameSubmitter
-    /// Renders a frame on the host while its pipelines compile; nil waits for them.
+    /// Renders a frame on the host while its pipelines are not compiled; nil waits for them.
     private let standIn: (@Sendable (FrameParameters) -> RGBA8Image)?
 
     /// The device in use.
@@ -37,7 +37,7 @@ package final class VulkanRenderer {
     package var validationEnabled: Bool { device.instance.validationEnabled }
     /// Everything the validation layer reported so far (warnings and errors).
     package var validationMessages: [String] { device.instance.validationLog.messages }
-    /// Frames the host stand-in (``VulkanOptions/standIn``) rendered while their pipelines compiled.
+    /// Frames the host stand-in (``VulkanOptions/standIn``) rendered because their pipelines were not compiled.
     package private(set) var standInFrames = 0
     /// Stage times of the frame delivered last; nil unless ``measuresStages`` was on when it was
     /// submitted, and when the queue has no timestamps or the stand-in rendered it.

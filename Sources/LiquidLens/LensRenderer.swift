@@ -23,7 +23,7 @@ public enum Backend: String, Sendable, CaseIterable {
 public enum WhileCompiling: String, Sendable, CaseIterable {
     /// The CPU reference renders a frame whose pipelines have not started compiling (the same
     /// pixels); they then compile in the background once the frames that needed them would have
-    /// paid for the compile (the first frame's at once), and the GPU takes over from there. On
+    /// paid for the compile, and the GPU takes over from there. On
     /// lavapipe, where a lens variant is slow to compile, many distinct small frames
     /// stay on the CPU, which renders them as fast. A run's frames then come from both
     /// backends: byte for byte the same output where the two are bit-exact (as on lavapipe,
@@ -119,10 +119,11 @@ public final class LensRenderer {
     }
     /// The Vulkan backend's memory path, `.unified` or `.discrete` (Vulkan only).
     public var memoryPath: MemoryPath? { vulkan?.memoryPath }
-    /// Frames the CPU reference rendered while their Vulkan pipelines compiled (``WhileCompiling/cpu``).
+    /// Frames the CPU reference rendered because their Vulkan pipelines were not compiled (``WhileCompiling/cpu``).
     public var standInFrames: Int { vulkan?.standInFrames ?? 0 }
-    /// How long Vulkan frames have waited for their pipelines to compile (``WhileCompiling/wait``),
-    /// milliseconds.
+    /// How long Vulkan frames have waited for their pipelines to compile, milliseconds: under
+    /// ``WhileCompiling/wait``, and under ``WhileCompiling/cpu`` where a frame's pipelines were
+    /// already compiling.
     package var compileWaitMs: Double { vulkan?.compileWaitMs ?? 0 }
     /// What crossed between host and device for the last frame submitted (Vulkan only).
     package var lastTransfers: FrameTransfers? { vulkan?.lastTransfers }

@@ -144,19 +144,23 @@ func noteVulkanOptionsUnused(_ backend: Backend, device: DeviceOption, compile: 
 }
 
 /// Says on stderr how many frames the CPU reference rendered because their GPU pipelines were not
-/// compiled, or, where `compile` named no policy, how long frames waited for compiles when that
-/// came to a second or more.
-func noteCompiles(_ renderer: LensRenderer, _ compile: CompileOption) {
+/// compiled.
+func noteStandIn(_ renderer: LensRenderer) {
     let count = renderer.standInFrames
-    if count > 0 {
-        printError(
-            "liquidlens: the CPU reference rendered \(count) frame\(count == 1 ? "" : "s") whose GPU pipelines were not compiled (--while-compiling wait keeps every frame on the GPU)"
-        )
-    } else if compile.policy == nil && renderer.compileWaitMs >= 1000 {
-        printError(
-            "liquidlens: frames waited \(String(format: "%.1f", renderer.compileWaitMs / 1000)) s for GPU pipelines to compile (--while-compiling cpu has the CPU reference draw them meanwhile, the same pixels)"
-        )
-    }
+    guard count > 0 else { return }
+    printError(
+        "liquidlens: the CPU reference rendered \(count) frame\(count == 1 ? "" : "s") whose GPU pipelines were not compiled (--while-compiling wait keeps every frame on the GPU)"
+    )
+}
+
+/// ``noteStandIn(_:)``, and for a run of frames where `compile` named no policy and frames
+/// waited a second or more for compiles, how long they waited and how not to.
+func noteCompiles(_ renderer: LensRenderer, _ compile: CompileOption) {
+    noteStandIn(renderer)
+    guard renderer.standInFrames == 0, compile.policy == nil, renderer.compileWaitMs >= 1000 else { return }
+    printError(
+        "liquidlens: frames waited \(String(format: "%.1f", renderer.compileWaitMs / 1000)) s for GPU pipelines to compile (--while-compiling cpu has the CPU reference draw them meanwhile, the same pixels)"
+    )
 }
 
 /// `--device` and `--memory`: the Vulkan device by index or name part, else `$LIQUIDLENS_DEVICE`,

@@ -98,7 +98,7 @@ struct RenderCommand: Command {
             try printTiming(
                 renderer, parameters, image: image, setup: setupTime, resolve: resolveTime, firstFrame: firstTime)
         }
-        if !quiet.isOn && renderer.automaticChoice == nil { noteCompiles(renderer, compile) }
+        if !quiet.isOn && renderer.automaticChoice == nil { noteStandIn(renderer) }
     }
 
     /// Options that exclude each other: a scene file and an example, or a file with the example-only options.

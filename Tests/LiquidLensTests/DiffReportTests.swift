@@ -277,6 +277,8 @@ struct DiffReportTests {
         let same = try PNGCodec.readPair(url("a.png"), url("copy.png"))
         let reencoded = try PNGCodec.readPair(url("a.png"), url("reencoded.png"))
         #expect(same.first == MetricPairs.base && same.second == MetricPairs.base)
+        let buffers = [same.first, same.second].map { $0.pixels.withUnsafeBufferPointer(\.baseAddress) }
+        #expect(buffers[0] == buffers[1], "decoded once")
         #expect(reencoded.second == MetricPairs.base)
         #expect(try ImageDiff(same.first, same.second).report == ImageDiff(reencoded.first, reencoded.second).report)
         #expect(try PNGCodec.readPair(url("a.png"), url("blotch.png")).second == blotch)
