@@ -106,6 +106,14 @@ package final class VulkanRenderer {
         try compiler.waitForAll(optional: wanted.optional)
     }
 
+    /// Starts compiling every pipeline `frames` need, as one batch on every core, so that frames
+    /// that wait for their compiles (no stand-in) wait only for what is not done by then, not for
+    /// one compile after another. With a stand-in it starts nothing: the payback decides.
+    package func prepare(_ frames: [FrameParameters]) {
+        guard standIn == nil else { return }
+        compiler.start(frames.flatMap { FramePipelines($0).all })
+    }
+
     /// Every physical device Vulkan reports, with why each is or is not usable.
     package static func listDevices() throws -> [DeviceDescription] {
         try DeviceSelector.survey(Instance(validation: false)).map(\.description)

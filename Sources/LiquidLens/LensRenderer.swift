@@ -136,6 +136,14 @@ public final class LensRenderer {
         try vulkan?.waitForPipelines()
     }
 
+    /// Starts compiling, on every core at once, the Vulkan pipelines `frames` need, so that
+    /// rendering them waits only for what is not compiled by then (a contact sheet's cells each
+    /// need their own). Nothing to do on the CPU, nor with ``WhileCompiling/cpu``, where the CPU
+    /// reference draws the frames whose pipelines have not paid for their compile.
+    public func prepare(_ frames: [FrameParameters]) {
+        vulkan?.prepare(frames)
+    }
+
     /// Resolves and renders `scene`; relative image paths are looked up in `baseDirectory`.
     public func render(_ scene: Scene, baseDirectory: URL? = nil, scale: Double? = nil) throws -> RGBA8Image {
         try render(Self.resolve(scene, baseDirectory: baseDirectory, scale: scale))

@@ -84,9 +84,11 @@ struct PresetsCommand: Command {
 private func renderContactSheet(
     _ cells: [(name: String, scene: Scene)], columns: Int, on renderer: LensRenderer, quiet: Bool
 ) throws -> RGBA8Image {
+    let frames = try cells.map { try LensRenderer.resolve($0.scene) }
+    renderer.prepare(frames)
     var images: [RGBA8Image] = []
     for (index, cell) in cells.enumerated() {
-        images.append(try renderer.render(cell.scene))
+        images.append(try renderer.render(frames[index]))
         if !quiet { printError("[\(index + 1)/\(cells.count)] \(cell.name)") }
     }
     return ContactSheet.compose(images, columns: columns)

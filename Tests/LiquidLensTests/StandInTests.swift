@@ -120,6 +120,25 @@ struct StandInTests {
         #expect(renderer.validationMessages.isEmpty)
     }
 
+    @Test("prepare starts every frame's compiles at once where frames wait for them, and nothing with a stand-in")
+    func prepareCompilesAhead() throws {
+        let frames = try [Shape.capsule, .circle, .ellipse].map { shape in
+            try LensRenderer.resolve(
+                Scene(
+                    canvas: Canvas(width: 64, height: 48), background: [BackgroundLayer(.solid(.white))],
+                    glass: [GlassElement(shape: shape, frame: Rect(x: 8, y: 8, width: 48, height: 32))]))
+        }
+        let variants = Set(frames.compactMap { FramePipelines($0).lens.first ?? nil }).count
+        let waiting = try VulkanRenderer(options: VulkanOptions(validation: true))
+        waiting.prepare(frames)
+        #expect(waiting.lensVariantsKnown == variants, "all started before the first frame")
+        for frame in frames { #expect(try waiting.render(frame) == ReferenceRenderer().render(frame)) }
+        #expect(waiting.validationMessages.isEmpty)
+        let standingIn = try standInRenderer()
+        standingIn.prepare(frames)
+        #expect(standingIn.lensVariantsKnown == 0)
+    }
+
     @Test("Asking for every compile compiles every stand-in frame's pipelines, not only the last one's")
     func waitForEveryStandIn() throws {
         let frames = try [Shape.capsule, .circle].map { shape in
