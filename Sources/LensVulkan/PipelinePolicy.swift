@@ -23,10 +23,9 @@ struct PipelinePolicy {
 
     /// The stand-in frames since the last frame.
     private(set) var standInWanted: [StandInFrame] = []
-    /// Every pipeline a stand-in frame needed since ``takeAllWanted()``, in the order met: those
-    /// that have not paid for their compile yet are still wanted when every compile is asked for.
-    private(set) var standInNeeded: [PipelineVariant] = []
-    private var standInNeededSet: Set<PipelineVariant> = []
+    /// Every pipeline a stand-in frame needed since ``takeAllWanted()``: those that have not paid
+    /// for their compile yet are still wanted when every compile is asked for.
+    private(set) var standInNeeded: Set<PipelineVariant> = []
     /// The label-free variants device frames could have run, compiled or not.
     private(set) var labelFreeWanted: Set<PipelineVariant> = []
 
@@ -41,7 +40,7 @@ struct PipelinePolicy {
     /// Notes the pipelines a stand-in frame of `pixels` needed.
     mutating func noteStandIn(needing variants: [PipelineVariant], pixels: Int) {
         standInWanted.append(StandInFrame(variants: variants, pixels: pixels))
-        standInNeeded += variants.filter { standInNeededSet.insert($0).inserted }
+        standInNeeded.formUnion(variants)
     }
 
     /// Notes the label-free variants a device frame could have run. Asked only by frames the
@@ -62,10 +61,9 @@ struct PipelinePolicy {
         defer {
             standInWanted = []
             standInNeeded = []
-            standInNeededSet = []
             labelFreeWanted = []
         }
-        return (standInNeeded, labelFreeWanted)
+        return (Array(standInNeeded), labelFreeWanted)
     }
 
     /// How a lens's tiles are dispatched: the first `labelTileCount` (or all, without a compiled
