@@ -1,8 +1,8 @@
 #version 450
-// One axis of the separable Gaussian frost over a tile list of the lens's pyramid level, one
-// workgroup per tile: axis 0 reads the level's texels (box averages of the sRGB backdrop or,
-// under glass lying on glass, of the composite) into `scratch` over the row tiles, axis 1 reads
-// `scratch` into `frosted` over the frost tiles. Both store the level with the canvas's row
+// One axis of the separable Gaussian frost over a tile list of the lens's pyramid level, each
+// workgroup over TILES_PER_WORKGROUP tiles in turn: axis 0 reads the level's texels (box averages
+// of the sRGB backdrop or, under glass lying on glass, of the composite) into `scratch` over the
+// row tiles, axis 1 reads `scratch` into `frosted` over the frost tiles. Both store the level with the canvas's row
 // stride. Radius 0 is a plain decode (and box) copy. FROST_AXIS and FROST_LEVEL specialise it.
 // Axis 2, on the stored levels only, first writes the texels axis 0 reads into `scratch`, past
 // the part axis 0 writes.
@@ -24,16 +24,9 @@ void storeLevelTexels(uvec2 tile, int w, int h, int radius) {
     }
 }
 
-void main() {
-    loadDispatchedLens();
-    if (FROST_AXIS == 2u) {
-        storeLevelTexels(
-            tileAt(lens.rowTileOffset + gl_WorkGroupID.x).xy, levelSize(frame.width, FROST_LEVEL),
-            levelSize(frame.height, FROST_LEVEL), int(lens.kernelRadius));
-        return;
-    }
-    uint tileIndex = (FROST_AXIS == 0u ? lens.rowTileOffset : lens.frostTileOffset) + gl_WorkGroupID.x;
-    uvec2 texel = tileAt(tileIndex).xy * TILE_SIZE + gl_LocalInvocationID.xy;
+// One texel of `tile` along FROST_AXIS (0 or 1).
+void blurTexel(uvec4 tile) {
+    uvec2 texel = tile.xy * TILE_SIZE + gl_LocalInvocationID.xy;
     int w = levelSize(frame.width, FROST_LEVEL);
     int h = levelSize(frame.height, FROST_LEVEL);
     if (int(texel.x) >= w || int(texel.y) >= h) { return; }
@@ -60,5 +53,25 @@ void main() {
         imageStore(scratchImage, int(index), floatBitsToUint(vec4(sum, 1.0)));
     } else {
         imageStore(frostedImage, int(index), floatBitsToUint(vec4(sum, 1.0)));
+    }
+}
+
+// Each workgroup takes TILES_PER_WORKGROUP tiles of the lens's list in turn: row tiles for axes 2
+// and 0, frost tiles for axis 1.
+void main() {
+    loadDispatchedLens();
+    uint offset = FROST_AXIS == 1u ? lens.frostTileOffset : lens.rowTileOffset;
+    uint count = FROST_AXIS == 1u ? lens.frostTileCount : lens.rowTileCount;
+    for (uint i = 0u; i < TILES_PER_WORKGROUP; i++) {
+        uint listed = gl_WorkGroupID.x * TILES_PER_WORKGROUP + i;
+        if (listed >= count) { return; }
+        uvec4 tile = tileAt(offset + listed);
+        if (FROST_AXIS == 2u) {
+            storeLevelTexels(
+                tile.xy, levelSize(frame.width, FROST_LEVEL), levelSize(frame.height, FROST_LEVEL),
+                int(lens.kernelRadius));
+        } else {
+            blurTexel(tile);
+        }
     }
 }

@@ -5,17 +5,18 @@
 layout(local_size_x = 16, local_size_y = 16) in;
 #include "lens_common.glsl"
 
-// One workgroup per tile of the group's tile list (tiles far from every shape are not listed).
-void main() {
-    loadDispatchedLens();
-    uvec4 tile = tileAt(dispatchInfo.firstTile + gl_WorkGroupID.x);
-    tileCandidates = tile.zw;
-    uvec2 pixel = tile.xy * TILE_SIZE + gl_LocalInvocationID.xy;
+// One pixel of a tile: the CPU reference's `lens(x, y, lens)`.
+void shadeLensPixel(uvec2 pixel, bool glassFree) {
     if (pixel.x < dispatchInfo.region.x || pixel.y < dispatchInfo.region.y) { return; }
     if (pixel.x >= dispatchInfo.region.z || pixel.y >= dispatchInfo.region.w) { return; }
     vec2 p = vec2(pixel) + vec2(0.5);
-    GroupSample group = groupSample(p, lens, true);
-    float glassCoverage = coverage(group.distance) * rampCoverage(p, lens);
+    // A glass-free tile skips the group's shape and normals: the whole workgroup takes one branch.
+    GroupSample group;
+    float glassCoverage = 0.0;
+    if (!glassFree) {
+        group = groupSample(p, lens, true);
+        glassCoverage = coverage(group.distance) * rampCoverage(p, lens);
+    }
     float shadow = glassCoverage < 1.0 ? dropShadow(p, lens) * (1.0 - glassCoverage) : 0.0;
     if (glassCoverage <= 0.0 && shadow <= 0.0) { return; }
     uint index = pixel.y * frame.width + pixel.x;
@@ -27,4 +28,18 @@ void main() {
     // Off the label the glass looks the same without it; on it, glass above redraws the label itself.
     vec3 unlabeled = glassCoverage > 0.0 && REACHES_LABEL ? glassColor(p, group, lens, false) : glass;
     storeComposite(index, packColor(layOver(unpackColor(compositeAt(index)), shadow, unlabeled, glassCoverage, lens)));
+}
+
+// Each workgroup shades TILES_PER_WORKGROUP tiles of the group's tile list in turn (tiles far from
+// every shape are not listed).
+void main() {
+    loadDispatchedLens();
+    for (uint i = 0u; i < TILES_PER_WORKGROUP; i++) {
+        uint listed = gl_WorkGroupID.x * TILES_PER_WORKGROUP + i;
+        if (listed >= dispatchInfo.tileCount) { return; }
+        uvec4 tile = tileAt(dispatchInfo.firstTile + listed);
+        tileCandidates = uvec2(tile.z, tile.w & ~(1u << GLASS_FREE_TILE_BIT));
+        bool glassFree = (tile.w >> GLASS_FREE_TILE_BIT) != 0u;
+        shadeLensPixel(tile.xy * TILE_SIZE + gl_LocalInvocationID.xy, glassFree);
+    }
 }

@@ -99,7 +99,8 @@ struct LensParams {
 
 layout(push_constant) uniform DispatchConstants {
     uvec4 region;                // x0, y0, x1, y1 of the pixels this dispatch covers
-    uint firstTile;              // lens: the tile of workgroup 0
+    uint firstTile;              // lens: the first tile of workgroup 0
+    uint tileCount;              // lens: the tiles from firstTile on
 } dispatchInfo;
 
 // Pipeline variants: which shape kinds a group holds (bit 1 << kind) and whether it holds one
@@ -246,9 +247,15 @@ ShapeParams shapeAt(uint index) {
 }
 
 const uint TILE_SIZE = 16u;
+// Tiles one workgroup of a tile pass shades, one after another (twin: TableLayout.tilesPerWorkgroup):
+// lavapipe spends about 10 µs on each workgroup before its first pixel, more than most tiles' work.
+const uint TILES_PER_WORKGROUP = 8u;
 
 // The candidate shapes of the tile this invocation shades: offset and count in `tileShapes`.
 uvec2 tileCandidates = uvec2(0u);
+// Set in a lens tile's candidate count where no pixel of the tile shows glass (twin:
+// TableLayout.glassFreeTileBit): the tile draws only the drop shadow.
+const uint GLASS_FREE_TILE_BIT = 31u;
 
 
 // ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----

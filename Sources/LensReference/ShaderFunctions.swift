@@ -26,6 +26,9 @@ struct ShaderContext {
     /// The shader's `REACHES_LABEL` variant: whether the tile's samples can reach a label glyph;
     /// when not, sampling the label is skipped.
     var tileReachesLabel = true
+    /// Whether no pixel of the tile being shaded shows glass (the resolver's glass-free mark):
+    /// its pixels draw only the drop shadow.
+    var tileIsGlassFree = false
 
     // ---- Polynomial log2/exp2: identical on both backends (no driver approximations). ----
 
@@ -739,8 +742,12 @@ struct ShaderContext {
 
     func lens(_ x: Int, _ y: Int, _ lens: LensParams) {
         let p = SIMD2(Float(x), Float(y)) + SIMD2(repeating: 0.5)
-        let group = groupSample(p, lens, true)
-        let glassCoverage = coverage(group.distance) * rampCoverage(p, lens)
+        var group = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero, tint: .zero)
+        var glassCoverage: Float = 0
+        if !tileIsGlassFree {
+            group = groupSample(p, lens, true)
+            glassCoverage = coverage(group.distance) * rampCoverage(p, lens)
+        }
         let shadow = glassCoverage < 1 ? dropShadow(p, lens) * (1 - glassCoverage) : 0
         if glassCoverage <= 0 && shadow <= 0 { return }
         let index = y * Int(frame.width) + x

@@ -85,9 +85,9 @@ struct LensBuilder {
             tables: lists.tables, width: width, height: height,
             labelIn: labelPresence.any)
         var entries: [SIMD4<UInt32>] = []
-        for (tile, candidates) in lensTiles {
-            entries.append(SIMD4(tile.x, tile.y, UInt32(lists.tileShapes.count), UInt32(candidates.count)))
-            lists.tileShapes += candidates.map { lens.shapeOffset + UInt32($0) }
+        for tile in lensTiles {
+            entries.append(tile.entry(candidatesAt: lists.tileShapes.count))
+            lists.tileShapes += tile.candidates.map { lens.shapeOffset + UInt32($0) }
         }
         // Tiles whose samples reach a label glyph first, so each half is one dispatch of its variant.
         let ordered = zip(entries, frost.reachesLabel)

@@ -328,6 +328,13 @@ package enum TableLayout {
     package static let profileSamples = 256
     /// Side of a lens tile in pixels (GLSL: `TILE_SIZE`, the workgroup size).
     package static let tileSize = 16
+    /// Tiles one workgroup of a tile pass (lens, frost, foreground) shades in turn (GLSL:
+    /// `TILES_PER_WORKGROUP`): lavapipe spends about 10 µs on a workgroup before its first pixel,
+    /// more than most tiles' work; 8 keeps both of its threads busy on a small pane's frost.
+    package static let tilesPerWorkgroup = 8
+    /// The bit of a lens tile's candidate count that marks the tile glass-free: no pixel of it
+    /// shows glass, so it draws only the drop shadow (GLSL: `GLASS_FREE_TILE_BIT`).
+    package static let glassFreeTileBit = 31
 }
 
 extension PixelRegion {

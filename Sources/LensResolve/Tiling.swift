@@ -10,10 +10,12 @@ enum Tiling {
     /// within the blend radius plus the farthest a lens evaluation looks from its pixel (the
     /// sample shift and magnification pull, the shadow offsets and radii). A shape beyond that
     /// only changes group distances already past every visible threshold, so leaving it out keeps
-    /// the picture and makes the per-pixel cost independent of far shapes.
+    /// the picture and makes the per-pixel cost independent of far shapes. A tile is glass-free
+    /// where no pixel of it can show glass (``glassReach(candidates:blend:)``): it draws only the
+    /// drop shadow, and its pixels sample no frost and no label.
     static func tiles(
         of lens: LensParams, geometry: [ShapeGeometry], region: PixelRegion
-    ) -> [(tile: SIMD2<UInt32>, candidates: [Int])] {
+    ) -> [LensTile] {
         guard !region.isEmpty else { return [] }
         let blend = Double(lens.blend)
         let shadowReach =
@@ -28,7 +30,7 @@ enum Tiling {
         let influence = 1 + blend / 4 + shadowReach
         let candidateReach = 2 + blend + max(influence, sampleReach, innerReach)
         let size = Double(TableLayout.tileSize)
-        var result: [(tile: SIMD2<UInt32>, candidates: [Int])] = []
+        var result: [LensTile] = []
         for tileY in (region.y0 / TableLayout.tileSize)...((region.y1 - 1) / TableLayout.tileSize) {
             for tileX in (region.x0 / TableLayout.tileSize)...((region.x1 - 1) / TableLayout.tileSize) {
                 let minX = Double(tileX) * size
@@ -43,10 +45,20 @@ enum Tiling {
                 let gaps = geometry.map(gap)
                 guard gaps.contains(where: { $0 <= influence }) else { continue }
                 let candidates = gaps.indices.filter { gaps[$0] <= candidateReach }
-                result.append((SIMD2(UInt32(tileX), UInt32(tileY)), candidates))
+                let glassFree = gaps.allSatisfy { $0 > glassReach(candidates: candidates.count, blend: blend) }
+                result.append(
+                    LensTile(tile: SIMD2(UInt32(tileX), UInt32(tileY)), candidates: candidates, glassFree: glassFree))
             }
         }
         return result
+    }
+
+    /// How far from every candidate's box a pixel is sure to show no glass (coverage 0 from group
+    /// distance 0.5 on): a shape's distance is at least its box's, and each step of the smooth
+    /// minimum over `candidates` shapes takes at most `blend` / 4 below the smaller of its two.
+    /// One pixel more than the half covers the ellipse's approximate distance and fp32 rounding.
+    static func glassReach(candidates: Int, blend: Double) -> Double {
+        1.5 + Double(max(candidates - 1, 0)) * blend / 4
     }
 
     /// The farthest a lens sample lands from its pixel: the surface shift (with the dispersion
@@ -110,7 +122,7 @@ enum Tiling {
         return Double(profile.map(abs).max() ?? 0) + 0.5
     }
 
-    /// The tiles the frost passes write. For each lens tile the box its samples can land in is
+    /// The tiles the frost passes write. For each lens tile that can show glass the box its samples can land in is
     /// bounded exactly: a sample is c + (q − c)/m with q the pixel moved at most `shift` along the
     /// normal and c a blend of the candidate shapes' centres, so its extremes come from the
     /// centres and the corners of the grown tile; dispersion scales the offset by 1 ± k; then the
@@ -120,7 +132,7 @@ enum Tiling {
     /// level is coarser than the canvas. The vertical pass writes every tile those boxes touch;
     /// the horizontal pass writes them grown by the kernel radius in rows.
     static func frostTiles(
-        for lens: LensParams, lensTiles: [(tile: SIMD2<UInt32>, candidates: [Int])], geometry: [ShapeGeometry],
+        for lens: LensParams, lensTiles: [LensTile], geometry: [ShapeGeometry],
         source: PixelRegion, shift: Double, tables: [Float] = [], width: Int, height: Int,
         labelIn: (PixelRegion) -> Bool = { _ in true }
     ) -> (frost: [SIMD2<UInt32>], rows: [SIMD2<UInt32>], reachesLabel: [Bool]) {
@@ -136,7 +148,13 @@ enum Tiling {
         var reachesLabel: [Bool] = []
         let scale = Double(lens.inverseMagnification)
         let spread = Double(lens.dispersion)
-        for (tile, candidates) in lensTiles {
+        for lensTile in lensTiles {
+            // A glass-free tile's pixels call no glass colour, so they read neither frost nor label.
+            guard !lensTile.glassFree else {
+                reachesLabel.append(false)
+                continue
+            }
+            let (tile, candidates) = (lensTile.tile, lensTile.candidates)
             let pixelMin = SIMD2(Double(tile.x), Double(tile.y)) * Double(size)
             let pixelMax = pixelMin + Double(size)
             /// The box the tile's samples land in when its pixels move at most `shift`: the
@@ -277,6 +295,21 @@ extension Tiling {
             y0: max(0, ((Int(source.y) >> level) - radius) << level),
             x1: min(width, (((Int(source.z) + roundUp) >> level) + radius) << level),
             y1: min(height, (((Int(source.w) + roundUp) >> level) + radius) << level))
+    }
+}
+
+/// A 16-pixel tile of a lens pass: its candidate shapes (indices into the group's geometry) and
+/// whether no pixel of it can show glass.
+struct LensTile {
+    var tile: SIMD2<UInt32>
+    var candidates: [Int]
+    var glassFree: Bool
+
+    /// The tile as it sits in ``FrameParameters/tiles``: x, y, the candidates' offset in
+    /// `tileShapes`, and their count with ``TableLayout/glassFreeTileBit`` set where glass-free.
+    func entry(candidatesAt offset: Int) -> SIMD4<UInt32> {
+        let flag: UInt32 = glassFree ? 1 << TableLayout.glassFreeTileBit : 0
+        return SIMD4(tile.x, tile.y, UInt32(offset), UInt32(candidates.count) | flag)
     }
 }
 

@@ -95,7 +95,7 @@ final class FrameRecorder {
         Self.computeBarrier(commands)
         dispatch(
             commands, overlayPipeline, slot, DispatchConstants(region: parameters.fullFrame),
-            workgroups: (parameters.frame.foregroundTileCount, 1))
+            tiles: parameters.frame.foregroundTileCount)
         timestamps.write()
         // Discrete path: the `rendered` semaphore hands output to the readback copy instead.
         guard slot.transfers == nil else { return dispatched }
@@ -153,18 +153,18 @@ final class FrameRecorder {
         // overwrites scratch/frosted.
         Self.computeBarrier(commands)
         if pipelines.frost.count == 3 {
-            dispatch(commands, pipelines.frost[0], slot, frame, lens: index, workgroups: (lens.rowTileCount, 1))
+            dispatch(commands, pipelines.frost[0], slot, frame, lens: index, tiles: lens.rowTileCount)
             // The level pass wrote the level's texels to scratch's tail → horizontal frost reads them.
             Self.computeBarrier(commands)
         }
         dispatch(
             commands, pipelines.frost[pipelines.frost.count - 2], slot, frame, lens: index,
-            workgroups: (lens.rowTileCount, 1))
+            tiles: lens.rowTileCount)
         // Horizontal frost wrote scratch → vertical frost reads it, overwrites frosted.
         Self.computeBarrier(commands)
         dispatch(
             commands, pipelines.frost[pipelines.frost.count - 1], slot, frame, lens: index,
-            workgroups: (lens.frostTileCount, 1))
+            tiles: lens.frostTileCount)
         timestamps.writeForLens()
         // Vertical frost wrote frosted, the base copy/earlier lenses wrote output and composite → this
         // lens reads them, writes output and composite.
@@ -176,8 +176,9 @@ final class FrameRecorder {
             for part in split {
                 dispatch(
                     commands, part.labelFree ? pipelines.labelFree! : pipeline, slot,
-                    DispatchConstants(region: parameters.regions[index].lens, firstTile: part.firstTile),
-                    lens: index, workgroups: (part.count, 1))
+                    DispatchConstants(
+                        region: parameters.regions[index].lens, firstTile: part.firstTile, tileCount: part.count),
+                    lens: index, tiles: part.count)
                 dispatched.lensTiles += Int(part.count)
                 if part.labelFree { dispatched.labelFreeVariantTiles += Int(part.count) }
             }
@@ -240,15 +241,18 @@ final class FrameRecorder {
         memoryBarrier(commands, from: (compute, shaderReadWrite), to: (compute, shaderReadWrite))
     }
 
-    /// Dispatches over the region in 16×16 workgroups, or over `workgroups` when given (a tile
-    /// list), with the slot's descriptor set showing lens `lens` (0 for the passes without one).
+    /// Dispatches over the region in 16×16 workgroups, or over `tiles` tiles of a tile list when
+    /// given (`TableLayout.tilesPerWorkgroup` to a workgroup), with the slot's descriptor set
+    /// showing lens `lens` (0 for the passes without one).
     private func dispatch(
         _ commands: VkCommandBuffer, _ pipeline: ComputePipeline, _ slot: FrameSlot, _ constants: DispatchConstants,
-        lens: Int = 0, workgroups: (UInt32, UInt32)? = nil
+        lens: Int = 0, tiles: UInt32? = nil
     ) {
         let width = constants.region.z - constants.region.x
         let height = constants.region.w - constants.region.y
-        let groups = workgroups ?? ((width + 15) / 16, (height + 15) / 16)
+        let perWorkgroup = UInt32(TableLayout.tilesPerWorkgroup)
+        let groups =
+            tiles.map { (($0 + perWorkgroup - 1) / perWorkgroup, UInt32(1)) } ?? ((width + 15) / 16, (height + 15) / 16)
         guard width > 0, height > 0, groups.0 > 0, groups.1 > 0 else { return }
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle)
         var set: VkDescriptorSet? = slot.descriptorSet.handle

@@ -9,23 +9,27 @@ import LensResolve
 package struct DispatchConstants: Sendable, Equatable {
     /// x0, y0, x1, y1 of the pixels one dispatch covers.
     package var region: SIMD4<UInt32>
-    /// Lens: the tile of workgroup 0 in `tiles`.
+    /// Lens: the first tile of workgroup 0 in `tiles`.
     package var firstTile: UInt32
+    /// Lens: the tiles from `firstTile` on that the dispatch shades.
+    package var tileCount: UInt32
 
-    /// The constants for a dispatch over `region`; the first tile defaults to 0.
-    package init(region: PixelRegion, firstTile: UInt32 = 0) {
+    /// The constants for a dispatch over `region`; no tiles by default.
+    package init(region: PixelRegion, firstTile: UInt32 = 0, tileCount: UInt32 = 0) {
         self.region = region.bounds
         self.firstTile = firstTile
+        self.tileCount = tileCount
     }
 
     /// Byte offsets of each field, named as in GLSL.
     package static let fieldOffsets: [(name: String, offset: Int)] = [
         ("region", MemoryLayout<Self>.offset(of: \.region)!),
         ("firstTile", MemoryLayout<Self>.offset(of: \.firstTile)!),
+        ("tileCount", MemoryLayout<Self>.offset(of: \.tileCount)!),
     ]
 
     /// Bytes pushed: the fields, without Swift's trailing stride padding.
-    package static let pushSize = MemoryLayout<Self>.offset(of: \.firstTile)! + MemoryLayout<UInt32>.size
+    package static let pushSize = MemoryLayout<Self>.offset(of: \.tileCount)! + MemoryLayout<UInt32>.size
 }
 
 /// The params buffer as the GPU reads it: the `FrameBlock` (`FrameParams`, std140) at 0, then

@@ -148,6 +148,8 @@ struct LayoutTests {
         #expect(constant("SRGB_BUCKET_OFFSET") == TableLayout.srgbEncodeBucketOffset)
         #expect(constant("PROFILE_SAMPLES") == TableLayout.profileSamples)
         #expect(constant("TILE_SIZE") == TableLayout.tileSize)
+        #expect(constant("TILES_PER_WORKGROUP") == TableLayout.tilesPerWorkgroup)
+        #expect(constant("GLASS_FREE_TILE_BIT") == TableLayout.glassFreeTileBit)
         #expect(OpticsTables.fixedTables.count == TableLayout.perLensOffset)
     }
 }
