@@ -45,7 +45,9 @@ enum Tiling {
                 let gaps = geometry.map(gap)
                 guard gaps.contains(where: { $0 <= influence }) else { continue }
                 let candidates = gaps.indices.filter { gaps[$0] <= candidateReach }
-                let glassFree = gaps.allSatisfy { $0 > glassReach(candidates: candidates.count, blend: blend) }
+                let glassFree =
+                    candidates.allSatisfy { geometry[$0].kind == 0 }
+                    && gaps.allSatisfy { $0 > glassReach(candidates: candidates.count, blend: blend) }
                 result.append(
                     LensTile(tile: SIMD2(UInt32(tileX), UInt32(tileY)), candidates: candidates, glassFree: glassFree))
             }
@@ -54,9 +56,12 @@ enum Tiling {
     }
 
     /// How far from every candidate's box a pixel is sure to show no glass (coverage 0 from group
-    /// distance 0.5 on): a shape's distance is at least its box's, and each step of the smooth
-    /// minimum over `candidates` shapes takes at most `blend` / 4 below the smaller of its two.
-    /// One pixel more than the half covers the ellipse's approximate distance and fp32 rounding.
+    /// distance 0.5 on): a rounded box's distance is exact, so at least its box's, and each step
+    /// of the smooth minimum over `candidates` shapes takes at most `blend` / 4 below the smaller
+    /// of its two; one pixel more than the half covers fp32 rounding. Only groups of rounded boxes
+    /// (circles and capsules among them) are marked: the ellipse's distance estimate and the
+    /// squircle's corner norm fall short of the box's distance, by several pixels off a long
+    /// ellipse's tip.
     static func glassReach(candidates: Int, blend: Double) -> Double {
         1.5 + Double(max(candidates - 1, 0)) * blend / 4
     }
