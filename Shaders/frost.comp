@@ -2,8 +2,9 @@
 // One axis of the separable Gaussian frost over a tile list of the lens's pyramid level, each
 // workgroup over TILES_PER_WORKGROUP tiles in turn: axis 0 reads the level's texels (box averages
 // of the sRGB backdrop or, under glass lying on glass, of the composite) into `scratch` over the
-// row tiles, axis 1 reads `scratch` into `frosted` over the frost tiles. Both store the level with the canvas's row
-// stride. Radius 0 is a plain decode (and box) copy. FROST_AXIS and FROST_LEVEL specialise it.
+// row tiles, axis 1 reads `scratch` into `frosted` over the frost tiles. Both store the level with
+// the canvas's row stride. Radius 0 is a plain decode (and box) copy. FROST_AXIS and FROST_LEVEL
+// specialise it.
 // Axis 2, on the stored levels only, first writes the texels axis 0 reads into `scratch`, past
 // the part axis 0 writes.
 layout(local_size_x = 16, local_size_y = 16) in;

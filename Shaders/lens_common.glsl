@@ -247,8 +247,9 @@ ShapeParams shapeAt(uint index) {
 }
 
 const uint TILE_SIZE = 16u;
-// Tiles one workgroup of a tile pass shades, one after another (twin: TableLayout.tilesPerWorkgroup):
-// lavapipe spends about 10 µs on each workgroup before its first pixel, more than most tiles' work.
+// Tiles one workgroup of a tile pass shades, one after another (twin:
+// TableLayout.tilesPerWorkgroup): lavapipe spends about 10 µs on each workgroup before its first
+// pixel, more than most tiles' work.
 const uint TILES_PER_WORKGROUP = 8u;
 
 // The candidate shapes of the tile this invocation shades: offset and count in `tileShapes`.

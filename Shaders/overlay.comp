@@ -16,6 +16,7 @@ void main() {
     for (uint i = 0u; i < TILES_PER_WORKGROUP; i++) {
         uint listed = gl_WorkGroupID.x * TILES_PER_WORKGROUP + i;
         if (listed >= frame.foregroundTileCount) { return; }
-        overlayPixel(tileAt(frame.foregroundTileOffset + listed).xy * TILE_SIZE + gl_LocalInvocationID.xy);
+        uvec2 tile = tileAt(frame.foregroundTileOffset + listed).xy;
+        overlayPixel(tile * TILE_SIZE + gl_LocalInvocationID.xy);
     }
 }

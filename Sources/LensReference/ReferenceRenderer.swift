@@ -144,9 +144,8 @@ package final class ReferenceRenderer: @unchecked Sendable {
             DispatchQueue.concurrentPerform(iterations: Int(count)) { index in
                 let tile = context.tiles[Int(offset) + index]
                 var tileContext = context
-                let glassFreeFlag: UInt32 = 1 << TableLayout.glassFreeTileBit
-                tileContext.tileCandidates = SIMD2(tile.z, tile.w & ~glassFreeFlag)
-                tileContext.tileIsGlassFree = tile.w & glassFreeFlag != 0
+                tileContext.tileCandidates = SIMD2(tile.z, TableLayout.candidateCount(tile.w))
+                tileContext.tileIsGlassFree = TableLayout.isGlassFree(tile.w)
                 tileContext.tileReachesLabel = reachesLabel
                 let size = TableLayout.tileSize
                 for y in max(region.y0, Int(tile.y) * size)..<min(region.y1, Int(tile.y + 1) * size) {

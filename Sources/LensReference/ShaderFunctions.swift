@@ -323,6 +323,9 @@ struct ShaderContext {
         var ellipseNormal: SIMD2<Float>
         var center: SIMD2<Float>
         var tint: SIMD4<Float>
+
+        /// All zero: where the group's fold starts, and a glass-free pixel's group.
+        static let zero = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero, tint: .zero)
     }
 
     func tintDensity(_ a: Float) -> Float {
@@ -330,7 +333,7 @@ struct ShaderContext {
     }
 
     func groupSample(_ p: SIMD2<Float>, _ lens: LensParams, _ withNormals: Bool) -> GroupSample {
-        var group = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero, tint: .zero)
+        var group = GroupSample.zero
         for i in 0..<tileCandidates.y {
             let shape = shapes[Int(tileShapes[Int(tileCandidates.x + i)])]
             let local = p - SIMD2(shape.centerHalfSize.x, shape.centerHalfSize.y)
@@ -742,7 +745,7 @@ struct ShaderContext {
 
     func lens(_ x: Int, _ y: Int, _ lens: LensParams) {
         let p = SIMD2(Float(x), Float(y)) + SIMD2(repeating: 0.5)
-        var group = GroupSample(distance: 0, lightNormal: .zero, ellipseNormal: .zero, center: .zero, tint: .zero)
+        var group = GroupSample.zero
         var glassCoverage: Float = 0
         if !tileIsGlassFree {
             group = groupSample(p, lens, true)

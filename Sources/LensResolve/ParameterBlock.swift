@@ -335,6 +335,12 @@ package enum TableLayout {
     /// The bit of a lens tile's candidate count that marks the tile glass-free: no pixel of it
     /// shows glass, so it draws only the drop shadow (GLSL: `GLASS_FREE_TILE_BIT`).
     package static let glassFreeTileBit = 31
+
+    /// A lens tile entry's candidate count (its w) without the glass-free mark.
+    package static func candidateCount(_ w: UInt32) -> UInt32 { w & ~(1 << glassFreeTileBit) }
+
+    /// Whether a lens tile entry's candidate count (its w) carries the glass-free mark.
+    package static func isGlassFree(_ w: UInt32) -> Bool { w >> glassFreeTileBit & 1 != 0 }
 }
 
 extension PixelRegion {

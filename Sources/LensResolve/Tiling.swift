@@ -45,9 +45,8 @@ enum Tiling {
                 let gaps = geometry.map(gap)
                 guard gaps.contains(where: { $0 <= influence }) else { continue }
                 let candidates = gaps.indices.filter { gaps[$0] <= candidateReach }
-                let glassFree =
-                    candidates.allSatisfy { geometry[$0].kind == 0 }
-                    && gaps.allSatisfy { $0 > glassReach(candidates: candidates.count, blend: blend) }
+                let reach = glassReach(candidates: candidates.count, blend: blend)
+                let glassFree = candidates.allSatisfy { geometry[$0].kind == 0 } && gaps.allSatisfy { $0 > reach }
                 result.append(
                     LensTile(tile: SIMD2(UInt32(tileX), UInt32(tileY)), candidates: candidates, glassFree: glassFree))
             }
@@ -127,12 +126,12 @@ enum Tiling {
         return Double(profile.map(abs).max() ?? 0) + 0.5
     }
 
-    /// The tiles the frost passes write. For each lens tile that can show glass the box its samples can land in is
-    /// bounded exactly: a sample is c + (q − c)/m with q the pixel moved at most `shift` along the
-    /// normal and c a blend of the candidate shapes' centres, so its extremes come from the
-    /// centres and the corners of the grown tile; dispersion scales the offset by 1 ± k; then the
-    /// box is mirrored at the canvas edge and clamped into the source box, as `sampleFrosted`
-    /// does. Frost tiles are tiles of the lens's pyramid level (`FrostPyramid`): the box is
+    /// The tiles the frost passes write. For each lens tile that can show glass the box its
+    /// samples can land in is bounded exactly: a sample is c + (q − c)/m with q the pixel moved at
+    /// most `shift` along the normal and c a blend of the candidate shapes' centres, so its
+    /// extremes come from the centres and the corners of the grown tile; dispersion scales the
+    /// offset by 1 ± k; then the box is mirrored at the canvas edge and clamped into the source
+    /// box, as `sampleFrosted` does. Frost tiles are tiles of the lens's pyramid level (`FrostPyramid`): the box is
     /// taken to level texels, with one texel more each way for the bilinear read-back once the
     /// level is coarser than the canvas. The vertical pass writes every tile those boxes touch;
     /// the horizontal pass writes them grown by the kernel radius in rows.

@@ -6,9 +6,6 @@ import Testing
 @testable import LensReference
 @testable import LensResolve
 
-/// The flag of a glass-free lens tile in its candidate count.
-private let glassFreeFlag = UInt32(1) << TableLayout.glassFreeTileBit
-
 /// Panes with drop shadows, apart and in one container whose close shapes blend: the tiles of the
 /// shadows' margins hold no glass.
 private func shadowedPanes(grouped: Bool) -> Scene {
@@ -44,7 +41,7 @@ private func glassFreeTiles(_ parameters: FrameParameters) -> [(lens: Int, tile:
     parameters.lenses.indices.flatMap { index in
         let lens = parameters.lenses[index]
         return parameters.tiles[Int(lens.tileOffset)..<Int(lens.tileOffset + lens.tileCount)]
-            .filter { $0.w & glassFreeFlag != 0 }.map { (index, $0) }
+            .filter { TableLayout.isGlassFree($0.w) }.map { (index, $0) }
     }
 }
 
@@ -61,7 +58,7 @@ struct GlassFreeTileTests {
         for (index, tile) in glassFreeTiles(parameters) {
             let lens = parameters.lenses[index]
             let region = parameters.regions[index].lens
-            context.tileCandidates = SIMD2(tile.z, tile.w & ~glassFreeFlag)
+            context.tileCandidates = SIMD2(tile.z, TableLayout.candidateCount(tile.w))
             let size = TableLayout.tileSize
             for y in max(region.y0, Int(tile.y) * size)..<min(region.y1, Int(tile.y + 1) * size) {
                 for x in max(region.x0, Int(tile.x) * size)..<min(region.x1, Int(tile.x + 1) * size) {
@@ -82,7 +79,7 @@ struct GlassFreeTileTests {
         // Blended shapes need more room before no glass can show, so fewer of the container's tiles.
         #expect(marked.count * (grouped ? 8 : 4) >= lensTiles, "\(marked.count) of \(lensTiles) tiles glass-free")
         var unmarked = parameters
-        unmarked.tiles = parameters.tiles.map { SIMD4($0.x, $0.y, $0.z, $0.w & ~glassFreeFlag) }
+        unmarked.tiles = parameters.tiles.map { SIMD4($0.x, $0.y, $0.z, TableLayout.candidateCount($0.w)) }
         let cpu = ReferenceRenderer().render(parameters)
         let shadedAsGlass = try ImageDiff(ReferenceRenderer().render(unmarked), cpu, threshold: 0)
         #expect(shadedAsGlass.maxError.max() == 0, "\(shadedAsGlass.report)")
