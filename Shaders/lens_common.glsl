@@ -560,9 +560,15 @@ vec2 lightingNormal(vec2 local, ShapeParams shape, float smoothing) {
     return vec2(local.x < 0.0 ? -n.x : n.x, local.y < 0.0 ? -n.y : n.y);
 }
 
-// A lower bound of the shape's distance: the distance to its bounding box.
+// A lower bound of the shape's distance: the distance to its bounding box, divided where the
+// shape's distance falls short of it (the ellipse's estimate by up to √2 · long / short half, the
+// squircle's corner norm by up to √2; 1.5 for √2 covers fp32 and the polynomial powers).
 float boundsDistance(vec2 local, ShapeParams shape) {
-    return vectorLength(max(abs(local) - shape.centerHalfSize.zw, vec2(0.0)));
+    vec2 halfSize = shape.centerHalfSize.zw;
+    float box = vectorLength(max(abs(local) - halfSize, vec2(0.0)));
+    if (shape.kind == 0u) { return box; }
+    float shortfall = shape.kind == 1u ? 1.5 * max(halfSize.x, halfSize.y) / min(halfSize.x, halfSize.y) : 1.5;
+    return box / shortfall;
 }
 
 // ---- Geometry of a glass group: shapes merged with a smooth minimum ----
@@ -587,8 +593,8 @@ float tintDensity(float a) {
 // the same blend of the shapes' gradients, so normals and the magnification centre blend with the
 // same weight; the shapes' own tints, where they have them, blend by that weight times their
 // density (a bridge takes both colours, the denser more).
-// A shape whose bounding box is farther than the current distance plus the blend
-// radius cannot change the result and is skipped.
+// A shape whose distance is surely farther than the current distance plus the blend radius
+// (`boundsDistance`) cannot change the result and is skipped.
 GroupSample groupSample(vec2 p, LensParams lens, bool withNormals) {
     GroupSample group;
     group.distance = 0.0;

@@ -309,10 +309,11 @@ struct ShaderContext {
     }
 
     func boundsDistance(_ local: SIMD2<Float>, _ shape: ShapeParams) -> Float {
-        vectorLength(
-            pointwiseMax(
-                SIMD2(abs(local.x), abs(local.y)) - SIMD2(shape.centerHalfSize.z, shape.centerHalfSize.w),
-                SIMD2(repeating: 0)))
+        let halfSize = SIMD2(shape.centerHalfSize.z, shape.centerHalfSize.w)
+        let box = vectorLength(pointwiseMax(SIMD2(abs(local.x), abs(local.y)) - halfSize, SIMD2(repeating: 0)))
+        if shape.kind == 0 { return box }
+        let shortfall: Float = shape.kind == 1 ? 1.5 * max(halfSize.x, halfSize.y) / min(halfSize.x, halfSize.y) : 1.5
+        return box / shortfall
     }
 
     // ---- Geometry of a glass group: shapes merged with a smooth minimum ----

@@ -72,6 +72,18 @@ package struct ShapeGeometry: Sendable {
         return min(max(qx, qy), 0) + outside - radius
     }
 
+    /// How many times its box's distance the shape's distance can fall short, as the shaders'
+    /// `boundsDistance` takes it: a rounded box's distance is exact, so at least its box's (1); the
+    /// ellipse's estimate falls short by up to √2 · long / short half and the squircle's corner
+    /// norm by up to √2 (1.5 for √2 covers rounding and the polynomial powers).
+    package var distanceShortfall: Double {
+        switch kind {
+        case 0: 1
+        case 1: 1.5 * max(halfWidth, halfHeight) / min(halfWidth, halfHeight)
+        default: 1.5
+        }
+    }
+
     /// The shaders' description of this shape.
     package var parameters: ShapeParams {
         ShapeParams(

@@ -5,14 +5,15 @@ import LensModel
 /// the frost tiles its samples can land in and the row tiles the frost's horizontal pass feeds.
 /// The resolver lists them; `FrameReuse` cuts the lists down to what a frame still has to do.
 enum Tiling {
-    /// The 16-pixel tiles of `region` that some shape can reach (its box grown by the antialiasing,
-    /// the blend bridge and the drop shadow), each with its candidate shapes: those whose box lies
-    /// within the blend radius plus the farthest a lens evaluation looks from its pixel (the
-    /// sample shift and magnification pull, the shadow offsets and radii). A shape beyond that
-    /// only changes group distances already past every visible threshold, so leaving it out keeps
-    /// the picture and makes the per-pixel cost independent of far shapes. A tile is glass-free
-    /// where no pixel of it can show glass (``glassReach(candidates:blend:)``): it draws only the
-    /// drop shadow, and its pixels sample no frost and no label.
+    /// The 16-pixel tiles of `region` where some shape can show glass or shadow, each with its
+    /// candidate shapes: those whose distance may lie within the blend radius plus the farthest a
+    /// lens evaluation looks from its pixel (the sample shift and magnification pull, the shadow
+    /// offsets and radii). A shape beyond that only changes group distances already past every
+    /// visible threshold, so leaving it out keeps the picture and makes the per-pixel cost
+    /// independent of far shapes. Distances are bounded below by the box's
+    /// (``ShapeGeometry/distanceShortfall``). A tile is glass-free where no pixel of it can show
+    /// glass (``glassReach(candidates:blend:)``): it draws only the drop shadow, and its pixels
+    /// sample no frost and no label.
     static func tiles(
         of lens: LensParams, geometry: [ShapeGeometry], region: PixelRegion
     ) -> [LensTile] {
@@ -27,8 +28,7 @@ enum Tiling {
             ? (Double(lens.innerShadow.x * lens.innerShadow.x + lens.innerShadow.y * lens.innerShadow.y)).squareRoot()
                 + Double(lens.innerShadow.z) : 0
         let sampleReach = Self.sampleReach(lens, geometry)
-        let influence = 1 + blend / 4 + shadowReach
-        let candidateReach = 2 + blend + max(influence, sampleReach, innerReach)
+        let candidateReach = 2 + blend + max(1 + blend / 4 + shadowReach, sampleReach, innerReach)
         let size = Double(TableLayout.tileSize)
         var result: [LensTile] = []
         for tileY in (region.y0 / TableLayout.tileSize)...((region.y1 - 1) / TableLayout.tileSize) {
@@ -42,11 +42,12 @@ enum Tiling {
                         shape.centerY - shape.halfHeight - (minY + size), minY - (shape.centerY + shape.halfHeight), 0)
                     return (dx * dx + dy * dy).squareRoot()
                 }
-                let gaps = geometry.map(gap)
-                guard gaps.contains(where: { $0 <= influence }) else { continue }
-                let candidates = gaps.indices.filter { gaps[$0] <= candidateReach }
+                // Lower bounds of the shapes' distances on the tile.
+                let distances = geometry.map { gap($0) / $0.distanceShortfall }
+                let candidates = distances.indices.filter { distances[$0] <= candidateReach }
                 let reach = glassReach(candidates: candidates.count, blend: blend)
-                let glassFree = candidates.allSatisfy { geometry[$0].kind == 0 } && gaps.allSatisfy { $0 > reach }
+                guard distances.contains(where: { $0 <= reach + shadowReach }) else { continue }
+                let glassFree = distances.allSatisfy { $0 > reach }
                 result.append(
                     LensTile(tile: SIMD2(UInt32(tileX), UInt32(tileY)), candidates: candidates, glassFree: glassFree))
             }
@@ -54,13 +55,10 @@ enum Tiling {
         return result
     }
 
-    /// How far from every candidate's box a pixel is sure to show no glass (coverage 0 from group
-    /// distance 0.5 on): a rounded box's distance is exact, so at least its box's, and each step
-    /// of the smooth minimum over `candidates` shapes takes at most `blend` / 4 below the smaller
-    /// of its two; one pixel more than the half covers fp32 rounding. Only groups of rounded boxes
-    /// (circles and capsules among them) are marked: the ellipse's distance estimate and the
-    /// squircle's corner norm fall short of the box's distance, by several pixels off a long
-    /// ellipse's tip.
+    /// How far a pixel must be from every shape (in distance) to show no glass: coverage is 0
+    /// from group distance 0.5 on, each step of the smooth minimum over `candidates` shapes takes
+    /// at most `blend` / 4 below the smaller of its two, and one pixel more than the half covers
+    /// fp32 rounding.
     static func glassReach(candidates: Int, blend: Double) -> Double {
         1.5 + Double(max(candidates - 1, 0)) * blend / 4
     }
@@ -258,21 +256,34 @@ enum Tiling {
         return needed
     }
 
-    /// The lens pass covers the group and its shadow; the source covers the group and the fringe
-    /// dispersion can push past it.
+    /// The lens pass covers where the group's glass and its shadow can show: each shape's box grown
+    /// by the bridge a chain of all its shapes can make ((n − 1) · blend / 4, and never less than
+    /// one blend / 4), the antialiasing's pixel and the shadow's radius at its offset, scaled by
+    /// the shape's ``ShapeGeometry/distanceShortfall``. The source covers the group with its blend
+    /// bridge and the fringe dispersion can push past it.
     static func regions(of lens: LensParams, geometry: [ShapeGeometry], width: Int, height: Int) -> LensRegions {
         let bridge = Double(lens.blend) / 4
         let minX = geometry.map { $0.centerX - $0.halfWidth }.min()! - bridge
         let minY = geometry.map { $0.centerY - $0.halfHeight }.min()! - bridge
         let maxX = geometry.map { $0.centerX + $0.halfWidth }.max()! + bridge
         let maxY = geometry.map { $0.centerY + $0.halfHeight }.max()! + bridge
-        var lower = SIMD2(minX, minY)
-        var upper = SIMD2(maxX, maxY)
-        if lens.shadow.w > 0 {
-            let offset = SIMD2(Double(lens.shadow.x), Double(lens.shadow.y))
-            let reach = Double(lens.shadow.z)
-            lower = pointwiseMin(lower, SIMD2(minX, minY) + offset - reach)
-            upper = pointwiseMax(upper, SIMD2(maxX, maxY) + offset + reach)
+        let chain = max(Double(geometry.count - 1) * bridge, bridge)
+        let hasShadow = lens.shadow.w > 0
+        let offset = SIMD2(Double(lens.shadow.x), Double(lens.shadow.y))
+        var lower = SIMD2(repeating: Double.infinity)
+        var upper = SIMD2(repeating: -Double.infinity)
+        for shape in geometry {
+            let centre = SIMD2(shape.centerX, shape.centerY)
+            let half = SIMD2(shape.halfWidth, shape.halfHeight)
+            // Less the region's 1-pixel margin: a rounded box's box grows by the chain alone.
+            let grow = (chain + 1) * shape.distanceShortfall - 1
+            lower = pointwiseMin(lower, centre - half - grow)
+            upper = pointwiseMax(upper, centre + half + grow)
+            if hasShadow {
+                let shadowGrow = (chain + 1 + Double(lens.shadow.z)) * shape.distanceShortfall - 1
+                lower = pointwiseMin(lower, centre + offset - half - shadowGrow)
+                upper = pointwiseMax(upper, centre + offset + half + shadowGrow)
+            }
         }
         let lensRegion = PixelRegion(
             covering: lower.x, lower.y, upper.x, upper.y, margin: 1, width: width, height: height)
