@@ -567,7 +567,8 @@ float boundsDistance(vec2 local, ShapeParams shape) {
     vec2 halfSize = shape.centerHalfSize.zw;
     float box = vectorLength(max(abs(local) - halfSize, vec2(0.0)));
     if (shape.kind == 0u) { return box; }
-    float shortfall = shape.kind == 1u ? 1.5 * max(halfSize.x, halfSize.y) / min(halfSize.x, halfSize.y) : 1.5;
+    float longShort = max(halfSize.x, halfSize.y) / min(halfSize.x, halfSize.y);
+    float shortfall = shape.kind == 1u ? 1.5 * longShort : 1.5;
     return box / shortfall;
 }
 

@@ -312,7 +312,8 @@ struct ShaderContext {
         let halfSize = SIMD2(shape.centerHalfSize.z, shape.centerHalfSize.w)
         let box = vectorLength(pointwiseMax(SIMD2(abs(local.x), abs(local.y)) - halfSize, SIMD2(repeating: 0)))
         if shape.kind == 0 { return box }
-        let shortfall: Float = shape.kind == 1 ? 1.5 * max(halfSize.x, halfSize.y) / min(halfSize.x, halfSize.y) : 1.5
+        let longShort = max(halfSize.x, halfSize.y) / min(halfSize.x, halfSize.y)
+        let shortfall: Float = shape.kind == 1 ? 1.5 * longShort : 1.5
         return box / shortfall
     }
 

@@ -5,62 +5,83 @@ import LensModel
 /// the frost tiles its samples can land in and the row tiles the frost's horizontal pass feeds.
 /// The resolver lists them; `FrameReuse` cuts the lists down to what a frame still has to do.
 enum Tiling {
-    /// The 16-pixel tiles of `region` where some shape can show glass or shadow, each with its
-    /// candidate shapes: those whose distance may lie within the blend radius plus the farthest a
-    /// lens evaluation looks from its pixel (the sample shift and magnification pull, the shadow
-    /// offsets and radii). A shape beyond that only changes group distances already past every
-    /// visible threshold, so leaving it out keeps the picture and makes the per-pixel cost
-    /// independent of far shapes. Distances are bounded below by the box's
-    /// (``ShapeGeometry/distanceShortfall``). A tile is glass-free where no pixel of it can show
-    /// glass (``glassReach(candidates:blend:)``): it draws only the drop shadow, and its pixels
-    /// sample no frost and no label.
+    /// The 16-pixel tiles of `region` where the group's glass or its drop shadow can show, each
+    /// with its candidate shapes: those whose distance may lie within the blend radius plus the
+    /// farthest a lens evaluation looks from its pixel (the sample shift and magnification pull,
+    /// the shadow offsets and radii). A shape beyond that only changes group distances already
+    /// past every visible threshold, so leaving it out keeps the picture and makes the per-pixel
+    /// cost independent of far shapes. Whether glass or shadow can show is judged from a lower
+    /// bound of the group's distance over the tile (``groupDistanceBound(_:blend:)``), at the
+    /// tile and at the tile moved back by the shadow's offset. A tile is glass-free where no pixel
+    /// of it can show glass: it draws only the drop shadow, and its pixels sample no frost and no
+    /// label.
     static func tiles(
         of lens: LensParams, geometry: [ShapeGeometry], region: PixelRegion
     ) -> [LensTile] {
         guard !region.isEmpty else { return [] }
         let blend = Double(lens.blend)
-        let shadowReach =
-            lens.shadow.w > 0
-            ? (Double(lens.shadow.x * lens.shadow.x + lens.shadow.y * lens.shadow.y)).squareRoot()
-                + Double(lens.shadow.z) : 0
+        let hasShadow = lens.shadow.w > 0
+        let shadowOffset = SIMD2(Double(lens.shadow.x), Double(lens.shadow.y))
+        let shadowReach = hasShadow ? (shadowOffset * shadowOffset).sum().squareRoot() + Double(lens.shadow.z) : 0
         let innerReach =
             lens.innerShadow.w > 0
             ? (Double(lens.innerShadow.x * lens.innerShadow.x + lens.innerShadow.y * lens.innerShadow.y)).squareRoot()
                 + Double(lens.innerShadow.z) : 0
         let sampleReach = Self.sampleReach(lens, geometry)
         let candidateReach = 2 + blend + max(1 + blend / 4 + shadowReach, sampleReach, innerReach)
-        let size = Double(TableLayout.tileSize)
+        // Coverage is 0 from group distance 0.5 on and the shadow from its radius on (0.5 below a
+        // radius of 0.5); one pixel more covers fp32 rounding of the distance.
+        let glassLimit = 1.5
+        let shadowLimit = max(Double(lens.shadow.z), 0.5) + 1
         var result: [LensTile] = []
         for tileY in (region.y0 / TableLayout.tileSize)...((region.y1 - 1) / TableLayout.tileSize) {
             for tileX in (region.x0 / TableLayout.tileSize)...((region.x1 - 1) / TableLayout.tileSize) {
-                let minX = Double(tileX) * size
-                let minY = Double(tileY) * size
-                func gap(_ shape: ShapeGeometry) -> Double {
-                    let dx = max(
-                        shape.centerX - shape.halfWidth - (minX + size), minX - (shape.centerX + shape.halfWidth), 0)
-                    let dy = max(
-                        shape.centerY - shape.halfHeight - (minY + size), minY - (shape.centerY + shape.halfHeight), 0)
-                    return (dx * dx + dy * dy).squareRoot()
-                }
-                // Lower bounds of the shapes' distances on the tile.
-                let distances = geometry.map { gap($0) / $0.distanceShortfall }
+                let corner = SIMD2(Double(tileX), Double(tileY)) * Double(TableLayout.tileSize)
+                let distances = geometry.map { distanceBound($0, tileAt: corner) }
                 let candidates = distances.indices.filter { distances[$0] <= candidateReach }
-                let reach = glassReach(candidates: candidates.count, blend: blend)
-                guard distances.contains(where: { $0 <= reach + shadowReach }) else { continue }
-                let glassFree = distances.allSatisfy { $0 > reach }
+                let glass = groupDistanceBound(candidates.map { distances[$0] }, blend: blend)
+                let shadow =
+                    hasShadow
+                    ? groupDistanceBound(
+                        candidates.map { distanceBound(geometry[$0], tileAt: corner - shadowOffset) }, blend: blend)
+                    : Double.infinity
+                guard glass <= glassLimit || shadow <= shadowLimit else { continue }
                 result.append(
-                    LensTile(tile: SIMD2(UInt32(tileX), UInt32(tileY)), candidates: candidates, glassFree: glassFree))
+                    LensTile(
+                        tile: SIMD2(UInt32(tileX), UInt32(tileY)), candidates: candidates, glassFree: glass > glassLimit
+                    )
+                )
             }
         }
         return result
     }
 
-    /// How far a pixel must be from every shape (in distance) to show no glass: coverage is 0
-    /// from group distance 0.5 on, each step of the smooth minimum over `candidates` shapes takes
-    /// at most `blend` / 4 below the smaller of its two, and one pixel more than the half covers
-    /// fp32 rounding.
-    static func glassReach(candidates: Int, blend: Double) -> Double {
-        1.5 + Double(max(candidates - 1, 0)) * blend / 4
+    /// A lower bound of `shape`'s distance over the 16-pixel square from `corner`: the distance
+    /// from its box, less the shape's ``ShapeGeometry/distanceShortfall``.
+    static func distanceBound(_ shape: ShapeGeometry, tileAt corner: SIMD2<Double>) -> Double {
+        let size = Double(TableLayout.tileSize)
+        let dx = max(
+            shape.centerX - shape.halfWidth - (corner.x + size), corner.x - (shape.centerX + shape.halfWidth), 0)
+        let dy = max(
+            shape.centerY - shape.halfHeight - (corner.y + size), corner.y - (shape.centerY + shape.halfHeight), 0)
+        return (dx * dx + dy * dy).squareRoot() / shape.distanceShortfall
+    }
+
+    /// A lower bound of the group's distance where each shape's distance is at least its entry of
+    /// `bounds` (in the shaders' fold order): the smooth minimum rises with each of its two
+    /// arguments (its slopes are h and 1 − h), so the fold of the bounds bounds the fold. A chain
+    /// of shapes can bridge up to blend / 4 a step, but only where their distances lie close.
+    static func groupDistanceBound(_ bounds: [Double], blend: Double) -> Double {
+        guard var group = bounds.first else { return .infinity }
+        for distance in bounds.dropFirst() {
+            guard blend > 0 else {
+                group = min(group, distance)
+                continue
+            }
+            let h = min(max(0.5 + 0.5 * (group - distance) / blend, 0), 1)
+            group = group + (distance - group) * h - blend * h * (1 - h)
+        }
+        return group
     }
 
     /// The farthest a lens sample lands from its pixel: the surface shift (with the dispersion
