@@ -34,16 +34,24 @@ enum Tiling {
         let glassLimit = 1.5
         let shadowLimit = max(Double(lens.shadow.z), 0.5) + 1
         var result: [LensTile] = []
+        var distances = [Double](repeating: 0, count: geometry.count)
         for tileY in (region.y0 / TableLayout.tileSize)...((region.y1 - 1) / TableLayout.tileSize) {
             for tileX in (region.x0 / TableLayout.tileSize)...((region.x1 - 1) / TableLayout.tileSize) {
                 let corner = SIMD2(Double(tileX), Double(tileY)) * Double(TableLayout.tileSize)
-                let distances = geometry.map { distanceBound($0, tileAt: corner) }
-                let candidates = distances.indices.filter { distances[$0] <= candidateReach }
-                let glass = groupDistanceBound(candidates.map { distances[$0] }, blend: blend)
+                var nearest = Double.infinity
+                for index in geometry.indices {
+                    distances[index] = distanceBound(geometry[index], tileAt: corner)
+                    nearest = min(nearest, distances[index])
+                }
+                // A tile no shape is a candidate of shows nothing.
+                guard nearest <= candidateReach else { continue }
+                let candidates = geometry.indices.filter { distances[$0] <= candidateReach }
+                let glass = groupDistanceBound(candidates.lazy.map { distances[$0] }, blend: blend)
                 let shadow =
                     hasShadow
                     ? groupDistanceBound(
-                        candidates.map { distanceBound(geometry[$0], tileAt: corner - shadowOffset) }, blend: blend)
+                        candidates.lazy.map { distanceBound(geometry[$0], tileAt: corner - shadowOffset) },
+                        blend: blend)
                     : Double.infinity
                 guard glass <= glassLimit || shadow <= shadowLimit else { continue }
                 result.append(
@@ -71,10 +79,10 @@ enum Tiling {
     /// `bounds` (in the shaders' fold order): the smooth minimum rises with each of its two
     /// arguments (its slopes are h and 1 − h), so the fold of the bounds bounds the fold. A chain
     /// of shapes can bridge up to blend / 4 a step, but only where their distances lie close.
-    static func groupDistanceBound(_ bounds: [Double], blend: Double) -> Double {
-        guard var group = bounds.first else { return .infinity }
-        for distance in bounds.dropFirst() {
-            guard blend > 0 else {
+    static func groupDistanceBound(_ bounds: some Sequence<Double>, blend: Double) -> Double {
+        var group = Double.infinity
+        for (step, distance) in bounds.enumerated() {
+            guard step > 0, blend > 0 else {
                 group = min(group, distance)
                 continue
             }
