@@ -1,5 +1,5 @@
 #version 450
-// One glass group over its tiles, clipped to its bounding box plus shadow margin: drop shadow outside the shape,
+// One glass group over its tiles, clipped to where its glass and shadow can show: drop shadow outside the shape,
 // then the glass composited over the frame with analytic coverage. Where glass above will look
 // through this group, the same is written into the composite without the label row.
 layout(local_size_x = 16, local_size_y = 16) in;

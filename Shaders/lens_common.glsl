@@ -560,12 +560,16 @@ vec2 lightingNormal(vec2 local, ShapeParams shape, float smoothing) {
     return vec2(local.x < 0.0 ? -n.x : n.x, local.y < 0.0 ? -n.y : n.y);
 }
 
-// A lower bound of the shape's distance: the distance to its bounding box, divided where the
-// shape's distance falls short of it (the ellipse's estimate by up to √2 · long / short half, the
-// squircle's corner norm by up to √2; 1.5 for √2 covers fp32 and the polynomial powers).
+// A lower bound of the shape's distance. Outside its bounding box: the distance to the box, divided
+// where the shape's distance falls short of it (the ellipse's estimate by up to √2 · long / short
+// half, the squircle's corner norm by up to √2; 1.5 for √2 covers fp32 and the polynomial powers).
+// Inside: minus the longer half, the deepest any kind's distance goes (an ellipse's estimate
+// along its long axis), so a shape overlapping the group is never skipped.
 float boundsDistance(vec2 local, ShapeParams shape) {
     vec2 halfSize = shape.centerHalfSize.zw;
-    float box = vectorLength(max(abs(local) - halfSize, vec2(0.0)));
+    vec2 beyond = abs(local) - halfSize;
+    if (beyond.x <= 0.0 && beyond.y <= 0.0) { return -max(halfSize.x, halfSize.y); }
+    float box = vectorLength(max(beyond, vec2(0.0)));
     if (shape.kind == 0u) { return box; }
     float longShort = max(halfSize.x, halfSize.y) / min(halfSize.x, halfSize.y);
     float shortfall = shape.kind == 1u ? 1.5 * longShort : 1.5;

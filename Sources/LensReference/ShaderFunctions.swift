@@ -310,7 +310,9 @@ struct ShaderContext {
 
     func boundsDistance(_ local: SIMD2<Float>, _ shape: ShapeParams) -> Float {
         let halfSize = SIMD2(shape.centerHalfSize.z, shape.centerHalfSize.w)
-        let box = vectorLength(pointwiseMax(SIMD2(abs(local.x), abs(local.y)) - halfSize, SIMD2(repeating: 0)))
+        let beyond = SIMD2(abs(local.x), abs(local.y)) - halfSize
+        if beyond.x <= 0 && beyond.y <= 0 { return -max(halfSize.x, halfSize.y) }
+        let box = vectorLength(pointwiseMax(beyond, SIMD2(repeating: 0)))
         if shape.kind == 0 { return box }
         let longShort = max(halfSize.x, halfSize.y) / min(halfSize.x, halfSize.y)
         let shortfall: Float = shape.kind == 1 ? 1.5 * longShort : 1.5

@@ -3,7 +3,7 @@ import LensModel
 
 /// Where each pass of one lens runs.
 package struct LensRegions: Sendable, Equatable {
-    /// Glass bounding box plus shadow margin: the lens pass.
+    /// Where the group's glass and its drop shadow can show: the lens pass.
     package var lens: PixelRegion
     /// The box lens samples are clamped into (the frost tiles cover every sample inside it).
     package var source: PixelRegion

@@ -6,7 +6,7 @@ import LensModel
 /// The resolver lists them; `FrameReuse` cuts the lists down to what a frame still has to do.
 enum Tiling {
     /// The 16-pixel tiles of `region` where the group's glass or its drop shadow can show, each
-    /// with its candidate shapes: those whose distance may lie within the blend radius plus the
+    /// with its candidate shapes: those whose distance may lie within two blend radii plus the
     /// farthest a lens evaluation looks from its pixel (the sample shift and magnification pull,
     /// the shadow offsets and radii). A shape beyond that only changes group distances already
     /// past every visible threshold, so leaving it out keeps the picture and makes the per-pixel
@@ -28,7 +28,9 @@ enum Tiling {
             ? (Double(lens.innerShadow.x * lens.innerShadow.x + lens.innerShadow.y * lens.innerShadow.y)).squareRoot()
                 + Double(lens.innerShadow.z) : 0
         let sampleReach = Self.sampleReach(lens, geometry)
-        let candidateReach = 2 + blend + max(1 + blend / 4 + shadowReach, sampleReach, innerReach)
+        // Shapes beyond fold to no less than that less one blend (the fold of distances ≥ D is
+        // ≥ D − blend), which leaves a relevant shape's weight at exactly 1 whatever their order.
+        let candidateReach = 2 + 2 * blend + max(1 + blend / 4 + shadowReach, sampleReach, innerReach)
         // Coverage is 0 from group distance 0.5 on and the shadow from its radius on (0.5 below a
         // radius of 0.5); one pixel more covers fp32 rounding of the distance.
         let glassLimit = 1.5
@@ -65,7 +67,7 @@ enum Tiling {
     }
 
     /// A lower bound of `shape`'s distance over the 16-pixel square from `corner`: the distance
-    /// from its box, less the shape's ``ShapeGeometry/distanceShortfall``.
+    /// from its box, divided by the shape's ``ShapeGeometry/distanceShortfall``.
     static func distanceBound(_ shape: ShapeGeometry, tileAt corner: SIMD2<Double>) -> Double {
         let size = Double(TableLayout.tileSize)
         let dx = max(
@@ -286,8 +288,8 @@ enum Tiling {
     }
 
     /// The lens pass covers where the group's glass and its shadow can show: each shape's box grown
-    /// by the bridge a chain of all its shapes can make ((n − 1) · blend / 4, and never less than
-    /// one blend / 4), the antialiasing's pixel and the shadow's radius at its offset, scaled by
+    /// by the bridge a chain of all its shapes can make ((n − 1) · blend / 4, at least one blend / 4
+    /// and at most one blend), the antialiasing's pixel and the shadow's radius at its offset, scaled by
     /// the shape's ``ShapeGeometry/distanceShortfall``. The source covers the group with its blend
     /// bridge and the fringe dispersion can push past it.
     static func regions(of lens: LensParams, geometry: [ShapeGeometry], width: Int, height: Int) -> LensRegions {
@@ -296,7 +298,9 @@ enum Tiling {
         let minY = geometry.map { $0.centerY - $0.halfHeight }.min()! - bridge
         let maxX = geometry.map { $0.centerX + $0.halfWidth }.max()! + bridge
         let maxY = geometry.map { $0.centerY + $0.halfHeight }.max()! + bridge
-        let chain = max(Double(geometry.count - 1) * bridge, bridge)
+        // A chain bridges blend / 4 a step, and no more than one blend in all (the fold of
+        // distances ≥ D is ≥ D − blend).
+        let chain = min(max(Double(geometry.count - 1) * bridge, bridge), Double(lens.blend))
         let hasShadow = lens.shadow.w > 0
         let offset = SIMD2(Double(lens.shadow.x), Double(lens.shadow.y))
         var lower = SIMD2(repeating: Double.infinity)
@@ -339,62 +343,5 @@ extension Tiling {
             y0: max(0, ((Int(source.y) >> level) - radius) << level),
             x1: min(width, (((Int(source.z) + roundUp) >> level) + radius) << level),
             y1: min(height, (((Int(source.w) + roundUp) >> level) + radius) << level))
-    }
-}
-
-/// A 16-pixel tile of a lens pass: its candidate shapes (indices into the group's geometry) and
-/// whether no pixel of it can show glass.
-struct LensTile {
-    var tile: SIMD2<UInt32>
-    var candidates: [Int]
-    var glassFree: Bool
-
-    /// The tile as it sits in ``FrameParameters/tiles``: x, y, the candidates' offset in
-    /// `tileShapes`, and their count with ``TableLayout/glassFreeTileBit`` set where glass-free.
-    func entry(candidatesAt offset: Int) -> SIMD4<UInt32> {
-        let flag: UInt32 = glassFree ? 1 << TableLayout.glassFreeTileBit : 0
-        return SIMD4(tile.x, tile.y, UInt32(offset), UInt32(candidates.count) | flag)
-    }
-}
-
-/// One lens's tile lists as they sit in ``FrameParameters/tiles``: the lens tiles (those whose
-/// samples reach a label glyph first), the frost tiles and the row tiles.
-struct LensTileLists {
-    var lens: [SIMD4<UInt32>]
-    var labelTileCount: Int
-    var frost: [SIMD4<UInt32>]
-    var rows: [SIMD4<UInt32>]
-
-    init(lens: [SIMD4<UInt32>], labelTileCount: Int, frost: [SIMD4<UInt32>], rows: [SIMD4<UInt32>]) {
-        self.lens = lens
-        self.labelTileCount = labelTileCount
-        self.frost = frost
-        self.rows = rows
-    }
-
-    /// The lists `lens` points at in `tiles`.
-    init(of lens: LensParams, in tiles: [SIMD4<UInt32>]) {
-        func list(_ offset: UInt32, _ count: UInt32) -> [SIMD4<UInt32>] {
-            Array(tiles[Int(offset)..<Int(offset + count)])
-        }
-        self.lens = list(lens.tileOffset, lens.tileCount)
-        labelTileCount = Int(lens.labelTileCount)
-        frost = list(lens.frostTileOffset, lens.frostTileCount)
-        rows = list(lens.rowTileOffset, lens.rowTileCount)
-    }
-
-    /// Appends the lists to `tiles` and points `lens` at them: the one place a lens's tile
-    /// offsets and counts are written.
-    func append(to tiles: inout [SIMD4<UInt32>], pointing lens: inout LensParams) {
-        lens.tileOffset = UInt32(tiles.count)
-        lens.tileCount = UInt32(self.lens.count)
-        lens.labelTileCount = UInt32(labelTileCount)
-        tiles += self.lens
-        lens.frostTileOffset = UInt32(tiles.count)
-        lens.frostTileCount = UInt32(frost.count)
-        tiles += frost
-        lens.rowTileOffset = UInt32(tiles.count)
-        lens.rowTileCount = UInt32(rows.count)
-        tiles += rows
     }
 }

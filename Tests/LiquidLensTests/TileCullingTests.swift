@@ -105,7 +105,7 @@ struct TileCullingTests {
     }
 
     @Test(
-        "Outside a shape, its bounds distance never exceeds its distance, in the shaders and the tiling",
+        "The shaders' bounds distance never exceeds a shape's distance, nor the tiling's outside it",
         arguments: [
             Shape.ellipse, .circle, .capsule, .roundedRectangle(cornerRadii: [6, 20, 0, 12]),
             .squircle(cornerRadii: [30, 30, 30, 30], exponent: 5),
@@ -121,7 +121,7 @@ struct TileCullingTests {
                 let x = Double(i) * 1.7 + 0.25
                 let y = Double(j) * 1.7 + 0.25
                 let local = SIMD2(Float(x), Float(y))
-                if context.boundsDistance(local, parameters) > max(context.shapeDistance(local, parameters), 0) {
+                if context.boundsDistance(local, parameters) > context.shapeDistance(local, parameters) {
                     above.append("shader (\(x), \(y))")
                 }
                 let gapX = max(abs(x) - geometry.halfWidth, 0)
@@ -131,5 +131,22 @@ struct TileCullingTests {
             }
         }
         #expect(above.isEmpty, "above the distance at \(above.prefix(6).joined(separator: ", "))")
+    }
+
+    @Test("A shape overlapping the group so far is folded in, not skipped: a hard union's inside")
+    func overlappingShapesFold() throws {
+        let shapes = [Rect(x: 20, y: 90, width: 90, height: 60), Rect(x: 90, y: 90, width: 90, height: 60)].map {
+            PlacedShape(shape: .capsule, frame: $0)
+        }
+        let parameters = try resolve(GeometryOpticsTests.scene([GlassElement(shapes: shapes, blend: 0)]))
+        withShaderContext(parameters) { context in
+            // Inside both boxes, 0.3 px inside the first capsule and 8 px inside the second.
+            let p = SIMD2<Float>(105, 104)
+            let deepest = parameters.shapes.map {
+                context.shapeDistance(p - SIMD2($0.centerHalfSize.x, $0.centerHalfSize.y), $0)
+            }.min()!
+            let group = context.groupSample(p, parameters.lenses[0], false).distance
+            #expect(abs(group - deepest) < 1e-3, "group distance \(group), deepest shape \(deepest)")
+        }
     }
 }
