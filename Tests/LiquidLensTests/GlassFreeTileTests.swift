@@ -26,15 +26,7 @@ private func shadowedPanes(grouped: Bool) -> Scene {
 /// pixels short of its box's beside its tip, where the blend then shows glass (a reviewer's case).
 private let ellipseBlend = Scene(
     canvas: Canvas(width: 400, height: 340, scale: 1), background: ParityScene.busyBackground,
-    glass: [
-        GlassElement(
-            shapes: [
-                PlacedShape(shape: .ellipse, frame: Rect(x: 225.4, y: 288.1, width: 149.2, height: 23.8)),
-                PlacedShape(
-                    shape: .roundedRectangle(cornerRadii: [4.7, 4.7, 4.7, 4.7]),
-                    frame: Rect(x: 133.1, y: 211, width: 131.2, height: 61.2)),
-            ], blend: 52.6)
-    ])
+    glass: [reachingGroups.first { $0.name == "ellipse-blend" }!.glass])
 
 /// The lens tiles of `parameters` that the resolver marked glass-free, with their lens.
 private func glassFreeTiles(_ parameters: FrameParameters) -> [(lens: Int, tile: SIMD4<UInt32>)] {

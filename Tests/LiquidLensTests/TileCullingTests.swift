@@ -10,7 +10,7 @@ import Testing
 /// Groups whose glass reaches past what a box grown by one blend bridge holds: an ellipse's and a
 /// squircle's distances fall short of their boxes', and a chain of blended shapes bridges by up to
 /// a quarter blend at each step.
-private let reachingGroups: [(name: String, glass: GlassElement)] = [
+let reachingGroups: [(name: String, glass: GlassElement)] = [
     (
         "ellipse-blend",
         GlassElement(
