@@ -40,13 +40,8 @@ enum Tiling {
         for tileY in (region.y0 / TableLayout.tileSize)...((region.y1 - 1) / TableLayout.tileSize) {
             for tileX in (region.x0 / TableLayout.tileSize)...((region.x1 - 1) / TableLayout.tileSize) {
                 let corner = SIMD2(Double(tileX), Double(tileY)) * Double(TableLayout.tileSize)
-                var nearest = Double.infinity
-                for index in geometry.indices {
-                    distances[index] = distanceBound(geometry[index], tileAt: corner)
-                    nearest = min(nearest, distances[index])
-                }
-                // A tile no shape is a candidate of shows nothing.
-                guard nearest <= candidateReach else { continue }
+                for index in geometry.indices { distances[index] = distanceBound(geometry[index], tileAt: corner) }
+                // A tile no shape is a candidate of folds to infinity both ways and is left out.
                 let candidates = geometry.indices.filter { distances[$0] <= candidateReach }
                 let glass = groupDistanceBound(candidates.lazy.map { distances[$0] }, blend: blend)
                 let shadow =
@@ -160,9 +155,9 @@ enum Tiling {
     /// most `shift` along the normal and c a blend of the candidate shapes' centres, so its
     /// extremes come from the centres and the corners of the grown tile; dispersion scales the
     /// offset by 1 ± k; then the box is mirrored at the canvas edge and clamped into the source
-    /// box, as `sampleFrosted` does. Frost tiles are tiles of the lens's pyramid level (`FrostPyramid`): the box is
-    /// taken to level texels, with one texel more each way for the bilinear read-back once the
-    /// level is coarser than the canvas. The vertical pass writes every tile those boxes touch;
+    /// box, as `sampleFrosted` does. Frost tiles are tiles of the lens's pyramid level
+    /// (`FrostPyramid`): the box is taken to level texels, with one texel more each way for the
+    /// bilinear read-back once the level is coarser than the canvas. The vertical pass writes every tile those boxes touch;
     /// the horizontal pass writes them grown by the kernel radius in rows.
     static func frostTiles(
         for lens: LensParams, lensTiles: [LensTile], geometry: [ShapeGeometry],

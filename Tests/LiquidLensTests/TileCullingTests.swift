@@ -105,7 +105,7 @@ struct TileCullingTests {
     }
 
     @Test(
-        "The shaders' bounds distance never exceeds a shape's distance, nor the tiling's outside it",
+        "The shaders' bounds distance and the tiling's bound over a tile never exceed a shape's distance",
         arguments: [
             Shape.ellipse, .circle, .capsule, .roundedRectangle(cornerRadii: [6, 20, 0, 12]),
             .squircle(cornerRadii: [30, 30, 30, 30], exponent: 5),
@@ -118,16 +118,23 @@ struct TileCullingTests {
         var above: [String] = []
         for i in -120...120 {
             for j in -120...120 {
-                let x = Double(i) * 1.7 + 0.25
-                let y = Double(j) * 1.7 + 0.25
-                let local = SIMD2(Float(x), Float(y))
+                let local = SIMD2(Float(i) * 1.7 + 0.25, Float(j) * 1.7 + 0.25)
                 if context.boundsDistance(local, parameters) > context.shapeDistance(local, parameters) {
-                    above.append("shader (\(x), \(y))")
+                    above.append("shader (\(local.x), \(local.y))")
                 }
-                let gapX = max(abs(x) - geometry.halfWidth, 0)
-                let gapY = max(abs(y) - geometry.halfHeight, 0)
-                let bound = (gapX * gapX + gapY * gapY).squareRoot() / geometry.distanceShortfall
-                if bound > max(geometry.distance(x, y), 0) { above.append("tiling (\(x), \(y))") }
+            }
+        }
+        // The resolver's bound over each 16-pixel tile, against the distance at every pixel corner
+        // of the tile (it need hold only outside the shape: a tile reaching inside is drawn).
+        for tileY in -13..<13 {
+            for tileX in -13..<13 {
+                let corner = SIMD2(Double(tileX), Double(tileY)) * 16
+                let nearest = (0...16).flatMap { y in
+                    (0...16).map { x in max(geometry.distance(corner.x + Double(x), corner.y + Double(y)), 0) }
+                }.min()!
+                if Tiling.distanceBound(geometry, tileAt: corner) > nearest {
+                    above.append("tiling tile (\(tileX), \(tileY))")
+                }
             }
         }
         #expect(above.isEmpty, "above the distance at \(above.prefix(6).joined(separator: ", "))")
